@@ -1,0 +1,21 @@
+//! `mirrorless-conformance`: the executable spec of the agent event protocol.
+//!
+//! This crate is the single source of truth that every other part of mirrorless reads:
+//!
+//! * [`vocab`] — the event vocabulary of both protocol profiles: durable session events, stream
+//!   chunks, turn-end reasons, the live `agent/*` events and the catalogue of the six removed
+//!   mirrors ([`vocab::mirrors::REMOVED_MIRRORS`]). The linter reads the same catalogue.
+//! * [`registry`] — every requirement the checker and the driver enforce, with a stable ID, a
+//!   tier, one normative sentence, a rationale and the profiles it applies to.
+//!
+//! The log checker (`mirrorless check`), the property-based driver (`mirrorless run`) and the
+//! reference implementation are built on these two modules.
+
+#![warn(missing_docs)]
+
+pub mod registry;
+pub mod spec;
+pub mod vocab;
+
+pub use registry::{Enforcement, REQUIREMENTS, Requirement, Tier};
+pub use vocab::Profile;

@@ -1,0 +1,681 @@
+//! The requirement registry: every rule the checker and the driver enforce.
+//!
+//! Each requirement has a stable ID that never changes meaning, a tier per profile (or none
+//! where it does not apply), one normative sentence, a rationale, and the ways it is enforced.
+//! A retired requirement keeps its ID forever; new ones take new IDs. `docs/spec/` is checked
+//! against this table by a test, so a rule without a page, or a page without a rule, fails.
+
+use crate::vocab::Profile;
+use serde::Serialize;
+use std::fmt;
+
+/// How binding a requirement is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Tier {
+    /// A violation makes the log or implementation non-conformant.
+    Must,
+    /// A violation is reported as a warning.
+    Should,
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Tier::Must => "MUST",
+            Tier::Should => "SHOULD",
+        })
+    }
+}
+
+/// Where a requirement can be checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Enforcement {
+    /// `mirrorless check` on a durable log alone.
+    Log,
+    /// `mirrorless check --live` on a live-event trace.
+    LiveTrace,
+    /// `mirrorless run`, against a known model script (the oracle).
+    Driver,
+}
+
+/// The group a requirement belongs to; the prefix of its ID.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Area {
+    /// `LOG-n`: the file format.
+    Log,
+    /// `SEQ-n`: sequence numbers.
+    Seq,
+    /// `SURF-n`: surface metadata.
+    Surface,
+    /// `TURN-n`: turns.
+    Turn,
+    /// `STEP-n`: steps.
+    Step,
+    /// `CHUNK-n`: the durable token stream.
+    Chunk,
+    /// `MSG-n`: assistant messages against their chunks.
+    Message,
+    /// `TOOL-n`: tool calls and results.
+    Tool,
+    /// `STEER-n`: steering.
+    Steering,
+    /// `MIRROR-n`: the removed live mirrors.
+    Mirror,
+    /// `LIVE-n`: the live events that remain.
+    Live,
+}
+
+impl Area {
+    /// The human title of the area, as used for spec pages.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Area::Log => "Log format",
+            Area::Seq => "Sequence numbers",
+            Area::Surface => "Surface metadata",
+            Area::Turn => "Turns",
+            Area::Step => "Steps",
+            Area::Chunk => "The durable token stream",
+            Area::Message => "Assistant messages",
+            Area::Tool => "Tool calls and results",
+            Area::Steering => "Steering",
+            Area::Mirror => "Removed mirror events",
+            Area::Live => "Live events",
+        }
+    }
+}
+
+/// One requirement of the spec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Requirement {
+    /// Stable ID, e.g. `CHUNK-1`. Never reused, never changes meaning.
+    pub id: &'static str,
+    /// The group, matching the ID prefix.
+    pub area: Area,
+    /// A short title.
+    pub title: &'static str,
+    /// Tier under 2026-07, or `None` if the requirement does not apply there.
+    pub tier_2026_07: Option<Tier>,
+    /// Tier under 2026-08, or `None` if the requirement does not apply there.
+    pub tier_2026_08: Option<Tier>,
+    /// The one normative sentence.
+    pub statement: &'static str,
+    /// Why the rule exists.
+    pub rationale: &'static str,
+    /// Where it is checked.
+    pub enforcement: &'static [Enforcement],
+    /// The protocol facts it rests on (section of `event-protocol.md`).
+    pub source: &'static str,
+}
+
+impl Requirement {
+    /// The tier under `profile`, or `None` if the requirement does not apply there.
+    pub const fn tier(&self, profile: Profile) -> Option<Tier> {
+        match profile {
+            Profile::V2026_07 => self.tier_2026_07,
+            Profile::V2026_08 => self.tier_2026_08,
+        }
+    }
+
+    /// Whether the requirement applies under `profile`.
+    pub const fn applies_to(&self, profile: Profile) -> bool {
+        self.tier(profile).is_some()
+    }
+
+    /// Whether `how` is one of the ways the requirement is enforced.
+    pub fn enforced_by(&self, how: Enforcement) -> bool {
+        self.enforcement.contains(&how)
+    }
+
+    /// The profiles the requirement applies to.
+    pub fn profiles(&self) -> impl Iterator<Item = Profile> + '_ {
+        Profile::ALL.into_iter().filter(|p| self.applies_to(*p))
+    }
+
+    /// The file name of the requirement's spec page under `docs/spec/`.
+    pub fn page(&self) -> String {
+        format!("{}.md", self.id)
+    }
+}
+
+/// Looks a requirement up by ID (case-insensitive).
+pub fn requirement(id: &str) -> Option<&'static Requirement> {
+    REQUIREMENTS.iter().find(|r| r.id.eq_ignore_ascii_case(id))
+}
+
+use Enforcement::{Driver, LiveTrace, Log};
+use Tier::{Must, Should};
+
+const M: Option<Tier> = Some(Must);
+const SH: Option<Tier> = Some(Should);
+const NA: Option<Tier> = None;
+const LOG_AND_DRIVER: &[Enforcement] = &[Log, Driver];
+const LIVE_AND_DRIVER: &[Enforcement] = &[LiveTrace, Driver];
+
+const fn mirror(id: &'static str, title: &'static str, statement: &'static str) -> Requirement {
+    Requirement {
+        id,
+        area: Area::Mirror,
+        title,
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement,
+        rationale: "The event re-announced a durable fact one line after it was appended. Two sources of truth for \
+one fact drift: a throwing listener can hide the mirror while the durable event is already in the log, and every \
+change has to touch both. Consumers read `session/event` and filter the durable twin.",
+        enforcement: LIVE_AND_DRIVER,
+        source: "event-protocol.md §1.8, §2.9",
+    }
+}
+
+/// Every requirement, grouped by area, in ID order within each group.
+pub const REQUIREMENTS: &[Requirement] = &[
+    // ---- LOG ---------------------------------------------------------------------------
+    Requirement {
+        id: "LOG-1",
+        area: Area::Log,
+        title: "The log starts with a session header",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "The first line of a session log MUST be a header object whose `type` is `session`; the header is not an event and carries no `seq`.",
+        rationale: "Readers locate the session's identity, parent and seed length in the header before replaying events; a log without one cannot be resumed or forked.",
+        enforcement: &[Log],
+        source: "event-protocol.md §1.1",
+    },
+    Requirement {
+        id: "LOG-2",
+        area: Area::Log,
+        title: "Every line is one well-formed event",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Every line after the header MUST be one JSON object with a string `type` and an object `data` (or, under 2026-08, a packed chunk row), in UTF-8, with lossless JSON numbers.",
+        rationale: "A malformed line is lost history: replay, crash repair and every consumer of the log skip or refuse it.",
+        enforcement: &[Log],
+        source: "event-protocol.md §1.1, §2.1 S4",
+    },
+    Requirement {
+        id: "LOG-3",
+        area: Area::Log,
+        title: "Unknown event types are marked ignorable",
+        tier_2026_07: NA,
+        tier_2026_08: M,
+        statement: "An event whose `type` is not in the 2026-08 vocabulary MUST carry `ignorable: true`.",
+        rationale: "2026-08 readers refuse a log with an unknown required type; marking optional plugin events lets older readers skip them safely.",
+        enforcement: &[Log],
+        source: "event-protocol.md §1.1, §0.3 (9186824e87)",
+    },
+    Requirement {
+        id: "LOG-4",
+        area: Area::Log,
+        title: "Packed chunk rows are well formed",
+        tier_2026_07: NA,
+        tier_2026_08: M,
+        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with `dt` and `texts`/`args` of equal length, starting at the next `seq`.",
+        rationale: "Rows are only a storage encoding of `assistant/chunk` runs; a row that cannot be expanded exactly loses or invents token deltas.",
+        enforcement: &[Log],
+        source: "event-protocol.md §1.1 (chunk-rows.ts)",
+    },
+    // ---- SEQ ---------------------------------------------------------------------------
+    Requirement {
+        id: "SEQ-1",
+        area: Area::Seq,
+        title: "Sequence numbers are contiguous from 0",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Each event's `seq` MUST equal its 0-based index in the log: the first event has seq 0 and every later one the previous seq plus 1, with no gaps or duplicates.",
+        rationale: "`sourceEventSeqs`, surface replace ranges and resume all address events by seq; a gap or duplicate makes those references ambiguous.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.1 S1, S2",
+    },
+    Requirement {
+        id: "SEQ-2",
+        area: Area::Seq,
+        title: "Time is an integer",
+        tier_2026_07: SH,
+        tier_2026_08: SH,
+        statement: "An event's `time` SHOULD be an integer count of epoch milliseconds; it is not required to be monotonic.",
+        rationale: "Consumers compute durations from `time`; clocks move backwards, so only the type is checked.",
+        enforcement: &[Log],
+        source: "event-protocol.md §2.1 S3",
+    },
+    // ---- SURF --------------------------------------------------------------------------
+    Requirement {
+        id: "SURF-1",
+        area: Area::Surface,
+        title: "Surface metadata only on surface events",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "`surfaceOp` MUST be present on every surface event (`user/message`, `assistant/message`, `tool/result`, and under 2026-07 `context/message` and `steering/message`) and absent on every other event, and `sourceEventSeqs` MUST only appear on surface events.",
+        rationale: "Derived history is folded from surface events only; metadata on the wrong events corrupts the fold.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.1, §2.1 S5",
+    },
+    Requirement {
+        id: "SURF-2",
+        area: Area::Surface,
+        title: "Source references point backwards",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "`sourceEventSeqs` MUST list unique seqs of earlier events, and MUST NOT be empty except on a 2026-08 `assistant/message`.",
+        rationale: "Provenance is how replay and audits find the chunks a message was assembled from; a forward or dangling reference cannot be resolved.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.1 S5",
+    },
+    // ---- TURN --------------------------------------------------------------------------
+    Requirement {
+        id: "TURN-1",
+        area: Area::Turn,
+        title: "Turns are numbered 1, 2, 3 …",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Each `turn/start` MUST carry the turn number one greater than the previous turn's (starting at 1), with no gaps or repeats.",
+        rationale: "Turn numbers key every step-scoped event; a repeated or skipped number merges or splits turns in every consumer.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T1",
+    },
+    Requirement {
+        id: "TURN-2",
+        area: Area::Turn,
+        title: "Turns do not nest",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `turn/start` MUST NOT appear while a turn is open, and a `turn/end` MUST name the open turn and MUST NOT appear while a step is open.",
+        rationale: "One open turn at a time is what lets a consumer attribute every event to exactly one turn.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T2",
+    },
+    Requirement {
+        id: "TURN-3",
+        area: Area::Turn,
+        title: "Events lie where their scope allows",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Under 2026-07 every non-boundary event MUST lie inside an open turn; under 2026-08 step-scoped events MUST lie inside a step and `todo/write`, `request/header` and `request/context` inside a turn, while other events may sit between turns.",
+        rationale: "Enclosure is what makes a turn a complete unit for replay, compaction and rendering; 2026-08 relaxed it for plugin and inbox events that belong to no turn.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T5",
+    },
+    Requirement {
+        id: "TURN-4",
+        area: Area::Turn,
+        title: "Every turn and step is closed",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Every `turn/start` MUST be followed by its `turn/end` and every `step/start` by its `step/end`; a log that ends inside a turn is reported as an open tail.",
+        rationale: "A consumer waiting for `turn/end` hangs on an unclosed turn; persisted logs that end open are repaired at load, which the checker reports instead of hiding.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T6",
+    },
+    Requirement {
+        id: "TURN-5",
+        area: Area::Turn,
+        title: "`interrupted` only as the crash-repair closer",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `turn/end` with reason `interrupted` MUST only close an open tail in the crash-repair shape: synthetic error results for the open step's unanswered tool calls, then `step/end` if a step is open, then the `turn/end`.",
+        rationale: "A running loop never ends a turn `interrupted`; the reason marks history that crash repair closed, and anywhere else it hides a real termination reason.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T6",
+    },
+    Requirement {
+        id: "TURN-6",
+        area: Area::Turn,
+        title: "Turn-end reasons are legal",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `turn/end` reason MUST be one the profile defines, and a turn with no steps MUST end `aborted`, `error`, `interrupted`, or (2026-07) `disposed`, `rejected` or an idle-injection `completed`, or (2026-08) `blocked` or `completed`.",
+        rationale: "Consumers branch on the reason kind; an undefined kind, or a reason that cannot end a zero-step turn, means the loop lost track of why the turn ended.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.4, §2.2 T7",
+    },
+    Requirement {
+        id: "TURN-7",
+        area: Area::Turn,
+        title: "The reason agrees with what happened",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A turn in which a model call hit `max-tokens` MUST end `max-tokens` unless it then failed or was cancelled; a turn whose last model call failed without a retry MUST end `error` or `aborted`; a cancelled turn MUST end `aborted` (2026-07: or `disposed` on dispose).",
+        rationale: "The reason is the one durable record of how a turn ended; token meters, retries and UIs act on it.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.7",
+    },
+    // ---- STEP --------------------------------------------------------------------------
+    Requirement {
+        id: "STEP-1",
+        area: Area::Step,
+        title: "Steps are numbered 1 … n within each turn",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Within each turn, `step/start` MUST carry step numbers 1, 2, 3 … with no gaps or repeats, restarting at 1 in every turn.",
+        rationale: "The (turn, step) pair keys every chunk, message and tool event; a wrong step number attributes tokens to the wrong model call.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T3",
+    },
+    Requirement {
+        id: "STEP-2",
+        area: Area::Step,
+        title: "Steps open inside a turn and do not nest",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `step/start` MUST name the open turn and MUST NOT appear while a step is open, and a `step/end` MUST name the open turn and step.",
+        rationale: "Steps partition a turn; an overlapping or orphaned step makes chunk runs and tool pairing ambiguous.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T3",
+    },
+    Requirement {
+        id: "STEP-3",
+        area: Area::Step,
+        title: "Step-scoped events carry the open step",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "`assistant/chunk`, `assistant/message`, `tool/call` and `tool/result` MUST carry the `turn` and `step` of the open step (a 2026-08 `tool/result` replace needs only an open turn).",
+        rationale: "Consumers filter `session/event` by (turn, step); a stale or future pair moves tokens and results to the wrong step.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.2 T4",
+    },
+    // ---- CHUNK -------------------------------------------------------------------------
+    Requirement {
+        id: "CHUNK-1",
+        area: Area::Chunk,
+        title: "One durable chunk per stream chunk",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Every chunk the model stream delivers MUST be appended as exactly one `assistant/chunk` event, verbatim and in arrival order, before it is assembled: none dropped, merged, split, duplicated or reordered, `block-start`, `block-end`, `usage` and `finish` included.",
+        rationale: "The durable chunk feed is the authoritative token stream: high-fidelity replay, partial failed streams and snapshot replay depend on it now that the live mirror is gone.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.3 C1",
+    },
+    Requirement {
+        id: "CHUNK-2",
+        area: Area::Chunk,
+        title: "Chunk runs are well formed",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "The chunks of one model call MUST be consecutive events of one step in which `usage` precedes `finish` and nothing follows `finish`.",
+        rationale: "Replay splits the chunk feed into model calls at each `finish`; a chunk after `finish` or a usage after it is attributed to the wrong call.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.3 C2",
+    },
+    Requirement {
+        id: "CHUNK-3",
+        area: Area::Chunk,
+        title: "A chunk run ends in `finish` unless cancelled",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A model call's chunk run MUST end with a `finish` chunk, except when the stream was cancelled (the turn ends `aborted`) or, under 2026-07, when the adapter threw (the turn ends `error`).",
+        rationale: "A run without `finish` is indistinguishable from lost chunks; replay refuses it.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.3 C2",
+    },
+    Requirement {
+        id: "CHUNK-4",
+        area: Area::Chunk,
+        title: "Chunks of failed streams are kept",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "The chunks a failed, aborted or cancelled stream delivered before it ended MUST stay in the log.",
+        rationale: "Partial failed streams are one of the reasons chunk persistence was kept when the live mirror was removed.",
+        enforcement: &[Driver],
+        source: "event-protocol.md §2.3 C4",
+    },
+    Requirement {
+        id: "CHUNK-5",
+        area: Area::Chunk,
+        title: "Nothing is recorded past the cancel point",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "The chunk at which a cancel is observed, and every chunk after it, MUST NOT be appended.",
+        rationale: "The loop checks the abort signal before each append; a chunk recorded after the cancel point is output the user already refused.",
+        enforcement: &[Driver],
+        source: "event-protocol.md §2.3 C1",
+    },
+    Requirement {
+        id: "CHUNK-6",
+        area: Area::Chunk,
+        title: "A failed call ends the step or is retried",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "After a model call that ends in `finish` `error` or `aborted`, the step MUST end (2026-07), or MUST end or start a new model call in the same step (2026-08 retry).",
+        rationale: "2026-07 has no in-step retries; 2026-08 keeps the failed attempt's chunks and starts a fresh call, which provenance must not mix.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.3 C3, §2.7",
+    },
+    // ---- MSG ---------------------------------------------------------------------------
+    Requirement {
+        id: "MSG-1",
+        area: Area::Message,
+        title: "A message cites exactly its call's chunks",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "An `assistant/message`'s `sourceEventSeqs` MUST list exactly the seqs of the `assistant/chunk` events of the model call it finalizes, in order (2026-07: omitted when no chunk streamed).",
+        rationale: "Provenance ties the committed message to the durable token stream; it is how one durable chunk per token is verified on a log alone.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.4 A1",
+    },
+    Requirement {
+        id: "MSG-2",
+        area: Area::Message,
+        title: "Deltas agree with their block end",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "For a text or reasoning block with at least one delta, the concatenated deltas MUST equal the text of its `block-end` block.",
+        rationale: "A dropped, duplicated or reordered delta shows up as a mismatch between the stream and its authoritative block.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.4 A2 (delta vs block-end caveat)",
+    },
+    Requirement {
+        id: "MSG-3",
+        area: Area::Message,
+        title: "Content equals the assembly of its chunks",
+        tier_2026_07: SH,
+        tier_2026_08: M,
+        statement: "An `assistant/message`'s content MUST equal the assembly of its cited chunks: blocks in first-seen index order, `block-end` authoritative, tool calls dropped on `max-tokens`, and for an `interrupted` message only text and reasoning blocks with non-whitespace text.",
+        rationale: "Content and chunks are two records of one model output. Under 2026-07 the `agent/step-result` waterfall could rewrite the message before the append, so there a mismatch is a warning.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.5, §2.4 A2",
+    },
+    Requirement {
+        id: "MSG-4",
+        area: Area::Message,
+        title: "Usage is the last usage chunk",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "An `assistant/message`'s `usage` MUST equal the last `usage` chunk among its cited chunks, and MUST be absent when there is none.",
+        rationale: "Token meters read `assistant/message.usage`; it must agree with the stream it summarizes.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.4 A3, §2.8",
+    },
+    Requirement {
+        id: "MSG-5",
+        area: Area::Message,
+        title: "A message exists exactly when the protocol says",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A successful model call MUST be finalized by one `assistant/message` (2026-07: only if it has content or usage); a failed call MUST NOT be; a cancelled call MUST NOT be under 2026-07, and under 2026-08 MUST be finalized by an `interrupted` message exactly when it streamed non-whitespace text or reasoning.",
+        rationale: "The message is the committed turn output that derived history and the SDKs read; a missing one loses output, an extra one commits output that failed.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.4 A4",
+    },
+    Requirement {
+        id: "MSG-6",
+        area: Area::Message,
+        title: "One message per step, after its chunks",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A step MUST have at most one non-interrupted `assistant/message`, appended after all of its cited chunks and before any `tool/call` of the step.",
+        rationale: "Tool calls are dispatched from the committed message; a message after its calls, or two per step, breaks the call/message correspondence.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.4 A5",
+    },
+    // ---- TOOL --------------------------------------------------------------------------
+    Requirement {
+        id: "TOOL-1",
+        area: Area::Tool,
+        title: "A result answers a call of the same step",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Every appended `tool/result` MUST answer an earlier `tool/call` with the same call id in the same step, at most once (crash-repair synthetic results excepted).",
+        rationale: "Models require every result to pair with a call they made; a result from another step or a duplicate is rejected by providers on the next request.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.5 P1",
+    },
+    Requirement {
+        id: "TOOL-2",
+        area: Area::Tool,
+        title: "A result cites its call",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `tool/result`'s `sourceEventSeqs` MUST be exactly the seq of its `tool/call`.",
+        rationale: "Provenance from result to call lets audits and replay pair them without relying on call-id uniqueness.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.5 P3",
+    },
+    Requirement {
+        id: "TOOL-3",
+        area: Area::Tool,
+        title: "Results are committed in model order",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Under 2026-07 each `tool/call` MUST be followed by its result before the next call; under 2026-08 `tool/result`s MUST be committed in the order of the calls in the assistant message.",
+        rationale: "The next request replays results in the order the model asked for them.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.5 P4",
+    },
+    Requirement {
+        id: "TOOL-4",
+        area: Area::Tool,
+        title: "Calls match the message's tool-call blocks",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Each `tool/call` MUST correspond to a `tool-call` block of its step's `assistant/message` (same id, name and arguments), and no call is dispatched from a `max-tokens` message.",
+        rationale: "Dispatching a call the model did not commit, or a truncated one, runs tools on arguments nobody asked for.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.5 P5",
+    },
+    // ---- STEER -------------------------------------------------------------------------
+    Requirement {
+        id: "STEER-1",
+        area: Area::Steering,
+        title: "Steering is recorded where the profile places it",
+        tier_2026_07: M,
+        tier_2026_08: NA,
+        statement: "Under 2026-07 a `steering/message` MUST name the open turn and lie either between steps of the turn or inside a successful step after its body and before `step/end`, never in a failed step.",
+        rationale: "Steering changes what the model sees next; its position in the log is the only record of which request first included it.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §2.6",
+    },
+    Requirement {
+        id: "STEER-2",
+        area: Area::Steering,
+        title: "Each steer is recorded exactly once",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "Every message steered into a running turn MUST be recorded durably exactly once: as `steering/message` (2026-07; a message left over at turn end as the next turn's `user/message`), or as a `user/message` at the start of the next step (2026-08).",
+        rationale: "With `agent/steering` removed, the durable record is the only way a consumer learns of steering.",
+        enforcement: &[Driver],
+        source: "event-protocol.md §2.6, §1.8",
+    },
+    // ---- MIRROR ------------------------------------------------------------------------
+    mirror(
+        "MIRROR-1",
+        "No `agent/stream-chunk`",
+        "An implementation MUST NOT emit the live event `agent/stream-chunk`; the token stream is the durable `assistant/chunk`.",
+    ),
+    mirror(
+        "MIRROR-2",
+        "No `agent/steering`",
+        "An implementation MUST NOT emit the live event `agent/steering`; steering is the durable `steering/message` (2026-08: `user/message`).",
+    ),
+    mirror(
+        "MIRROR-3",
+        "No `agent/turn-start`",
+        "An implementation MUST NOT emit the live event `agent/turn-start`; the turn boundary is the durable `turn/start`.",
+    ),
+    mirror(
+        "MIRROR-4",
+        "No `agent/turn-end`",
+        "An implementation MUST NOT emit the live event `agent/turn-end`; the turn boundary is the durable `turn/end`.",
+    ),
+    mirror(
+        "MIRROR-5",
+        "No `agent/step-start`",
+        "An implementation MUST NOT emit the live event `agent/step-start`; the step boundary is the durable `step/start`.",
+    ),
+    mirror(
+        "MIRROR-6",
+        "No `agent/step-end`",
+        "An implementation MUST NOT emit the live event `agent/step-end`; the step boundary is the durable `step/end`.",
+    ),
+    // ---- LIVE --------------------------------------------------------------------------
+    Requirement {
+        id: "LIVE-1",
+        area: Area::Live,
+        title: "`agent/status` transitions are legal",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "`agent/status` MUST carry a status the profile defines (2026-07: idle, running, disposed; 2026-08: idle, running), MUST NOT repeat the previous status of the same agent, and under 2026-07 nothing may follow `disposed`.",
+        rationale: "Hosts and SDKs end a run on the idle status; a repeated or post-dispose status ends runs early or never.",
+        enforcement: LIVE_AND_DRIVER,
+        source: "event-protocol.md §2.10",
+    },
+    Requirement {
+        id: "LIVE-2",
+        area: Area::Live,
+        title: "Live events come from the profile's vocabulary",
+        tier_2026_07: SH,
+        tier_2026_08: SH,
+        statement: "A live `agent/*` event SHOULD be one the profile defines.",
+        rationale: "An unknown `agent/*` event is often a mirror under a new name, or one that belongs to another profile.",
+        enforcement: LIVE_AND_DRIVER,
+        source: "event-protocol.md §1.6, §1.7",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::mirrors::REMOVED_MIRRORS;
+
+    #[test]
+    fn ids_are_unique_and_prefixed_by_area() {
+        for (i, r) in REQUIREMENTS.iter().enumerate() {
+            assert!(
+                REQUIREMENTS[i + 1..].iter().all(|o| o.id != r.id),
+                "{} twice",
+                r.id
+            );
+            let prefix = r.id.split('-').next().unwrap_or_default();
+            let expected = match r.area {
+                Area::Log => "LOG",
+                Area::Seq => "SEQ",
+                Area::Surface => "SURF",
+                Area::Turn => "TURN",
+                Area::Step => "STEP",
+                Area::Chunk => "CHUNK",
+                Area::Message => "MSG",
+                Area::Tool => "TOOL",
+                Area::Steering => "STEER",
+                Area::Mirror => "MIRROR",
+                Area::Live => "LIVE",
+            };
+            assert_eq!(prefix, expected, "{}", r.id);
+            assert!(
+                r.tier_2026_07.is_some() || r.tier_2026_08.is_some(),
+                "{} applies nowhere",
+                r.id
+            );
+            assert!(!r.enforcement.is_empty(), "{} is enforced nowhere", r.id);
+        }
+    }
+
+    #[test]
+    fn every_removed_mirror_has_its_requirement() {
+        for m in REMOVED_MIRRORS {
+            let r = requirement(m.requirement).expect("registered");
+            assert_eq!(r.area, Area::Mirror);
+            assert!(r.statement.contains(m.name));
+        }
+    }
+}

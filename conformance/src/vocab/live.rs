@@ -1,0 +1,148 @@
+//! The live (non-durable) `agent/*` events of each profile.
+//!
+//! Live events are lifecycle and control signals with no durable twin (`agent/status`,
+//! `agent/error`, …) or interception seams (`agent/request`, …). The six removed mirrors are
+//! listed here too, as [`LiveStatus::Removed`], so that a trace can be classified in one lookup.
+
+use super::mirrors::{RemovedMirror, removed_mirror};
+use super::profile::{Profile, Profiles};
+use serde::Serialize;
+
+/// How a live event is dispatched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Fire and forget to every listener.
+    Emit,
+    /// Listeners run one after another, each awaited.
+    Serial,
+    /// Listeners run concurrently.
+    Parallel,
+    /// Each listener may rewrite the value and call `next`.
+    Waterfall,
+}
+
+/// Whether a live event may be emitted today.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveStatus {
+    /// Part of the profile's vocabulary.
+    Current,
+    /// A removed mirror: emitting it violates its `MIRROR-n` requirement.
+    Removed(&'static RemovedMirror),
+}
+
+/// One live event of the catalogue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LiveEventSpec {
+    /// The event name.
+    pub name: &'static str,
+    /// How it is dispatched.
+    pub mode: Mode,
+    /// The profiles in which it is current.
+    pub profiles: Profiles,
+}
+
+const fn ev(name: &'static str, mode: Mode, profiles: Profiles) -> LiveEventSpec {
+    LiveEventSpec {
+        name,
+        mode,
+        profiles,
+    }
+}
+
+/// The current live events of both profiles (removed mirrors are in
+/// [`super::mirrors::REMOVED_MIRRORS`], not here).
+pub const LIVE_EVENTS: &[LiveEventSpec] = &[
+    ev("agent/created", Mode::Emit, Profiles::BOTH),
+    ev("agent/disposed", Mode::Emit, Profiles::BOTH),
+    ev("agent/status", Mode::Emit, Profiles::BOTH),
+    ev("agent/error", Mode::Emit, Profiles::BOTH),
+    ev("agent/request", Mode::Waterfall, Profiles::BOTH),
+    ev("agent/session-start", Mode::Emit, Profiles::BOTH),
+    ev("agent/pre-step", Mode::Serial, Profiles::ONLY_2026_07),
+    ev("agent/pre-step", Mode::Waterfall, Profiles::ONLY_2026_08),
+    ev("agent/queued", Mode::Emit, Profiles::ONLY_2026_07),
+    ev("agent/step-result", Mode::Waterfall, Profiles::ONLY_2026_07),
+    ev(
+        "agent/turn-continuation",
+        Mode::Waterfall,
+        Profiles::ONLY_2026_07,
+    ),
+    ev(
+        "agent/prompt-submit",
+        Mode::Waterfall,
+        Profiles::ONLY_2026_07,
+    ),
+    ev("agent/inbox/inserted", Mode::Emit, Profiles::ONLY_2026_08),
+    ev("agent/inbox/claimed", Mode::Emit, Profiles::ONLY_2026_08),
+    ev("agent/inbox/discarded", Mode::Emit, Profiles::ONLY_2026_08),
+    ev(
+        "agent/request-error",
+        Mode::Waterfall,
+        Profiles::ONLY_2026_08,
+    ),
+    ev("agent/turn-stopping", Mode::Serial, Profiles::ONLY_2026_08),
+    ev("session/created", Mode::Emit, Profiles::BOTH),
+    ev("session/disposed", Mode::Emit, Profiles::ONLY_2026_08),
+    ev("session/event", Mode::Emit, Profiles::BOTH),
+    ev("session/flush", Mode::Parallel, Profiles::BOTH),
+    ev("tools/pre-execute", Mode::Waterfall, Profiles::BOTH),
+    ev("tools/post-execute", Mode::Waterfall, Profiles::BOTH),
+    ev("tools/change", Mode::Emit, Profiles::BOTH),
+    ev("tools/execute", Mode::Waterfall, Profiles::ONLY_2026_08),
+    ev(
+        "tools/code-dispatch-log",
+        Mode::Emit,
+        Profiles::ONLY_2026_08,
+    ),
+    ev("tools/result", Mode::Emit, Profiles::ONLY_2026_08),
+    ev("llm/stream", Mode::Waterfall, Profiles::BOTH),
+    ev("llm/adapters-updated", Mode::Emit, Profiles::ONLY_2026_08),
+    ev(
+        "agent-loop/config-start-failed",
+        Mode::Emit,
+        Profiles::ONLY_2026_08,
+    ),
+];
+
+/// The status values `agent/status` may carry under `profile`.
+pub const fn agent_statuses(profile: Profile) -> &'static [&'static str] {
+    match profile {
+        Profile::V2026_07 => &["idle", "running", "disposed"],
+        Profile::V2026_08 => &["idle", "running"],
+    }
+}
+
+/// Classifies a live event name under `profile`: a removed mirror, a current event, or unknown
+/// (`None`).
+pub fn classify(name: &str, profile: Profile) -> Option<LiveStatus> {
+    if let Some(mirror) = removed_mirror(name) {
+        return Some(LiveStatus::Removed(mirror));
+    }
+    LIVE_EVENTS
+        .iter()
+        .any(|e| e.name == name && e.profiles.contains(profile))
+        .then_some(LiveStatus::Current)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removed_mirrors_are_never_current() {
+        for m in super::super::mirrors::REMOVED_MIRRORS {
+            assert!(LIVE_EVENTS.iter().all(|e| e.name != m.name));
+            for p in Profile::ALL {
+                assert!(
+                    matches!(classify(m.name, p), Some(LiveStatus::Removed(r)) if r.name == m.name)
+                );
+            }
+        }
+        assert_eq!(
+            classify("agent/turn-stopping", Profile::V2026_08),
+            Some(LiveStatus::Current)
+        );
+        assert_eq!(classify("agent/turn-stopping", Profile::V2026_07), None);
+    }
+}

@@ -1,0 +1,39 @@
+//! One module per subcommand. Each exposes its clap `Args` and a function returning the exit
+//! code; shared exit-code conventions live here.
+
+pub mod check;
+pub mod lint;
+pub mod run;
+pub mod spec;
+
+use std::process::ExitCode;
+
+/// Everything conformed / no error-level findings.
+#[allow(dead_code)] // used by the subcommands as they land
+pub const EXIT_OK: u8 = 0;
+/// Some input violated the spec, or the linter found something.
+#[allow(dead_code)] // used by the subcommands as they land
+pub const EXIT_FINDINGS: u8 = 1;
+/// Usage error, unreadable input, or a harness fault.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Prints `message` as an error and returns the usage/I/O exit code.
+pub fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_ERROR)
+}
+
+/// Writes `text` to standard output. A closed pipe (`mirrorless spec | head`) is not an error:
+/// the reader has what it wanted, so output stops quietly. Returns false if writing failed.
+pub fn print_out(text: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => true,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            false
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! `mirrorless`: conformance suite and migration linter for the agent event protocol in which
+//! the live `agent/*` mirror events were removed in favour of the durable session log.
+//!
+//! The binary is a thin clap front end; each subcommand lives in `src/cmd/` and calls into
+//! `mirrorless-conformance` or `mirrorless-lint`.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Conformance suite and migration linter for the agent event protocol.
+///
+/// The live `agent/*` mirror events (agent/stream-chunk, agent/steering, agent/turn-start,
+/// agent/turn-end, agent/step-start, agent/step-end) were removed: consumers read
+/// `session/event` and filter the durable twin. mirrorless enforces that decision.
+///
+/// Exit status: 0 conformant / no findings, 1 violations or findings, 2 usage or I/O error.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mirrorless",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+#[command(after_help = "Examples:\n  \
+    mirrorless run                              test the embedded reference implementation\n  \
+    mirrorless run -- python3 my_adapter.py     test an implementation over the stdio protocol\n  \
+    mirrorless check session.jsonl              validate a recorded session log\n  \
+    mirrorless lint src/                        find code still using removed events\n  \
+    mirrorless explain CHUNK-1                  read one requirement of the spec")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate recorded session logs (and optionally a live-event trace) against the spec.
+    Check(cmd::check::CheckArgs),
+    /// Drive an implementation with generated model scripts and check every requirement.
+    Run(cmd::run::RunArgs),
+    /// Replay one saved counterexample case against an implementation.
+    Replay(cmd::run::ReplayArgs),
+    /// Find source that still subscribes to, emits or names a removed mirror event.
+    Lint(cmd::lint::LintArgs),
+    /// List the requirements of the spec.
+    Spec(cmd::spec::SpecArgs),
+    /// Print one requirement or lint rule in full.
+    Explain(cmd::spec::ExplainArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => cmd::check::run(args),
+        Command::Run(args) => cmd::run::run(args),
+        Command::Replay(args) => cmd::run::replay(args),
+        Command::Lint(args) => cmd::lint::run(args),
+        Command::Spec(args) => cmd::spec::spec(args),
+        Command::Explain(args) => cmd::spec::explain(args),
+    }
+}
