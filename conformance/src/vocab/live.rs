@@ -6,7 +6,8 @@
 
 use super::mirrors::{RemovedMirror, removed_mirror};
 use super::profile::{Profile, Profiles};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// How a live event is dispatched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,6 +105,28 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
         Profiles::ONLY_2026_08,
     ),
 ];
+
+/// One live emit, as recorded in a live-event trace (one JSON object per line) and as streamed
+/// back by an implementation under test.
+///
+/// Both profiles are normalized to one shape: the agent handle becomes its id in `agent`, and
+/// the remaining arguments are named fields of `data` (2026-07 positional arguments are named
+/// after the event's signature, e.g. `agent/status(agent, status)` → `{"status": "idle"}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveEmit {
+    /// The live event name, e.g. `agent/status`.
+    pub event: String,
+    /// The id of the agent the event is about, if it is agent-scoped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The named payload fields, without the agent.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub data: Value,
+    /// The length of the durable log when the event was emitted (how many durable events had
+    /// been appended), if the recorder knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<u64>,
+}
 
 /// The status values `agent/status` may carry under `profile`.
 pub const fn agent_statuses(profile: Profile) -> &'static [&'static str] {
