@@ -9,11 +9,18 @@
 //!   tier, one normative sentence, a rationale and the profiles it applies to.
 //!
 //! The log checker (`mirrorless check`), the property-based driver (`mirrorless run`) and the
-//! reference implementation are built on these two modules.
+//! reference implementation are built on these two modules:
+//!
+//! * [`scenario`] — the case model (a profile and a script of user actions and model calls),
+//!   its proptest generators and coverage labels.
+//! * [`driver`] — the [`driver::Host`] an implementation talks to, the harness that plays a
+//!   case behind it, and the drivers that run cases.
 
 #![warn(missing_docs)]
 
+pub mod driver;
 pub mod registry;
+pub mod scenario;
 pub mod spec;
 pub mod vocab;
 
