@@ -199,10 +199,48 @@ pub(super) struct Monitor {
     next_seq: u64,
     last_turn: u64,
     turn: Option<Turn>,
+    /// Whether the previous event was a failed `finish` chunk (a retry needs a new request,
+    /// so a chunk cannot follow it directly).
+    after_failed_finish: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
     Loc { line, seq }
+}
+
+/// The block index a chunk belongs to, if any.
+fn chunk_index(chunk: &Chunk<'_>) -> Option<u32> {
+    match chunk {
+        Chunk::BlockStart { index, .. }
+        | Chunk::TextDelta { index, .. }
+        | Chunk::ReasoningDelta { index, .. }
+        | Chunk::ToolCallDelta { index, .. }
+        | Chunk::BlockEnd { index, .. } => Some(*index),
+        _ => None,
+    }
+}
+
+/// Parses `sourceEventSeqs`: seqs, where an element may also be an inclusive `[start, end]`
+/// range (the compact encoding some writers use for long chunk runs).
+fn parse_seqs(raw: &RawValue) -> Option<Vec<u64>> {
+    /// A range longer than this is not a real chunk run; refuse it rather than allocate.
+    const MAX_RANGE: u64 = 1 << 24;
+    let items: Vec<Value> = serde_json::from_str(raw.get()).ok()?;
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        match item {
+            Value::Number(n) => out.push(n.as_u64()?),
+            Value::Array(pair) if pair.len() == 2 => {
+                let (a, b) = (pair[0].as_u64()?, pair[1].as_u64()?);
+                if b < a || b - a > MAX_RANGE {
+                    return None;
+                }
+                out.extend(a..=b);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 fn seq_list(seqs: &[u64]) -> String {
@@ -225,6 +263,7 @@ impl Monitor {
             next_seq: 0,
             last_turn: 0,
             turn: None,
+            after_failed_finish: false,
         }
     }
 
@@ -324,6 +363,9 @@ impl Monitor {
     pub fn event(&mut self, env: &Envelope<'_>) {
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
+        if env.kind != "assistant/chunk" {
+            self.after_failed_finish = false;
+        }
         if let Some(time) = env.time
             && time.get() != "null"
             && time.get().parse::<i64>().is_err()
@@ -335,26 +377,34 @@ impl Monitor {
             );
         }
         let spec = event_type(env.kind);
-        let scope = spec.and_then(|s| s.scope(self.profile));
+        let mut scope = spec.and_then(|s| s.scope(self.profile));
+        let mut surface = spec.is_some_and(|s| s.is_surface(self.profile));
+        // 2026-08 logs recorded by earlier builds still carry 2026-07 core types
+        // (`steering/message`, `context/message`, …); HEAD readers accept them, so the
+        // checker does too, with their 2026-07 scope and surface flag.
+        if scope.is_none()
+            && self.profile == Profile::V2026_08
+            && let Some(legacy) = spec.filter(|s| s.scope_2026_07.is_some())
+        {
+            scope = legacy.scope_2026_07;
+            surface = legacy.is_surface(Profile::V2026_07);
+        }
         // Unknown types: 2026-08 refuses them unless ignorable; 2026-07 treats them as
         // plugin events, which must lie inside a turn.
         if scope.is_none() && self.profile == Profile::V2026_08 {
             if !env.ignorable {
-                let why = if spec.is_some() {
-                    "is not part of the 2026-08 vocabulary"
-                } else {
-                    "is not a known event type"
-                };
                 self.report(
                     "LOG-3",
                     at,
-                    format!("`{}` {why} and is not marked `ignorable: true`", env.kind),
+                    format!(
+                        "`{}` is not a known event type and is not marked `ignorable: true`",
+                        env.kind
+                    ),
                 );
             }
             self.surface_meta(at, env, false);
             return;
         }
-        let surface = spec.is_some_and(|s| s.is_surface(self.profile));
         self.surface_meta(at, env, surface);
         let scope = scope.unwrap_or(Scope::Turn);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
@@ -367,7 +417,7 @@ impl Monitor {
             "assistant/message" if !replace => self.message(at, env),
             "tool/call" => self.tool_call(at, env),
             "tool/result" if !replace => self.tool_result(at, env),
-            "steering/message" => {
+            "steering/message" if self.profile == Profile::V2026_07 => {
                 self.enclosure(at, env.kind, scope);
                 self.steering(at, env);
             }
@@ -459,7 +509,7 @@ impl Monitor {
             );
             return;
         }
-        let Ok(seqs) = serde_json::from_str::<Vec<u64>>(raw.get()) else {
+        let Some(seqs) = parse_seqs(raw) else {
             self.report(
                 "SURF-2",
                 at,
@@ -642,7 +692,9 @@ impl Monitor {
             return;
         };
         let m = self.profile == Profile::V2026_07;
-        if !TurnEndReason::kinds(self.profile).contains(&reason.as_str()) {
+        // 2026-08 logs recorded by earlier builds may still end turns `disposed`/`rejected`.
+        let legacy_reason = !m && matches!(reason.as_str(), "disposed" | "rejected");
+        if !TurnEndReason::kinds(self.profile).contains(&reason.as_str()) && !legacy_reason {
             self.report_diff(
                 "TURN-6",
                 at,
@@ -656,7 +708,7 @@ impl Monitor {
         } else if turn.steps == 0 {
             let legal = match reason.as_str() {
                 "aborted" | "error" | "interrupted" => true,
-                "disposed" | "rejected" => m,
+                "disposed" | "rejected" => true,
                 "blocked" => !m,
                 "completed" => !m || turn.injection,
                 _ => false,
@@ -1068,6 +1120,13 @@ impl Monitor {
             return;
         }
         let profile = self.profile;
+        let adjacent_to_failure = self.after_failed_finish;
+        self.after_failed_finish = matches!(
+            chunk,
+            Chunk::Finish {
+                kind: "error" | "aborted"
+            }
+        );
         let mut pending: Vec<(&'static str, String)> = Vec::new();
         let mut closed_call: Option<Call> = None;
         {
@@ -1079,6 +1138,12 @@ impl Monitor {
                 .and_then(|c| c.finish.as_ref())
                 .is_some_and(|f| f.failure);
             if after_failure {
+                if profile == Profile::V2026_08 && adjacent_to_failure {
+                    pending.push((
+                        "CHUNK-2",
+                        "a chunk directly follows a failed `finish`: nothing follows `finish`, and a retry is a new request".to_owned(),
+                    ));
+                }
                 if profile == Profile::V2026_07 {
                     pending.push((
                         "CHUNK-6",
@@ -1106,6 +1171,15 @@ impl Monitor {
                 ));
             }
             call.seqs.push(at.seq);
+            if let Some(index) = chunk_index(&chunk)
+                && !matches!(chunk, Chunk::BlockStart { .. })
+                && !call.has_block(index)
+            {
+                pending.push((
+                    "CHUNK-1",
+                    format!("a chunk of block {index} before its `block-start`: a chunk was dropped or reordered"),
+                ));
+            }
             match chunk {
                 Chunk::BlockStart { index, block_type } => {
                     if call.has_block(index) {
@@ -1245,9 +1319,7 @@ impl Monitor {
             .and_then(|u| serde_json::from_str(u.get()).ok());
         let interrupted = self.profile == Profile::V2026_08
             && data.interrupted.is_some_and(|v| v.get() == "true");
-        let cited: Option<Vec<u64>> = env
-            .source_event_seqs
-            .and_then(|r| serde_json::from_str(r.get()).ok());
+        let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
 
         let mut findings: Pending = Vec::new();
         let mut closing: Option<Call> = None;
@@ -1482,9 +1554,7 @@ impl Monitor {
             .map(Cow::into_owned);
         let synthetic_unstarted =
             matches!(code.as_deref(), Some("TOOL_NOT_STARTED" | "interrupted"));
-        let cited: Option<Vec<u64>> = env
-            .source_event_seqs
-            .and_then(|r| serde_json::from_str(r.get()).ok());
+        let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
         let Some(call_id) = call_id else {
             self.report(
                 "LOG-2",

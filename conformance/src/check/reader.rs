@@ -439,15 +439,17 @@ impl LogChecker {
                 ),
             );
         }
-        if row.dt.len() != items.len() {
+        // `dt` holds the gaps between consecutive members: one fewer than the members.
+        if row.dt.len() + 1 != items.len() {
             self.error(
                 "LOG-4",
                 line,
                 seq0,
                 format!(
-                    "`dt` has {} entries but `{field}` has {}",
+                    "`dt` has {} gaps but `{field}` has {} members (expected {} gaps)",
                     row.dt.len(),
-                    items.len()
+                    items.len(),
+                    items.len().saturating_sub(1)
                 ),
             );
         }
