@@ -13,6 +13,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod registry;
 pub mod spec;
 pub mod vocab;
