@@ -212,10 +212,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Packed chunk rows are well formed",
         tier_2026_07: NA,
         tier_2026_08: M,
-        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with `dt` and `texts`/`args` of equal length, starting at the next `seq`.",
+        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with one `texts`/`args` entry per member and one `dt` gap fewer (member 0 is at `time0`, member k at `time0` plus the first k gaps), starting at the next `seq`.",
         rationale: "Rows are only a storage encoding of `assistant/chunk` runs; a row that cannot be expanded exactly loses or invents token deltas.",
         enforcement: &[Log],
-        source: "event-protocol.md §1.1 (chunk-rows.ts)",
+        source: "event-protocol.md §1.1 (chunk-rows.ts); dsh-session@0.1.0-rc.8 lib/index.js:834 (encoder: `dt = run.slice(1).map(gap)`), :918 (decoder refuses `dt.length !== members - 1`)",
     },
     // ---- SEQ ---------------------------------------------------------------------------
     Requirement {
