@@ -572,10 +572,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Each steer is recorded exactly once",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "Every message steered into a running turn MUST be recorded durably exactly once: as `steering/message` (2026-07; a message left over at turn end as the next turn's `user/message`), or as a `user/message` at the start of the next step (2026-08).",
+        statement: "Every message steered into a running turn MUST be recorded durably exactly once: as `steering/message` (2026-07; a message left over at turn end as the next turn's `user/message`), or as a `user/message` at the start of the next step (2026-08; after a `cancel` that keeps the inbox, at the start of the first step of a later turn), unless a cancel durably discards it first (2026-08: an `agent/inbox/spliced` with `outcome: canceled`).",
         rationale: "With `agent/steering` removed, the durable record is the only way a consumer learns of steering.",
         enforcement: &[Driver],
-        source: "event-protocol.md §2.6, §1.8",
+        source: "event-protocol.md §2.6, §1.8; dsh-agent@0.1.0-rc.8 README (`cancel()` clears the inbox unless `keepInbox`); fixtures/check/2026-08/upstream/cancel-discards-pending-steer, cancel-keep-inbox",
     },
     // ---- MIRROR ------------------------------------------------------------------------
     mirror(
