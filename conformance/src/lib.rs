@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod driver;
 pub mod oracle;
 pub mod reference;

@@ -312,9 +312,20 @@ impl ReferenceLoop {
     /// Runs model calls for one step until one succeeds, is aborted, or fails without a
     /// retry (2026-08 asks `agent/request-error`; 2026-07 never retries).
     fn stream_with_retries(&mut self, host: &mut dyn Host, turn: u64, step: u64) -> CallOutcome {
+        let mut attempt = 1;
         loop {
             match self.stream(host, turn, step) {
-                CallOutcome::Failed(f) if !self.legacy() && host.request_error(turn, step, &f) => {}
+                CallOutcome::Failed(f) if !self.legacy() && host.request_error(turn, step, &f) => {
+                    // The retry is a new request; the log says so before its chunks.
+                    attempt += 1;
+                    self.log.append(
+                        host,
+                        "llm/retry",
+                        json!({ "turn": turn, "step": step, "attempt": attempt, "failure": f }),
+                        false,
+                        None,
+                    );
+                }
                 other => return other,
             }
         }
