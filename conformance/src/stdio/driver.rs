@@ -495,7 +495,7 @@ impl StdioDriver {
         }
         if let Some(c) = case {
             let _ = write!(s, "\n  the case: {c}");
-            s.push_str("\n  The process was stopped; it is started afresh for the next case.");
+            s.push_str("\n  The process was stopped; another case would start it afresh.");
         }
         s
     }
