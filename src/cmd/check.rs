@@ -352,7 +352,7 @@ fn render_human(report: &Report, color: bool) -> String {
                 (None, _) => file.path.clone(),
             };
             let _ = writeln!(out, "  {} {location}", st.paint("1;34", "-->"));
-            if let Some(l) = f.line {
+            if let Some(l) = f.line.filter(|l| lines.contains_key(l)) {
                 let width = (l + 1).to_string().len();
                 let bar = st.paint("1;34", "|");
                 let _ = writeln!(out, "{:width$} {bar}", "");
