@@ -1479,7 +1479,17 @@ impl Monitor {
                 ));
             }
             let mut block_pos = None;
+            let after_failed_call = step
+                .call
+                .as_ref()
+                .and_then(|c| c.finish.as_ref())
+                .is_some_and(|f| f.failure);
             match &step.message {
+                None if after_failed_call => findings.push((
+                    "CHUNK-6",
+                    format!("`tool/call` {call_id} follows a failed model call: after a failed call the step must end{}", if profile == Profile::V2026_08 { " or retry" } else { "" }),
+                    None,
+                )),
                 None => findings.push((
                     "TOOL-4",
                     format!(
