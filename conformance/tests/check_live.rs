@@ -29,7 +29,9 @@ fn traces(profile: Profile, kind: &str) -> Vec<PathBuf> {
 
 fn check(profile: Profile, path: &Path) -> Vec<mirrorless_conformance::check::Finding> {
     let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    check_live_reader(profile, BufReader::new(file)).expect("readable")
+    check_live_reader(profile, BufReader::new(file))
+        .expect("readable")
+        .findings
 }
 
 #[test]
@@ -181,7 +183,9 @@ fn check_live_api_reports_mirrors_and_status_sequences() {
 #[test]
 fn malformed_trace_lines_are_located() {
     let trace = b"{\"event\":\"agent/status\",\"data\":{\"status\":\"idle\"}}\nnot json\n{\"agent\":\"a\"}\n";
-    let findings = check_live_reader(Profile::V2026_08, &trace[..]).expect("in memory");
+    let outcome = check_live_reader(Profile::V2026_08, &trace[..]).expect("in memory");
+    assert_eq!((outcome.lines, outcome.emits), (3, 1));
+    let findings = outcome.findings;
     let got: Vec<(&str, Option<u64>)> = findings.iter().map(|f| (f.requirement, f.line)).collect();
     assert_eq!(got, [("LOG-2", Some(2)), ("LOG-2", Some(3))]);
 }
