@@ -58,8 +58,9 @@ pub(super) enum Chunk<'a> {
     },
 }
 
+/// `assistant/chunk.data`, borrowed.
 #[derive(Deserialize)]
-struct ChunkData<'a> {
+pub(super) struct ChunkData<'a> {
     turn: Option<u64>,
     step: Option<u64>,
     #[serde(borrow)]
@@ -1043,6 +1044,34 @@ impl Monitor {
                 return;
             }
         };
+        self.chunk_data(at, data);
+    }
+
+    /// The fast path for the commonest line: a plain `assistant/chunk` event parsed in one
+    /// pass (no surface metadata, which chunks never carry).
+    pub fn plain_chunk(
+        &mut self,
+        line: Option<u64>,
+        seq: Option<u64>,
+        time: Option<&RawValue>,
+        data: ChunkData<'_>,
+    ) {
+        let seq = self.resolve_seq(line, seq, "assistant/chunk");
+        let at = loc(line, seq);
+        if let Some(time) = time
+            && time.get() != "null"
+            && time.get().parse::<i64>().is_err()
+        {
+            self.report(
+                "SEQ-2",
+                at,
+                format!("`time` is not an integer: {}", clip(time.get())),
+            );
+        }
+        self.chunk_data(at, data);
+    }
+
+    fn chunk_data(&mut self, at: Loc, data: ChunkData<'_>) {
         let Some(raw) = data.chunk else {
             self.report("LOG-2", at, "`assistant/chunk` has no `data.chunk`");
             return;
