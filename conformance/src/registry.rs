@@ -212,7 +212,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Packed chunk rows are well formed",
         tier_2026_07: NA,
         tier_2026_08: M,
-        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with `dt` and `texts`/`args` of equal length, starting at the next `seq`.",
+        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with one `dt` gap fewer than `texts`/`args` members (the gaps between consecutive members), starting at the next `seq`.",
         rationale: "Rows are only a storage encoding of `assistant/chunk` runs; a row that cannot be expanded exactly loses or invents token deltas.",
         enforcement: &[Log],
         source: "event-protocol.md §1.1 (chunk-rows.ts)",
