@@ -200,3 +200,144 @@ fn very_long_lines_are_skipped_without_buffering() {
     assert_eq!(got, [("LOG-2", Some(3))], "{}", render(&capped));
     assert!(capped.findings[0].message.contains("limit"));
 }
+
+#[test]
+fn extreme_numbers_do_not_panic() {
+    let max = u64::MAX;
+    let log = format!(
+        r#"{{"type":"session","version":0,"id":"s"}}
+{{"type":"turn/start","seq":{max},"data":{{"turn":{max}}}}}
+{{"type":"step/start","seq":{max},"data":{{"turn":{max},"step":{max}}}}}
+{{"type":"text-chunks","seq0":{max},"time0":1,"data":{{"turn":{max},"step":{max},"index":4294967295,"dt":[1,1],"texts":["a","b","c"]}}}}
+{{"type":"assistant/message","seq":{max},"data":{{"turn":{max},"step":{max},"content":[]}},"surfaceOp":"append","sourceEventSeqs":[[0,{max}]]}}
+{{"type":"turn/end","seq":1e400,"data":{{"turn":-1,"reason":{{"kind":"completed"}}}}}}
+"#
+    );
+    let outcome = LogChecker::check_reader(Profile::V2026_08, log.as_bytes()).expect("in memory");
+    assert!(!outcome.conforms());
+    assert!(outcome.findings.iter().all(|f| f.line.is_some()));
+}
+
+/// A small deterministic generator (no test dependency on randomness).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % bound.max(1)
+    }
+}
+
+fn valid_fixture_logs() -> Vec<(Profile, PathBuf, Vec<Vec<u8>>)> {
+    let mut out = Vec::new();
+    for profile in Profile::ALL {
+        for path in jsonl_files(&fixtures().join(profile.name()).join("valid")) {
+            let bytes = std::fs::read(&path).expect("fixture");
+            let lines: Vec<Vec<u8>> = bytes
+                .split(|b| *b == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(<[u8]>::to_vec)
+                .collect();
+            out.push((profile, path, lines));
+        }
+    }
+    out
+}
+
+#[test]
+fn random_damage_never_panics_and_findings_are_located() {
+    let mut rng = Lcg(0x5eed);
+    for (profile, _path, lines) in valid_fixture_logs() {
+        for _ in 0..150 {
+            let mut damaged = lines.clone();
+            for _ in 0..=rng.next(3) {
+                let i = rng.next(damaged.len());
+                match rng.next(6) {
+                    0 => {
+                        damaged.remove(i);
+                    }
+                    1 => damaged.insert(i, damaged[i].clone()),
+                    2 => {
+                        let j = rng.next(damaged.len());
+                        damaged.swap(i, j);
+                    }
+                    3 => {
+                        let line = &mut damaged[i];
+                        let k = rng.next(line.len());
+                        line[k] = line[k].wrapping_add(1 + rng.next(200) as u8);
+                    }
+                    4 => {
+                        let line = &mut damaged[i];
+                        let k = rng.next(line.len());
+                        line.truncate(k);
+                    }
+                    _ => damaged.insert(i, b"\xff\xfe{not json".to_vec()),
+                }
+                if damaged.is_empty() {
+                    break;
+                }
+            }
+            let log = damaged.join(&b'\n');
+            let outcome = LogChecker::check_reader(profile, &log[..]).expect("in memory");
+            assert!(outcome.findings.iter().all(|f| f.line.is_some()));
+        }
+    }
+}
+
+/// The damage the acceptance corpus applies to real logs, on every valid fixture: each
+/// damaged copy must be rejected.
+#[test]
+fn structural_damage_is_always_rejected() {
+    let kind_of = |line: &[u8]| -> String {
+        serde_json::from_slice::<serde_json::Value>(line)
+            .ok()
+            .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+            .unwrap_or_default()
+    };
+    let mut checked = 0;
+    for (profile, path, lines) in valid_fixture_logs() {
+        let mut copies: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            let kind = kind_of(line);
+            if kind == "step/end" || kind == "turn/end" {
+                let mut d = lines.clone();
+                d.remove(i);
+                copies.push((format!("drop {kind} at line {}", i + 1), d));
+            }
+            if kind == "assistant/chunk" {
+                for field in ["turn", "step"] {
+                    let mut v: serde_json::Value = serde_json::from_slice(line).expect("json");
+                    let n = v["data"][field].as_u64().expect("number");
+                    v["data"][field] = (n + 1).into();
+                    let mut d = lines.clone();
+                    d[i] = serde_json::to_vec(&v).expect("json");
+                    copies.push((format!("wrong {field} at line {}", i + 1), d));
+                }
+            }
+            if kind == "step/start" {
+                // nest: repeat the step/start just before the step's last event
+                if let Some(end) = (i + 1..lines.len()).find(|&j| kind_of(&lines[j]) == "step/end")
+                    && end > i + 1
+                {
+                    let mut d = lines.clone();
+                    d.insert(end - 1, line.clone());
+                    copies.push((format!("nested step/start from line {}", i + 1), d));
+                }
+            }
+        }
+        for (what, damaged) in copies {
+            let log = damaged.join(&b'\n');
+            let outcome = LogChecker::check_reader(profile, &log[..]).expect("in memory");
+            assert!(
+                !outcome.conforms(),
+                "{} under {profile}: {what} was not rejected",
+                path.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} damaged copies");
+}

@@ -314,7 +314,7 @@ impl Monitor {
     pub fn skip_event_with_seq(&mut self, seq: Option<u64>) {
         match seq {
             Some(s) => {
-                self.next_seq = s + 1;
+                self.next_seq = s.saturating_add(1);
                 self.events += 1;
             }
             None => self.resync = true,
@@ -328,7 +328,7 @@ impl Monitor {
         let resync = std::mem::take(&mut self.resync);
         match seq {
             Some(s) => {
-                if s != expected && !(resync && s == expected + 1) {
+                if s != expected && !(resync && s == expected.saturating_add(1)) {
                     let what = if s < expected {
                         "repeats or goes back"
                     } else {
@@ -344,11 +344,11 @@ impl Monitor {
                         format!("seq {s}"),
                     );
                 }
-                self.next_seq = s + 1;
+                self.next_seq = s.saturating_add(1);
                 s
             }
             None => {
-                self.next_seq += 1;
+                self.next_seq = self.next_seq.saturating_add(1);
                 expected
             }
         }
@@ -622,7 +622,7 @@ impl Monitor {
                 format!("turn {} is never closed by a `turn/end`", open.number),
             );
         }
-        if number != self.last_turn + 1 {
+        if number != self.last_turn.saturating_add(1) {
             self.report_diff(
                 "TURN-1",
                 at,
@@ -630,7 +630,7 @@ impl Monitor {
                     "turn {number} follows turn {}: turns are numbered 1, 2, 3 … without gaps",
                     self.last_turn
                 ),
-                format!("turn {}", self.last_turn + 1),
+                format!("turn {}", self.last_turn.saturating_add(1)),
                 format!("turn {number}"),
             );
         }
@@ -859,7 +859,7 @@ impl Monitor {
             );
             self.close_step(&mut turn, open);
         }
-        if number != turn.last_step + 1 {
+        if number != turn.last_step.saturating_add(1) {
             self.report_diff(
                 "STEP-1",
                 at,
@@ -867,7 +867,7 @@ impl Monitor {
                     "step {number} follows step {} in turn {}: steps are numbered 1 … n",
                     turn.last_step, turn.number
                 ),
-                format!("step {}", turn.last_step + 1),
+                format!("step {}", turn.last_step.saturating_add(1)),
                 format!("step {number}"),
             );
         }
@@ -1248,7 +1248,7 @@ impl Monitor {
                     }
                     b.kind.get_or_insert_with(|| k.to_owned());
                     b.text.push_str(text);
-                    b.deltas += 1;
+                    b.deltas = b.deltas.saturating_add(1);
                 }
                 Chunk::ToolCallDelta {
                     index,
@@ -1271,7 +1271,7 @@ impl Monitor {
                         b.tool_name = Some(n.to_owned());
                     }
                     b.text.push_str(args);
-                    b.deltas += 1;
+                    b.deltas = b.deltas.saturating_add(1);
                 }
                 Chunk::BlockEnd { index, block } => {
                     let b = call.block(index);

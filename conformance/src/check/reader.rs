@@ -542,7 +542,7 @@ impl LogChecker {
                     args: item,
                 },
             };
-            let seq = seq0.map(|s| s + k as u64);
+            let seq = seq0.map(|s| s.saturating_add(k as u64));
             self.monitor.packed_chunk(line, seq, turn, step, chunk);
         }
     }
