@@ -120,8 +120,13 @@ impl FrontEnd for Rust {
                         _ => {
                             let quote = |b: Option<&u8>| matches!(b, Some(b'"' | b'\'' | b'`'));
                             let bytes = src.as_bytes();
+                            // `\"agent/x\"` inside a cooked string is quoted too.
+                            let after = match bytes.get(m.end) {
+                                Some(b'\\') => bytes.get(m.end + 1),
+                                other => other,
+                            };
                             if quote(m.start.checked_sub(1).and_then(|p| bytes.get(p)))
-                                && quote(bytes.get(m.end))
+                                && quote(after)
                             {
                                 Role::Embedded
                             } else {
