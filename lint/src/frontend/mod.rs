@@ -36,7 +36,8 @@ pub struct Declaration {
     pub ident: String,
     /// What it is.
     pub kind: DeclKind,
-    /// For variants, the enum that owns it.
+    /// For variants, the enum that owns it; for associated consts of an inherent impl, the
+    /// type.
     pub owner: Option<String>,
     /// The removed event it stands for.
     pub event: String,
@@ -69,6 +70,20 @@ impl Symbols {
         self.by_ident
             .get(ident)
             .and_then(|l| l.iter().find(|d| d.kind == kind))
+    }
+
+    /// The const `ident` as reached by a path whose previous segment is `prev`: a free const
+    /// matches any path, an associated const only `Owner::IDENT` or `Self::IDENT`.
+    pub fn get_const(&self, ident: &str, prev: Option<&str>) -> Option<&Declaration> {
+        self.by_ident.get(ident).and_then(|l| {
+            l.iter().find(|d| {
+                d.kind == DeclKind::Const
+                    && match d.owner.as_deref() {
+                        None => true,
+                        Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
+                    }
+            })
+        })
     }
 
     /// The variant `ident` of enum `owner`.

@@ -47,7 +47,8 @@ pub(super) fn eval_str(expr: &Expr, symbols: &Symbols) -> Option<String> {
                 .map(|s| s.ident.to_string())
                 .collect();
             let last = segs.last()?;
-            if let Some(d) = symbols.get(last, DeclKind::Const) {
+            let prev = segs.len().checked_sub(2).map(|i| segs[i].as_str());
+            if let Some(d) = symbols.get_const(last, prev) {
                 return Some(d.event.clone());
             }
             if segs.len() >= 2 {
@@ -240,7 +241,7 @@ impl Collector<'_> {
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
         };
-        if self.cx.symbols.get(&d.ident, kind).is_none() && !self.found.contains(&d) {
+        if !self.found.contains(&d) {
             self.found.push(d);
         }
     }
@@ -281,6 +282,14 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         if let Some(ty) = type_ident(&i.self_ty) {
             for item in &i.items {
                 let (ev, what) = match item {
+                    // An inherent impl holding name consts is a namespace, not a typed event.
+                    syn::ImplItem::Const(c) if i.trait_.is_none() => {
+                        if let Some(ev) = self.eval(&c.expr) {
+                            let desc = format!("associated const `{ty}::{}`", c.ident);
+                            self.add(&c.ident, DeclKind::Const, Some(ty.to_string()), ev, desc);
+                        }
+                        continue;
+                    }
                     syn::ImplItem::Const(c) => (self.eval(&c.expr), format!("`{ty}::{}`", c.ident)),
                     syn::ImplItem::Fn(f) => (
                         tail_expr(&f.block).and_then(|e| self.eval(e)),
@@ -409,13 +418,13 @@ impl<'a> Classifier<'a> {
         }
     }
 
-    fn resolve(&self, ident: &str, single: bool) -> Option<&'a Declaration> {
+    fn resolve(&self, ident: &str, prev: Option<&str>, single: bool) -> Option<&'a Declaration> {
         let symbols: &'a Symbols = self.cx.symbols;
         if single && !self.glob && !self.visible.contains(ident) {
             return None;
         }
         symbols
-            .get(ident, DeclKind::Const)
+            .get_const(ident, prev)
             .or_else(|| symbols.get(ident, DeclKind::Type))
     }
 
@@ -455,7 +464,7 @@ impl<'a> Classifier<'a> {
                         .and_then(|o| self.cx.symbols.variant(o, &name));
                     if let Some(d) = variant {
                         self.hit(id.span(), d);
-                    } else if let Some(d) = self.resolve(&name, owner.is_none()) {
+                    } else if let Some(d) = self.resolve(&name, owner.as_deref(), owner.is_none()) {
                         self.hit(id.span(), d);
                     }
                 }
@@ -658,11 +667,13 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
                 }
             }
             let is_last = i + 1 == segs.len();
+            let prev = i.checked_sub(1).map(|j| segs[j].ident.to_string());
             let d = if is_last {
-                self.resolve(&name, single)
+                self.resolve(&name, prev.as_deref(), single)
             } else {
-                self.resolve(&name, false)
-                    .filter(|d| d.kind == DeclKind::Type)
+                let symbols: &Symbols = self.cx.symbols;
+                symbols
+                    .get(&name, DeclKind::Type)
                     .filter(|_| self.glob || self.visible.contains(&name) || i > 0)
             };
             if let Some(d) = d {
@@ -683,7 +694,7 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
         // A bare const in pattern position (`TURN_START => …`) parses as an identifier pattern.
         if p.subpat.is_none()
-            && let Some(d) = self.resolve(&p.ident.to_string(), true)
+            && let Some(d) = self.resolve(&p.ident.to_string(), None, true)
             && d.kind == DeclKind::Const
         {
             self.hit(p.ident.span(), d);
@@ -692,13 +703,13 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     }
 
     fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), false) {
+        if let Some(d) = self.resolve(&u.ident.to_string(), None, false) {
             self.hit(u.ident.span(), d);
         }
     }
 
     fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), false) {
+        if let Some(d) = self.resolve(&u.ident.to_string(), None, false) {
             self.hit(u.ident.span(), d);
         }
     }
