@@ -21,6 +21,8 @@ pub struct Options {
     pub paths: Vec<PathBuf>,
     /// Worker threads (default: one per core).
     pub jobs: Option<usize>,
+    /// Follow symbolic links while walking (loops are reported, not followed forever).
+    pub follow: bool,
     /// The configuration.
     pub config: Config,
 }
@@ -294,7 +296,7 @@ fn walk(
         let walker = ignore::WalkBuilder::new(root_path)
             .hidden(false)
             .require_git(false)
-            .follow_links(false)
+            .follow_links(opts.follow)
             .filter_entry(|e| e.file_name() != ".git")
             .build();
         for entry in walker {
