@@ -13,9 +13,17 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod registry;
 pub mod spec;
 pub mod vocab;
+
+/// The version of the suite (this crate), stated in every report.
+pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The version of the spec: bumped when a requirement is added or retired (IDs never change
+/// meaning), stated in every report.
+pub const SPEC_VERSION: &str = "1.0";
 
 pub use registry::{Enforcement, REQUIREMENTS, Requirement, Tier};
 pub use vocab::Profile;

@@ -1,0 +1,232 @@
+//! The chunks of one model call and their assembly (the upstream `BlockAssembler` rules).
+
+use serde_json::{Value, json};
+
+/// Where an event is: its line (for files) and seq.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Loc {
+    pub line: Option<u64>,
+    pub seq: u64,
+}
+
+/// How a model call ended.
+#[derive(Debug, Clone)]
+pub(super) struct Finish {
+    /// `reason.kind` of the `finish` chunk.
+    pub kind: String,
+    /// `error` or `aborted`.
+    pub failure: bool,
+}
+
+/// One block of a model call, accumulated from its chunks.
+#[derive(Debug, Clone)]
+pub(super) struct Block {
+    pub index: u32,
+    /// `text`, `reasoning`, `tool-call`, … from `block-start` or the first delta.
+    pub kind: Option<String>,
+    /// Concatenated text/reasoning deltas, or tool-call `argumentsDelta`s.
+    pub text: String,
+    pub deltas: u32,
+    pub tool_id: Option<String>,
+    pub tool_name: Option<String>,
+    pub started: bool,
+    /// The first `block-end.block` (authoritative).
+    pub end: Option<Value>,
+    pub end_loc: Option<Loc>,
+}
+
+/// The chunks of one model call.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Call {
+    pub seqs: Vec<u64>,
+    pub first: Option<Loc>,
+    pub blocks: Vec<Block>,
+    /// The last `usage` chunk's usage.
+    pub usage: Option<Value>,
+    pub finish: Option<Finish>,
+    /// Whether the deltas-vs-block-end check already ran.
+    pub closed: bool,
+}
+
+impl Call {
+    /// The block at `index`, created on first sight (first-seen order is assembly order).
+    pub fn block(&mut self, index: u32) -> &mut Block {
+        let pos = match self.blocks.iter().position(|b| b.index == index) {
+            Some(p) => p,
+            None => {
+                self.blocks.push(Block {
+                    index,
+                    kind: None,
+                    text: String::new(),
+                    deltas: 0,
+                    tool_id: None,
+                    tool_name: None,
+                    started: false,
+                    end: None,
+                    end_loc: None,
+                });
+                self.blocks.len() - 1
+            }
+        };
+        &mut self.blocks[pos]
+    }
+
+    /// Whether the block at `index` has been seen.
+    pub fn has_block(&self, index: u32) -> bool {
+        self.blocks.iter().any(|b| b.index == index)
+    }
+
+    /// The assembled content: blocks in first-seen order, `block-end` authoritative, tool
+    /// calls dropped on `max-tokens`; for an interrupted message only text and reasoning
+    /// blocks with non-whitespace text.
+    pub fn assembled(&self, interrupted: bool) -> Vec<Value> {
+        let max_tokens = self.finish.as_ref().is_some_and(|f| f.kind == "max-tokens");
+        let mut out = Vec::with_capacity(self.blocks.len());
+        for b in &self.blocks {
+            let value = match (&b.end, b.kind.as_deref()) {
+                (Some(end), _) => end.clone(),
+                (None, Some(kind @ ("text" | "reasoning"))) => {
+                    json!({"type": kind, "text": b.text})
+                }
+                (None, Some("tool-call")) => json!({
+                    "type": "tool-call",
+                    "id": b.tool_id.clone().unwrap_or_default(),
+                    "name": b.tool_name.clone().unwrap_or_default(),
+                    "arguments": b.text,
+                }),
+                _ => continue,
+            };
+            let kind = block_type(&value);
+            if max_tokens && kind == "tool-call" {
+                continue;
+            }
+            if interrupted {
+                let keep = matches!(kind, "text" | "reasoning")
+                    && block_text(&value).is_some_and(|t| !t.trim().is_empty());
+                if !keep {
+                    continue;
+                }
+            }
+            out.push(value);
+        }
+        out
+    }
+
+    /// Text/reasoning blocks whose deltas (at least one) disagree with their `block-end`:
+    /// (block, concatenated deltas, block-end text).
+    pub fn delta_mismatches(&self) -> Vec<(&Block, &str, String)> {
+        let mut out = Vec::new();
+        for b in &self.blocks {
+            let Some(end) = &b.end else { continue };
+            if b.deltas == 0 || !matches!(b.kind.as_deref(), Some("text" | "reasoning")) {
+                continue;
+            }
+            if !matches!(block_type(end), "text" | "reasoning") {
+                continue;
+            }
+            let end_text = block_text(end).unwrap_or("");
+            if end_text != b.text {
+                out.push((b, b.text.as_str(), end_text.to_owned()));
+            }
+        }
+        out
+    }
+}
+
+/// A content block's `type`.
+pub(super) fn block_type(v: &Value) -> &str {
+    v.get("type").and_then(Value::as_str).unwrap_or("")
+}
+
+fn block_text(v: &Value) -> Option<&str> {
+    v.get("text").and_then(Value::as_str)
+}
+
+/// Whether a block is an empty text/reasoning block (ignored on both sides of a comparison).
+fn is_empty_text(v: &Value) -> bool {
+    matches!(block_type(v), "text" | "reasoning") && block_text(v).is_none_or(str::is_empty)
+}
+
+/// Raw JSON arguments: equal as strings, or as parsed JSON (adapters re-serialize).
+pub(super) fn arguments_equal(a: &Value, b: &Value) -> bool {
+    if a == b {
+        return true;
+    }
+    let parse = |v: &Value| match v {
+        Value::String(s) => serde_json::from_str::<Value>(s).ok(),
+        other => Some(other.clone()),
+    };
+    match (parse(a), parse(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn blocks_equal(expected: &Value, actual: &Value) -> bool {
+    let kind = block_type(expected);
+    if kind != block_type(actual) {
+        return false;
+    }
+    match kind {
+        "text" | "reasoning" => block_text(expected) == block_text(actual),
+        "tool-call" => {
+            expected.get("id") == actual.get("id")
+                && expected.get("name") == actual.get("name")
+                && arguments_equal(
+                    expected.get("arguments").unwrap_or(&Value::Null),
+                    actual.get("arguments").unwrap_or(&Value::Null),
+                )
+        }
+        // Images and other blocks may be re-encoded (attachments); the type must agree.
+        _ => true,
+    }
+}
+
+/// The first divergence between the assembled content and a message's content:
+/// (block position, expected, observed), or `None` when they agree.
+pub(super) fn first_divergence(
+    expected: &[Value],
+    actual: &[Value],
+) -> Option<(usize, String, String)> {
+    let e: Vec<&Value> = expected.iter().filter(|v| !is_empty_text(v)).collect();
+    let a: Vec<&Value> = actual.iter().filter(|v| !is_empty_text(v)).collect();
+    for i in 0..e.len().max(a.len()) {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if blocks_equal(x, y) => continue,
+            (x, y) => {
+                let show = |v: Option<&&Value>| match v {
+                    Some(v) => super::reader::clip(&v.to_string()),
+                    None => "no block".to_owned(),
+                };
+                return Some((i, show(x), show(y)));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_compare_as_json() {
+        assert!(arguments_equal(
+            &json!("{\"command\": \"ls\"}"),
+            &json!("{\"command\":\"ls\"}")
+        ));
+        assert!(!arguments_equal(&json!("{\"a\":1}"), &json!("{\"a\":2}")));
+        assert!(arguments_equal(&json!("not json"), &json!("not json")));
+    }
+
+    #[test]
+    fn divergence_names_the_first_differing_block() {
+        let e = vec![json!({"type":"text","text":"ab"})];
+        let a = vec![json!({"type":"text","text":"ba"})];
+        let d = first_divergence(&e, &a).expect("differs");
+        assert_eq!(d.0, 0);
+        assert!(first_divergence(&e, &e).is_none());
+        let empty = vec![json!({"type":"text","text":""})];
+        assert!(first_divergence(&empty, &[]).is_none());
+    }
+}

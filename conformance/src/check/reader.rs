@@ -1,0 +1,566 @@
+//! Line handling: the header, the event envelope, packed chunk rows, bad input.
+
+use super::Finding;
+use super::monitor::{Chunk, Envelope, Monitor};
+use crate::vocab::Profile;
+use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::io::{self, BufRead};
+
+/// The longest line [`LogChecker::check_reader`] reads into memory (64 MiB). A longer line is
+/// reported (`LOG-2`) and skipped without being buffered.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
+
+/// How many findings one log keeps; later ones are only counted (see
+/// [`CheckOutcome::suppressed`]), so a badly broken log cannot exhaust memory.
+const MAX_KEPT_FINDINGS: usize = 10_000;
+
+/// The result of checking one log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckOutcome {
+    /// The profile the log was checked under.
+    pub profile: Profile,
+    /// The findings, in input order (at most 10 000; see `suppressed`).
+    pub findings: Vec<Finding>,
+    /// Findings beyond the kept ones, counted but not stored.
+    pub suppressed: u64,
+    /// Events checked (packed rows count as the chunks they expand to).
+    pub events: u64,
+    /// Lines read, including the header and blank lines.
+    pub lines: u64,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+impl CheckOutcome {
+    /// Error-severity findings, including suppressed ones (which are counted as errors).
+    pub fn error_count(&self) -> u64 {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == super::Severity::Error)
+            .count() as u64
+            + self.suppressed
+    }
+
+    /// Warning-severity findings among the kept ones.
+    pub fn warning_count(&self) -> u64 {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == super::Severity::Warning)
+            .count() as u64
+    }
+
+    /// Whether the log conforms: no error-severity finding.
+    pub fn conforms(&self) -> bool {
+        self.error_count() == 0
+    }
+}
+
+/// A streaming checker for one session log: feed it lines in order, then [`finish`].
+///
+/// ```
+/// use mirrorless_conformance::check::LogChecker;
+/// use mirrorless_conformance::Profile;
+///
+/// let log = br#"{"type":"session","version":0,"id":"s"}
+/// {"type":"turn/start","seq":0,"time":1,"data":{"turn":1}}
+/// {"type":"turn/end","seq":1,"time":1,"data":{"turn":1,"reason":{"kind":"completed"}}}
+/// "#;
+/// let outcome = LogChecker::check_reader(Profile::V2026_08, &log[..]).unwrap();
+/// assert!(outcome.conforms(), "{:?}", outcome.findings);
+/// ```
+///
+/// [`finish`]: LogChecker::finish
+pub struct LogChecker {
+    profile: Profile,
+    monitor: Monitor,
+    expect_header: bool,
+    saw_first: bool,
+    lines: u64,
+    bytes: u64,
+    suppressed: u64,
+}
+
+/// The envelope of one line, borrowed from the line.
+#[derive(Deserialize)]
+struct RawLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    seq: Option<&'a RawValue>,
+    #[serde(borrow)]
+    time: Option<&'a RawValue>,
+    #[serde(borrow)]
+    data: Option<&'a RawValue>,
+    #[serde(rename = "surfaceOp", borrow)]
+    surface_op: Option<&'a RawValue>,
+    #[serde(rename = "sourceEventSeqs", borrow)]
+    source_event_seqs: Option<&'a RawValue>,
+    #[serde(borrow)]
+    ignorable: Option<&'a RawValue>,
+    #[serde(borrow)]
+    seq0: Option<&'a RawValue>,
+}
+
+/// `data` of a packed chunk row.
+#[derive(Deserialize)]
+struct PackedRow<'a> {
+    turn: Option<u64>,
+    step: Option<u64>,
+    index: Option<u32>,
+    #[serde(default)]
+    dt: Vec<&'a RawValue>,
+    #[serde(borrow)]
+    texts: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow)]
+    args: Option<Vec<Cow<'a, str>>>,
+    #[serde(borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    name: Option<Cow<'a, str>>,
+}
+
+impl LogChecker {
+    /// A checker for a log file: the first line must be the session header.
+    pub fn new(profile: Profile) -> LogChecker {
+        LogChecker {
+            profile,
+            monitor: Monitor::new(profile),
+            expect_header: true,
+            saw_first: false,
+            lines: 0,
+            bytes: 0,
+            suppressed: 0,
+        }
+    }
+
+    /// A checker for events without a header line (e.g. events streamed by an implementation).
+    pub fn without_header(profile: Profile) -> LogChecker {
+        LogChecker {
+            expect_header: false,
+            ..LogChecker::new(profile)
+        }
+    }
+
+    /// The profile this checker applies.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Reads a whole log from `reader` and checks it. Lines longer than
+    /// [`DEFAULT_MAX_LINE_BYTES`] are reported and skipped without being buffered. Only an
+    /// I/O error is an `Err`; malformed content becomes findings.
+    pub fn check_reader<R: BufRead>(profile: Profile, reader: R) -> io::Result<CheckOutcome> {
+        Self::check_reader_with_limit(profile, reader, DEFAULT_MAX_LINE_BYTES)
+    }
+
+    /// [`check_reader`](Self::check_reader) with an explicit line-length limit in bytes.
+    pub fn check_reader_with_limit<R: BufRead>(
+        profile: Profile,
+        mut reader: R,
+        max_line_bytes: usize,
+    ) -> io::Result<CheckOutcome> {
+        let mut checker = LogChecker::new(profile);
+        let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
+        let mut line_no = 0u64;
+        loop {
+            buf.clear();
+            let (len, terminated, overlong) =
+                read_line_limited(&mut reader, &mut buf, max_line_bytes)?;
+            if len == 0 && !terminated {
+                break;
+            }
+            line_no += 1;
+            checker.bytes += len as u64;
+            if overlong {
+                checker.lines += 1;
+                let f = Finding::new(
+                    profile,
+                    "LOG-2",
+                    Some(line_no),
+                    None,
+                    format!(
+                        "line is {len} bytes long, over the {max_line_bytes}-byte limit; it was skipped"
+                    ),
+                );
+                checker.push_external(f);
+                checker.monitor.skip_event();
+                checker.saw_first = true;
+                continue;
+            }
+            checker.feed_line(line_no, &buf, terminated);
+        }
+        if line_no == 0 {
+            checker.push_external(Finding::new(
+                profile,
+                "LOG-1",
+                Some(1),
+                None,
+                "the file is empty: a session log starts with a header line",
+            ));
+            checker.saw_first = true;
+        }
+        Ok(checker.finish())
+    }
+
+    /// Feeds one line (without its newline). `terminated` is false for a last line with no
+    /// newline, which is reported as truncated if it does not parse.
+    pub fn feed_line(&mut self, line_no: u64, line: &[u8], terminated: bool) {
+        self.lines += 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        self.feed(Some(line_no), line, terminated);
+    }
+
+    /// Feeds one event serialized as JSON, with no line number (used by
+    /// [`check_events`](super::check_events)).
+    pub fn feed_event_bytes(&mut self, bytes: &[u8]) {
+        self.feed(None, bytes, true);
+    }
+
+    /// Adds a finding found outside the line parser (e.g. an I/O-level problem).
+    pub fn push_external(&mut self, finding: Finding) {
+        self.monitor.push(finding);
+    }
+
+    fn error(&mut self, req: &'static str, line: Option<u64>, seq: Option<u64>, msg: String) {
+        let f = Finding::new(self.profile, req, line, seq, msg);
+        self.monitor.push(f);
+    }
+
+    fn feed(&mut self, line: Option<u64>, bytes: &[u8], terminated: bool) {
+        let first = !self.saw_first;
+        self.saw_first = true;
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                self.error(
+                    "LOG-2",
+                    line,
+                    None,
+                    format!(
+                        "invalid UTF-8 at byte {} of the line; the line was skipped",
+                        e.valid_up_to()
+                    ),
+                );
+                self.monitor.skip_event();
+                return;
+            }
+        };
+        let raw: RawLine<'_> = match serde_json::from_str(text) {
+            Ok(r) => r,
+            Err(e) => {
+                let msg = if !terminated {
+                    format!(
+                        "truncated last line (no newline at end of file and not valid JSON: {e}); the line was skipped"
+                    )
+                } else {
+                    format!("not a JSON object: {e}; the line was skipped")
+                };
+                let req = if first && self.expect_header {
+                    "LOG-1"
+                } else {
+                    "LOG-2"
+                };
+                self.error(req, line, None, msg);
+                if !(first && self.expect_header) {
+                    self.monitor.skip_event();
+                }
+                return;
+            }
+        };
+        let Some(kind) = raw.kind.as_deref() else {
+            let req = if first && self.expect_header {
+                "LOG-1"
+            } else {
+                "LOG-2"
+            };
+            self.error(req, line, None, "the line has no string `type`".to_owned());
+            if !(first && self.expect_header) {
+                self.monitor.skip_event();
+            }
+            return;
+        };
+        if first && self.expect_header {
+            if kind == HEADER_TYPE {
+                return;
+            }
+            self.error(
+                "LOG-1",
+                line,
+                None,
+                format!("missing header: the first line is a `{kind}` event, not `{{\"type\":\"session\", …}}`"),
+            );
+        } else if kind == HEADER_TYPE {
+            self.error(
+                "LOG-2",
+                line,
+                None,
+                "a second `session` header line inside the log; it was skipped".to_owned(),
+            );
+            return;
+        }
+        if PACKED_CHUNK_ROW_TYPES.contains(&kind) {
+            self.packed_row(line, kind, &raw);
+            return;
+        }
+        let seq = match raw.seq.map(parse_u64) {
+            None => None,
+            Some(Some(s)) => Some(s),
+            Some(None) => {
+                self.error(
+                    "SEQ-1",
+                    line,
+                    None,
+                    format!(
+                        "`seq` is not a non-negative integer: {}",
+                        clip(raw.seq.map(RawValue::get).unwrap_or(""))
+                    ),
+                );
+                None
+            }
+        };
+        let Some(data) = raw.data.filter(|d| d.get().starts_with('{')) else {
+            self.error(
+                "LOG-2",
+                line,
+                seq,
+                format!("`{kind}` event has no object `data`; the event was skipped"),
+            );
+            self.monitor.skip_event_with_seq(seq);
+            return;
+        };
+        let ignorable = raw.ignorable.is_some_and(|v| v.get() == "true");
+        let env = Envelope {
+            line,
+            seq,
+            kind,
+            time: raw.time,
+            data,
+            surface_op: raw.surface_op,
+            source_event_seqs: raw.source_event_seqs,
+            ignorable,
+        };
+        self.monitor.event(&env);
+    }
+
+    fn packed_row(&mut self, line: Option<u64>, kind: &str, raw: &RawLine<'_>) {
+        if self.profile == Profile::V2026_07 {
+            self.error(
+                "LOG-2",
+                line,
+                None,
+                format!(
+                    "`{kind}` is a 2026-08 packed chunk row; 2026-07 logs store one event per line"
+                ),
+            );
+        }
+        let row: PackedRow<'_> = match raw
+            .data
+            .map(|d| serde_json::from_str::<PackedRow<'_>>(d.get()))
+        {
+            Some(Ok(row)) => row,
+            Some(Err(e)) => {
+                self.error(
+                    "LOG-4",
+                    line,
+                    None,
+                    format!("malformed `{kind}` row data: {e}; the row was skipped"),
+                );
+                self.monitor.skip_event();
+                return;
+            }
+            None => {
+                self.error(
+                    "LOG-4",
+                    line,
+                    None,
+                    format!("`{kind}` row has no `data`; the row was skipped"),
+                );
+                self.monitor.skip_event();
+                return;
+            }
+        };
+        let items = if kind == "tool-call-chunks" {
+            row.args.as_ref()
+        } else {
+            row.texts.as_ref()
+        };
+        let field = if kind == "tool-call-chunks" {
+            "args"
+        } else {
+            "texts"
+        };
+        let Some(items) = items else {
+            self.error(
+                "LOG-4",
+                line,
+                None,
+                format!("`{kind}` row has no `{field}` array; the row was skipped"),
+            );
+            self.monitor.skip_event();
+            return;
+        };
+        let (Some(turn), Some(step), Some(index)) = (row.turn, row.step, row.index) else {
+            self.error(
+                "LOG-4",
+                line,
+                None,
+                format!("`{kind}` row lacks `turn`, `step` or `index`; the row was skipped"),
+            );
+            self.monitor.skip_event();
+            return;
+        };
+        let seq0 = match raw.seq0.map(parse_u64) {
+            None => None,
+            Some(Some(s)) => Some(s),
+            Some(None) => {
+                self.error(
+                    "LOG-4",
+                    line,
+                    None,
+                    "`seq0` is not a non-negative integer".to_owned(),
+                );
+                None
+            }
+        };
+        if items.len() < 3 {
+            self.error(
+                "LOG-4",
+                line,
+                seq0,
+                format!(
+                    "a packed row must pack at least 3 chunks; this `{kind}` row packs {}",
+                    items.len()
+                ),
+            );
+        }
+        // `dt` holds the gaps between consecutive members: one fewer than the members.
+        if row.dt.len() + 1 != items.len() {
+            self.error(
+                "LOG-4",
+                line,
+                seq0,
+                format!(
+                    "`dt` has {} gaps but `{field}` has {} members (expected {} gaps)",
+                    row.dt.len(),
+                    items.len(),
+                    items.len().saturating_sub(1)
+                ),
+            );
+        }
+        if kind == "tool-call-chunks" && row.id.is_none() {
+            self.error(
+                "LOG-4",
+                line,
+                seq0,
+                "a `tool-call-chunks` row must name the call `id`".to_owned(),
+            );
+        }
+        if let Some(s0) = seq0 {
+            let next = self.monitor.next_seq();
+            if s0 != next {
+                self.error(
+                    "LOG-4",
+                    line,
+                    Some(s0),
+                    format!("packed row starts at seq0 {s0} but the next seq is {next}"),
+                );
+            }
+        }
+        let id = row.id.as_deref().unwrap_or("");
+        for (k, item) in items.iter().enumerate() {
+            let chunk = match kind {
+                "text-chunks" => Chunk::TextDelta { index, text: item },
+                "reasoning-chunks" => Chunk::ReasoningDelta { index, text: item },
+                _ => Chunk::ToolCallDelta {
+                    index,
+                    id,
+                    name: row.name.as_deref(),
+                    args: item,
+                },
+            };
+            let seq = seq0.map(|s| s + k as u64);
+            self.monitor.packed_chunk(line, seq, turn, step, chunk);
+        }
+    }
+
+    /// Ends the log and returns the outcome (an open tail is reported here).
+    pub fn finish(mut self) -> CheckOutcome {
+        let (findings, suppressed, events) = self.monitor.finish();
+        self.suppressed += suppressed;
+        CheckOutcome {
+            profile: self.profile,
+            findings,
+            suppressed: self.suppressed,
+            events,
+            lines: self.lines,
+            bytes: self.bytes,
+        }
+    }
+}
+
+pub(super) const fn max_kept_findings() -> usize {
+    MAX_KEPT_FINDINGS
+}
+
+/// Parses a raw JSON value as a non-negative integer.
+pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
+    raw.get().parse::<u64>().ok()
+}
+
+/// Shortens `s` for a message.
+pub(super) fn clip(s: &str) -> String {
+    const MAX: usize = 80;
+    if s.len() <= MAX {
+        return s.to_owned();
+    }
+    let mut end = MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// Reads one line into `buf` (without the newline). Returns (bytes in the line, whether a
+/// newline ended it, whether it exceeded `max` and was discarded instead of buffered).
+fn read_line_limited<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<(usize, bool, bool)> {
+    let mut len = 0usize;
+    let mut overlong = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok((len, false, overlong));
+        }
+        let (chunk, found) = match memchr::memchr(b'\n', available) {
+            Some(i) => (&available[..i], true),
+            None => (available, false),
+        };
+        let used = chunk.len() + usize::from(found);
+        len += chunk.len();
+        if !overlong {
+            if len > max {
+                overlong = true;
+                buf.clear();
+            } else {
+                buf.extend_from_slice(chunk);
+            }
+        }
+        reader.consume(used);
+        if found {
+            return Ok((len, true, overlong));
+        }
+    }
+}
