@@ -48,6 +48,16 @@ enum Command {
     Spec(cmd::spec::SpecArgs),
     /// Print one requirement or lint rule in full.
     Explain(cmd::spec::ExplainArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  mirrorless completions bash > /etc/bash_completion.d/mirrorless\n  \
+        mirrorless completions zsh > \"${fpath[1]}/_mirrorless\"\n  \
+        mirrorless completions fish > ~/.config/fish/completions/mirrorless.fish"
+    )]
+    Completions {
+        /// The shell to generate completions for.
+        shell: clap_complete::Shell,
+    },
 }
 
 fn main() -> ExitCode {
@@ -59,5 +69,15 @@ fn main() -> ExitCode {
         Command::Lint(args) => cmd::lint::run(args),
         Command::Spec(args) => cmd::spec::spec(args),
         Command::Explain(args) => cmd::spec::explain(args),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "mirrorless", &mut script);
+            if cmd::print_out(&String::from_utf8_lossy(&script)) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(cmd::EXIT_ERROR)
+            }
+        }
     }
 }

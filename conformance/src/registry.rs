@@ -212,10 +212,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Packed chunk rows are well formed",
         tier_2026_07: NA,
         tier_2026_08: M,
-        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with one `dt` gap fewer than `texts`/`args` members (the gaps between consecutive members), starting at the next `seq`.",
+        statement: "A packed chunk row MUST pack at least 3 delta chunks of one turn, step and block index (and one tool-call id and name), with one `texts`/`args` entry per member and one `dt` gap fewer (member 0 is at `time0`, member k at `time0` plus the first k gaps), starting at the next `seq`.",
         rationale: "Rows are only a storage encoding of `assistant/chunk` runs; a row that cannot be expanded exactly loses or invents token deltas.",
         enforcement: &[Log],
-        source: "event-protocol.md §1.1 (chunk-rows.ts)",
+        source: "event-protocol.md §1.1 (chunk-rows.ts); dsh-session@0.1.0-rc.8 lib/index.js:834 (encoder: `dt = run.slice(1).map(gap)`), :918 (decoder refuses `dt.length !== members - 1`)",
     },
     // ---- SEQ ---------------------------------------------------------------------------
     Requirement {
@@ -393,10 +393,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Chunk runs are well formed",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "The chunks of one model call MUST be consecutive events of one step in which `usage` precedes `finish` and nothing follows `finish`.",
+        statement: "The chunks of one model call MUST be consecutive events of one step (under 2026-08 only events that may sit anywhere, such as the `agent/inbox/spliced` a concurrent steer or inject appends, may come between them), in which `usage` precedes `finish` and nothing follows `finish`.",
         rationale: "Replay splits the chunk feed into model calls at each `finish`; a chunk after `finish` or a usage after it is attributed to the wrong call.",
         enforcement: LOG_AND_DRIVER,
-        source: "event-protocol.md §2.3 C2",
+        source: "event-protocol.md §2.3 C2; fixtures/check/2026-08/upstream/steer-mid-stream (dsh-agent-loop@0.1.0-rc.8: the durable inbox splice of a steer lands mid-run)",
     },
     Requirement {
         id: "CHUNK-3",
@@ -404,10 +404,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "A chunk run ends in `finish` unless cancelled",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "A model call's chunk run MUST end with a `finish` chunk, except when the stream was cancelled (the turn ends `aborted`) or, under 2026-07, when the adapter threw (the turn ends `error`).",
+        statement: "A model call's chunk run MUST end with a `finish` chunk, except when the stream was cancelled (the turn ends `aborted`), or when the adapter (2026-07) or an `llm/stream` middleware or the stream's consumer (2026-08) threw (the turn ends `error`).",
         rationale: "A run without `finish` is indistinguishable from lost chunks; replay refuses it.",
         enforcement: LOG_AND_DRIVER,
-        source: "event-protocol.md §2.3 C2",
+        source: "event-protocol.md §2.3 C2, §1.5 (2026-08: middleware and consumer throws still propagate); fixtures/check/2026-08/upstream/llm-invariant-throw",
     },
     Requirement {
         id: "CHUNK-4",
@@ -572,10 +572,10 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Each steer is recorded exactly once",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "Every message steered into a running turn MUST be recorded durably exactly once: as `steering/message` (2026-07; a message left over at turn end as the next turn's `user/message`), or as a `user/message` at the start of the next step (2026-08).",
+        statement: "Every message steered into a running turn MUST be recorded durably exactly once: as `steering/message` (2026-07; a message left over at turn end as the next turn's `user/message`), or as a `user/message` at the start of the next step (2026-08; after a `cancel` that keeps the inbox, at the start of the first step of a later turn), unless a cancel durably discards it first (2026-08: an `agent/inbox/spliced` with `outcome: canceled`).",
         rationale: "With `agent/steering` removed, the durable record is the only way a consumer learns of steering.",
         enforcement: &[Driver],
-        source: "event-protocol.md §2.6, §1.8",
+        source: "event-protocol.md §2.6, §1.8; dsh-agent@0.1.0-rc.8 README (`cancel()` clears the inbox unless `keepInbox`); fixtures/check/2026-08/upstream/cancel-discards-pending-steer, cancel-keep-inbox",
     },
     // ---- MIRROR ------------------------------------------------------------------------
     mirror(

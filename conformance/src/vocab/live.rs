@@ -104,6 +104,14 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
         Mode::Emit,
         Profiles::ONLY_2026_08,
     ),
+    // Dispatched by `@deepseek-ai/dsh-system-prompt` (seen in every recording of the real
+    // 0.1.0-rc.8 loop under `fixtures/check/2026-08/upstream/`).
+    ev("system-prompt/change", Mode::Emit, Profiles::ONLY_2026_08),
+    ev(
+        "system-prompt/assemble",
+        Mode::Waterfall,
+        Profiles::ONLY_2026_08,
+    ),
 ];
 
 /// One live emit, as recorded in a live-event trace (one JSON object per line) and as streamed
