@@ -125,6 +125,17 @@ struct Data<'a> {
     error: Option<&'a RawValue>,
 }
 
+/// `turn/end.data.reason`, as far as the checker reads it.
+#[derive(Deserialize)]
+struct ReasonObj<'a> {
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    error: Option<ErrorObj<'a>>,
+    #[serde(borrow)]
+    failure: Option<ErrorObj<'a>>,
+}
+
 /// The `message` object of a 2026-08 `assistant/message` / `tool/result`.
 #[derive(Deserialize, Default)]
 struct MessageObj<'a> {
@@ -171,6 +182,9 @@ struct Step {
     tool_calls: Vec<ToolCallRec>,
     /// Call ids answered by a crash-repair result without a `tool/call` (`TOOL_NOT_STARTED`).
     answered_unstarted: Vec<String>,
+    /// An event that came between two chunks of the open model call (reported if the call
+    /// continues): where, and its type.
+    interleaved: Option<(Loc, String)>,
     last_result_pos: Option<usize>,
 }
 
@@ -202,9 +216,6 @@ pub(super) struct Monitor {
     next_seq: u64,
     last_turn: u64,
     turn: Option<Turn>,
-    /// Whether the previous event was a failed `finish` chunk (a retry needs a new request,
-    /// so a chunk cannot follow it directly).
-    after_failed_finish: bool,
     /// The previous line could not be read; its seq slot is unknown.
     resync: bool,
 }
@@ -268,7 +279,6 @@ impl Monitor {
             next_seq: 0,
             last_turn: 0,
             turn: None,
-            after_failed_finish: false,
             resync: false,
         }
     }
@@ -372,9 +382,6 @@ impl Monitor {
     pub fn event(&mut self, env: &Envelope<'_>) {
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
-        if env.kind != "assistant/chunk" {
-            self.after_failed_finish = false;
-        }
         if let Some(time) = env.time
             && time.get() != "null"
             && time.get().parse::<i64>().is_err()
@@ -416,6 +423,7 @@ impl Monitor {
         }
         self.surface_meta(at, env, surface);
         let scope = scope.unwrap_or(Scope::Turn);
+        self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
         match env.kind {
             "turn/start" => self.turn_start(at, env),
@@ -440,6 +448,27 @@ impl Monitor {
                 };
                 self.enclosure(at, env.kind, scope);
             }
+        }
+    }
+
+    /// Remembers an event that lands inside an open model call's run (CHUNK-2 if the run then
+    /// continues). Under 2026-08 free-scope events (a concurrent steer's `agent/inbox/spliced`)
+    /// may interleave a run; under 2026-07 nothing may.
+    fn note_interleaving(&mut self, at: Loc, kind: &str, scope: Scope) {
+        if kind == "assistant/chunk"
+            || kind == "assistant/message"
+            || (self.profile == Profile::V2026_08 && scope == Scope::Free)
+        {
+            return;
+        }
+        if let Some(step) = self.step_mut()
+            && step.interleaved.is_none()
+            && step
+                .call
+                .as_ref()
+                .is_some_and(|c| c.finish.is_none() && !c.closed && !c.seqs.is_empty())
+        {
+            step.interleaved = Some((at, kind.to_owned()));
         }
     }
 
@@ -662,11 +691,16 @@ impl Monitor {
             return;
         };
         let number = self.require_u64(at, "turn/end", "turn", data.turn);
-        let reason = data
+        let parsed_reason = data
             .reason
-            .and_then(|r| serde_json::from_str::<KindOnly<'_>>(r.get()).ok())
-            .and_then(|k| k.kind)
-            .map(Cow::into_owned);
+            .and_then(|r| serde_json::from_str::<ReasonObj<'_>>(r.get()).ok());
+        // 2026-08 failure code (`reason.error.code`; earlier builds wrote `reason.failure`).
+        let failure_code = parsed_reason
+            .as_ref()
+            .and_then(|r| r.error.as_ref().or(r.failure.as_ref()))
+            .and_then(|e| e.code.as_deref())
+            .map(str::to_owned);
+        let reason = parsed_reason.and_then(|r| r.kind).map(Cow::into_owned);
         let Some(mut turn) = self.turn.take() else {
             self.report("TURN-2", at, "`turn/end` with no open turn");
             return;
@@ -767,8 +801,14 @@ impl Monitor {
                 reason.clone(),
             );
         }
+        // Under 2026-08 a provider failure is always recorded as a `finish` chunk; a run may
+        // end without one only when a middleware or the consumer threw, which surfaces as a
+        // non-provider error (`UNKNOWN`). A provider code here means the `finish` is missing.
+        let provider_failure_without_finish = self.profile == Profile::V2026_08
+            && reason == "error"
+            && failure_code.as_deref().is_some_and(|c| c != "UNKNOWN");
         if let Some(u) = turn.unfinished_call
-            && !failed_end
+            && (!failed_end || provider_failure_without_finish)
         {
             self.report_diff(
                 "CHUNK-3",
@@ -881,6 +921,7 @@ impl Monitor {
             interrupted_message: false,
             tool_calls: Vec::new(),
             answered_unstarted: Vec::new(),
+            interleaved: None,
             last_result_pos: None,
         });
         self.turn = Some(turn);
@@ -1161,13 +1202,6 @@ impl Monitor {
             return;
         }
         let profile = self.profile;
-        let adjacent_to_failure = self.after_failed_finish;
-        self.after_failed_finish = matches!(
-            chunk,
-            Chunk::Finish {
-                kind: "error" | "aborted"
-            }
-        );
         let mut pending: Vec<(&'static str, String)> = Vec::new();
         let mut closed_call: Option<Call> = None;
         {
@@ -1179,12 +1213,6 @@ impl Monitor {
                 .and_then(|c| c.finish.as_ref())
                 .is_some_and(|f| f.failure);
             if after_failure {
-                if profile == Profile::V2026_08 && adjacent_to_failure {
-                    pending.push((
-                        "CHUNK-2",
-                        "a chunk directly follows a failed `finish`: nothing follows `finish`, and a retry is a new request".to_owned(),
-                    ));
-                }
                 if profile == Profile::V2026_07 {
                     pending.push((
                         "CHUNK-6",
@@ -1198,6 +1226,20 @@ impl Monitor {
                     "CHUNK-2",
                     "a chunk follows the step's `assistant/message`: the model call's run is over"
                         .to_owned(),
+                ));
+            }
+            if let Some((where_, kind)) = step.interleaved.take()
+                && step
+                    .call
+                    .as_ref()
+                    .is_some_and(|c| c.finish.is_none() && !c.closed)
+            {
+                pending.push((
+                    "CHUNK-2",
+                    format!(
+                        "the model call's chunks are interrupted by `{kind}` (seq {}): a call's chunks are consecutive events",
+                        where_.seq
+                    ),
                 ));
             }
             let call = step.call.get_or_insert_with(Call::default);
