@@ -233,8 +233,25 @@ impl Lcg {
 
 fn valid_fixture_logs() -> Vec<(Profile, PathBuf, Vec<Vec<u8>>)> {
     let mut out = Vec::new();
+    let upstream = fixtures().join("2026-08/upstream");
+    let mut recorded: Vec<(Profile, PathBuf)> = std::fs::read_dir(&upstream)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path().join("session.jsonl")))
+                .filter(|p| p.exists())
+                .map(|p| (Profile::V2026_08, p))
+                .collect()
+        })
+        .unwrap_or_default();
+    recorded.sort();
     for profile in Profile::ALL {
-        for path in jsonl_files(&fixtures().join(profile.name()).join("valid")) {
+        let mut paths: Vec<PathBuf> = jsonl_files(&fixtures().join(profile.name()).join("valid"));
+        paths.extend(
+            recorded
+                .iter()
+                .filter(|(p, _)| *p == profile)
+                .map(|(_, path)| path.clone()),
+        );
+        for path in paths {
             let bytes = std::fs::read(&path).expect("fixture");
             let lines: Vec<Vec<u8>> = bytes
                 .split(|b| *b == b'\n')
@@ -340,4 +357,69 @@ fn structural_damage_is_always_rejected() {
         }
     }
     assert!(checked > 100, "{checked} damaged copies");
+}
+
+/// The logs the real upstream loop recorded (`fixtures/check/2026-08/upstream/`) are
+/// must-accept: the checker may not contradict the implementation the protocol comes from.
+/// Also checked with `seq`/`time` stripped, as committed upstream fixtures store them.
+#[test]
+fn upstream_recordings_conform() {
+    use mirrorless_conformance::check::check_live_reader;
+    let root = fixtures().join("2026-08/upstream");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(dirs.len() >= 20, "{} recordings", dirs.len());
+    for dir in dirs {
+        for name in ["session.jsonl", "session.packed.jsonl"] {
+            let path = dir.join(name);
+            if !path.exists() {
+                continue;
+            }
+            let outcome = check_file(Profile::V2026_08, &path);
+            assert!(
+                outcome.findings.is_empty(),
+                "{}:\n{}",
+                path.display(),
+                render(&outcome)
+            );
+            // The same log without seq/time (re-synthesized).
+            let text = std::fs::read_to_string(&path).expect("log");
+            let stripped: Vec<String> = text
+                .lines()
+                .enumerate()
+                .map(|(i, line)| {
+                    let mut v: serde_json::Value = serde_json::from_str(line).expect("json");
+                    if i > 0
+                        && let Some(obj) = v.as_object_mut()
+                    {
+                        for key in ["seq", "time", "seq0", "time0"] {
+                            obj.remove(key);
+                        }
+                    }
+                    v.to_string()
+                })
+                .collect();
+            let outcome =
+                LogChecker::check_reader(Profile::V2026_08, stripped.join("\n").as_bytes())
+                    .expect("in memory");
+            assert!(
+                outcome.findings.is_empty(),
+                "{} without seq/time:\n{}",
+                path.display(),
+                render(&outcome)
+            );
+        }
+        let live = dir.join("live.jsonl");
+        if live.exists() {
+            let file = File::open(&live).expect("trace");
+            let findings = check_live_reader(Profile::V2026_08, BufReader::new(file))
+                .expect("readable")
+                .findings;
+            assert!(findings.is_empty(), "{}: {findings:?}", live.display());
+        }
+    }
 }
