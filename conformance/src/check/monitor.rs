@@ -821,8 +821,10 @@ impl Monitor {
                 "the run stops without `finish`",
             );
         }
+        // A cancel, a throw or a crash between the `finish` and the message append leaves a
+        // finished call without its message; only a turn that ended normally owes it.
         if let Some(m_at) = turn.missing_message
-            && reason != "interrupted"
+            && matches!(reason.as_str(), "completed" | "max-tokens")
         {
             self.report(
                 "MSG-5",
