@@ -142,3 +142,33 @@ fn help_teaches_with_examples() {
             .exists()
     );
 }
+
+#[test]
+fn standard_input_is_a_log() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let log = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/check/2026-08/invalid/TURN-4-open-tail.jsonl"),
+    )
+    .expect("fixture");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&log)
+        .expect("write");
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("error[TURN-4]") && out.contains("--> <stdin>:2"),
+        "{out}"
+    );
+}
