@@ -86,6 +86,16 @@ impl Symbols {
         })
     }
 
+    /// Every declaration made at the same site as `d` (a const array of several removed names
+    /// declares one entry per event).
+    pub fn same_site(&self, d: &Declaration) -> Vec<&Declaration> {
+        self.by_ident.get(&d.ident).map_or_else(Vec::new, |l| {
+            l.iter()
+                .filter(|x| x.kind == d.kind && x.owner == d.owner && x.location == d.location)
+                .collect()
+        })
+    }
+
     /// The variant `ident` of enum `owner`.
     pub fn variant(&self, owner: &str, ident: &str) -> Option<&Declaration> {
         self.by_ident.get(ident).and_then(|l| {

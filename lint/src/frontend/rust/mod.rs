@@ -57,6 +57,7 @@ impl FrontEnd for Rust {
                     cx,
                     path,
                     found: Vec::new(),
+                    impl_self: Vec::new(),
                 };
                 c.visit_file(&file);
                 c.found

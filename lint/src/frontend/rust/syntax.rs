@@ -222,6 +222,8 @@ pub(super) struct Collector<'a> {
     pub cx: Context<'a>,
     pub path: &'a str,
     pub found: Vec<Declaration>,
+    /// Self types of the enclosing impls.
+    pub impl_self: Vec<String>,
 }
 
 impl Collector<'_> {
@@ -251,31 +253,123 @@ impl Collector<'_> {
     }
 }
 
+impl Collector<'_> {
+    /// A `const`/`static` holding a removed name, or an array/slice of names with at least
+    /// one removed name (one declaration per removed event).
+    fn const_item(&mut self, ident: &syn::Ident, expr: &Expr, what: &str) {
+        if let Some(ev) = self.eval(expr) {
+            self.add(ident, DeclKind::Const, None, ev, format!("{what} `{ident}`"));
+            return;
+        }
+        let mut names = Vec::new();
+        array_strs(expr, self.cx.symbols, &mut names);
+        for ev in names.into_iter().filter(|n| self.cx.catalog.lookup(n).is_some()) {
+            self.add(ident, DeclKind::Const, None, ev, format!("{what} array `{ident}`"));
+        }
+    }
+
+    /// `match` arms that map an enum variant to a removed name (`Self::TurnStart =>
+    /// "agent/turn-start"`) or back (`"agent/turn-start" => AgentEvent::TurnStart`).
+    fn variant_arm(&mut self, arm: &syn::Arm) {
+        let (variant_path, value) = match (pat_path(&arm.pat), variant_expr_path(&arm.body)) {
+            (Some(p), _) => (p, self.eval(&arm.body)),
+            (None, Some(p)) => (p, pat_str(&arm.pat).filter(|v| self.cx.catalog.lookup(v).is_some())),
+            _ => return,
+        };
+        let Some(ev) = value else { return };
+        let segs: Vec<&syn::PathSegment> = variant_path.segments.iter().collect();
+        let [.., owner, variant] = segs.as_slice() else { return };
+        let owner = match owner.ident.to_string().as_str() {
+            "Self" => match self.impl_self.last() {
+                Some(t) => t.clone(),
+                None => return,
+            },
+            o => o.to_owned(),
+        };
+        let desc = format!("variant `{owner}::{}`", variant.ident);
+        self.add(&variant.ident, DeclKind::Variant, Some(owner), ev, desc);
+    }
+}
+
+/// The string elements of an array or slice expression (through `&`).
+fn array_strs(expr: &Expr, symbols: &Symbols, out: &mut Vec<String>) {
+    match expr {
+        Expr::Reference(r) => array_strs(&r.expr, symbols, out),
+        Expr::Array(a) => {
+            for e in &a.elems {
+                if let Some(v) = eval_str(e, symbols) {
+                    out.push(v);
+                } else {
+                    array_strs(e, symbols, out);
+                }
+            }
+        }
+        Expr::Tuple(t) => {
+            for e in &t.elems {
+                if let Some(v) = eval_str(e, symbols) {
+                    out.push(v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The path of a pattern naming an enum variant (`A::B`, `A::B { .. }`, `A::B(..)`).
+fn pat_path(p: &syn::Pat) -> Option<&syn::Path> {
+    let path = match p {
+        syn::Pat::Path(p) => &p.path,
+        syn::Pat::Struct(s) => &s.path,
+        syn::Pat::TupleStruct(t) => &t.path,
+        _ => return None,
+    };
+    (path.segments.len() >= 2).then_some(path)
+}
+
+/// The variant path an arm body builds (`A::B`, `Some(A::B { .. })`, `Ok(A::B(..))`).
+fn variant_expr_path(e: &Expr) -> Option<&syn::Path> {
+    let path = match e {
+        Expr::Path(p) => &p.path,
+        Expr::Struct(s) => &s.path,
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(f) if f.path.segments.len() == 1 && c.args.len() == 1 => {
+                return variant_expr_path(&c.args[0]);
+            }
+            Expr::Path(f) => &f.path,
+            _ => return None,
+        },
+        Expr::Block(b) => return tail_expr(&b.block).and_then(variant_expr_path),
+        _ => return None,
+    };
+    let upper = |s: &syn::PathSegment| s.ident.to_string().starts_with(char::is_uppercase);
+    (path.segments.len() >= 2 && path.segments.iter().rev().take(2).all(upper)).then_some(path)
+}
+
+/// The string literal of a pattern.
+fn pat_str(p: &syn::Pat) -> Option<String> {
+    match p {
+        syn::Pat::Lit(l) => match &l.lit {
+            Lit::Str(s) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 impl<'ast> Visit<'ast> for Collector<'_> {
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
-        if let Some(ev) = self.eval(&i.expr) {
-            self.add(
-                &i.ident,
-                DeclKind::Const,
-                None,
-                ev,
-                format!("const `{}`", i.ident),
-            );
-        }
+        self.const_item(&i.ident, &i.expr, "const");
         visit::visit_item_const(self, i);
     }
 
     fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
-        if let Some(ev) = self.eval(&i.expr) {
-            self.add(
-                &i.ident,
-                DeclKind::Const,
-                None,
-                ev,
-                format!("static `{}`", i.ident),
-            );
-        }
+        self.const_item(&i.ident, &i.expr, "static");
         visit::visit_item_static(self, i);
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.variant_arm(arm);
+        visit::visit_arm(self, arm);
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
@@ -304,7 +398,10 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 }
             }
         }
+        let self_name = type_ident(&i.self_ty).map(ToString::to_string).unwrap_or_default();
+        self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
+        self.impl_self.pop();
     }
 
     fn visit_item_struct(&mut self, i: &'ast syn::ItemStruct) {
@@ -384,6 +481,8 @@ pub(super) struct Classifier<'a> {
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// Byte ranges where the identifier is a definition, not a use.
     skip: Vec<usize>,
+    /// Self types of the enclosing impls (for `Self::Variant`).
+    impl_self: Vec<String>,
 }
 
 impl<'a> Classifier<'a> {
@@ -397,6 +496,7 @@ impl<'a> Classifier<'a> {
             contexts: Vec::new(),
             occurrences: Vec::new(),
             skip: Vec::new(),
+            impl_self: Vec::new(),
         }
     }
 
@@ -433,14 +533,17 @@ impl<'a> Classifier<'a> {
         if self.skip.contains(&r.start) {
             return;
         }
-        self.occurrences.push((
-            r,
-            d.event.clone(),
-            Some(format!(
-                "through {} declared at {}",
-                d.description, d.location
-            )),
-        ));
+        let symbols: &Symbols = self.cx.symbols;
+        for d in symbols.same_site(d) {
+            self.occurrences.push((
+                r.clone(),
+                d.event.clone(),
+                Some(format!(
+                    "through {} declared at {}",
+                    d.description, d.location
+                )),
+            ));
+        }
     }
 
     fn scan_tokens(&mut self, tokens: TokenStream) {
@@ -618,7 +721,10 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        // `fn name(&self) -> &str { "agent/x" }` declares; `fn start() -> Self { Self::X {..} }`
+        // merely builds a value.
         if let Some(e) = tail_expr(&f.block)
+            && !matches!(e, Expr::Struct(_) | Expr::Call(_))
             && let Some(r) = direct_target(e)
         {
             self.contexts.push((r, Ctx::Role(Role::Declare)));
@@ -631,7 +737,10 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         if let Some(ty) = type_ident(&i.self_ty) {
             self.skip.push(range(ty.span()).start);
         }
+        let self_name = type_ident(&i.self_ty).map(ToString::to_string).unwrap_or_default();
+        self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
+        self.impl_self.pop();
     }
 
     fn visit_attribute(&mut self, a: &'ast syn::Attribute) {
@@ -659,7 +768,12 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         for (i, seg) in segs.iter().enumerate() {
             let name = seg.ident.to_string();
             if i > 0 {
-                let owner = segs[i - 1].ident.to_string();
+                let mut owner = segs[i - 1].ident.to_string();
+                if owner == "Self"
+                    && let Some(t) = self.impl_self.last()
+                {
+                    owner = t.clone();
+                }
                 if let Some(d) = self.cx.symbols.variant(&owner, &name) {
                     self.hit(seg.ident.span(), d);
                     found = true;
