@@ -258,13 +258,28 @@ impl Collector<'_> {
     /// one removed name (one declaration per removed event).
     fn const_item(&mut self, ident: &syn::Ident, expr: &Expr, what: &str) {
         if let Some(ev) = self.eval(expr) {
-            self.add(ident, DeclKind::Const, None, ev, format!("{what} `{ident}`"));
+            self.add(
+                ident,
+                DeclKind::Const,
+                None,
+                ev,
+                format!("{what} `{ident}`"),
+            );
             return;
         }
         let mut names = Vec::new();
         array_strs(expr, self.cx.symbols, &mut names);
-        for ev in names.into_iter().filter(|n| self.cx.catalog.lookup(n).is_some()) {
-            self.add(ident, DeclKind::Const, None, ev, format!("{what} array `{ident}`"));
+        for ev in names
+            .into_iter()
+            .filter(|n| self.cx.catalog.lookup(n).is_some())
+        {
+            self.add(
+                ident,
+                DeclKind::Const,
+                None,
+                ev,
+                format!("{what} array `{ident}`"),
+            );
         }
     }
 
@@ -273,12 +288,17 @@ impl Collector<'_> {
     fn variant_arm(&mut self, arm: &syn::Arm) {
         let (variant_path, value) = match (pat_path(&arm.pat), variant_expr_path(&arm.body)) {
             (Some(p), _) => (p, self.eval(&arm.body)),
-            (None, Some(p)) => (p, pat_str(&arm.pat).filter(|v| self.cx.catalog.lookup(v).is_some())),
+            (None, Some(p)) => (
+                p,
+                pat_str(&arm.pat).filter(|v| self.cx.catalog.lookup(v).is_some()),
+            ),
             _ => return,
         };
         let Some(ev) = value else { return };
         let segs: Vec<&syn::PathSegment> = variant_path.segments.iter().collect();
-        let [.., owner, variant] = segs.as_slice() else { return };
+        let [.., owner, variant] = segs.as_slice() else {
+            return;
+        };
         let owner = match owner.ident.to_string().as_str() {
             "Self" => match self.impl_self.last() {
                 Some(t) => t.clone(),
@@ -288,6 +308,33 @@ impl Collector<'_> {
         };
         let desc = format!("variant `{owner}::{}`", variant.ident);
         self.add(&variant.ident, DeclKind::Variant, Some(owner), ev, desc);
+    }
+}
+
+/// `(Ident, "literal")` pairs in a token stream where an UpperCamelCase identifier is followed,
+/// within three tokens of punctuation (`,`, `=>`, `=`, `:`), by a string literal.
+fn ident_literal_pairs(tokens: TokenStream, out: &mut Vec<(syn::Ident, syn::LitStr)>) {
+    let mut last_ident: Option<(syn::Ident, usize)> = None;
+    for (i, tt) in tokens.into_iter().enumerate() {
+        match tt {
+            TokenTree::Group(g) => {
+                ident_literal_pairs(g.stream(), out);
+                last_ident = None;
+            }
+            TokenTree::Ident(id) => {
+                let upper = id.to_string().starts_with(char::is_uppercase);
+                last_ident = upper.then(|| (id, i));
+            }
+            TokenTree::Punct(_) => {}
+            TokenTree::Literal(l) => {
+                if let Some((id, at)) = last_ident.take()
+                    && i - at <= 3
+                    && let Ok(s) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l).into())
+                {
+                    out.push((id, s));
+                }
+            }
+        }
     }
 }
 
@@ -372,6 +419,25 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         visit::visit_arm(self, arm);
     }
 
+    /// Item-level declaration macros such as `event!(TurnStart, "agent/turn-start");` or
+    /// `events! { TurnStart => "agent/turn-start", … }`: an UpperCamelCase identifier right
+    /// before a removed name becomes a typed event.
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        if !i.mac.path.is_ident("macro_rules") {
+            let mut pairs = Vec::new();
+            ident_literal_pairs(i.mac.tokens.clone(), &mut pairs);
+            for (ident, lit) in pairs {
+                let value = lit.value();
+                if self.cx.catalog.lookup(&value).is_some() {
+                    let name = macro_name(&i.mac);
+                    let desc = format!("typed event `{ident}` (declared by `{name}!`)");
+                    self.add(&ident, DeclKind::Type, None, value, desc);
+                }
+            }
+        }
+        visit::visit_item_macro(self, i);
+    }
+
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
         if let Some(ty) = type_ident(&i.self_ty) {
             for item in &i.items {
@@ -398,7 +464,9 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 }
             }
         }
-        let self_name = type_ident(&i.self_ty).map(ToString::to_string).unwrap_or_default();
+        let self_name = type_ident(&i.self_ty)
+            .map(ToString::to_string)
+            .unwrap_or_default();
         self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
         self.impl_self.pop();
@@ -694,6 +762,14 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         visit::visit_macro(self, mac);
     }
 
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        if !i.mac.path.is_ident("macro_rules") {
+            self.contexts
+                .push((range(i.mac.span()), Ctx::Role(Role::Declare)));
+        }
+        visit::visit_item_macro(self, i);
+    }
+
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
         self.contexts
             .push((range(i.expr.span()), Ctx::Role(Role::Declare)));
@@ -737,7 +813,9 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         if let Some(ty) = type_ident(&i.self_ty) {
             self.skip.push(range(ty.span()).start);
         }
-        let self_name = type_ident(&i.self_ty).map(ToString::to_string).unwrap_or_default();
+        let self_name = type_ident(&i.self_ty)
+            .map(ToString::to_string)
+            .unwrap_or_default();
         self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
         self.impl_self.pop();
@@ -849,6 +927,12 @@ impl<'ast> Visit<'ast> for Scope {
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
         self.names.insert(i.ident.to_string());
         visit::visit_item_const(self, i);
+    }
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        let mut pairs = Vec::new();
+        ident_literal_pairs(i.mac.tokens.clone(), &mut pairs);
+        self.names
+            .extend(pairs.into_iter().map(|(id, _)| id.to_string()));
     }
     fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
         self.names.insert(i.ident.to_string());
