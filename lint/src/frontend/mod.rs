@@ -45,6 +45,10 @@ pub struct Declaration {
     pub location: String,
     /// How it is described in findings, e.g. "const `TURN_START`".
     pub description: String,
+    /// Names a path may use to reach it: the declaring file's directories and stem, its
+    /// inline modules, and its package name. A qualified path or import through a module
+    /// that is none of these (`llm::StreamChunk`) is another item with the same name.
+    pub modules: Vec<String>,
 }
 
 /// Every declaration collected in pass 1, by identifier.
@@ -63,6 +67,11 @@ impl Symbols {
         list.push(d);
         list.sort();
         true
+    }
+
+    /// Every declaration of `ident`.
+    pub fn all_of(&self, ident: &str) -> &[Declaration] {
+        self.by_ident.get(ident).map_or(&[], Vec::as_slice)
     }
 
     /// The declarations of `ident` of `kind`.

@@ -3,7 +3,7 @@
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
 use proc_macro2::{Span, TokenStream, TokenTree};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -224,6 +224,10 @@ pub(super) struct Collector<'a> {
     pub found: Vec<Declaration>,
     /// Self types of the enclosing impls.
     pub impl_self: Vec<String>,
+    /// Module words of the file (see [`Declaration::modules`]).
+    pub modules: Vec<String>,
+    /// Enclosing inline modules.
+    pub mod_stack: Vec<String>,
 }
 
 impl Collector<'_> {
@@ -235,6 +239,8 @@ impl Collector<'_> {
         event: String,
         description: String,
     ) {
+        let mut modules = self.modules.clone();
+        modules.extend(self.mod_stack.iter().cloned());
         let d = Declaration {
             ident: ident.to_string(),
             kind,
@@ -242,6 +248,7 @@ impl Collector<'_> {
             event,
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
+            modules,
         };
         if !self.found.contains(&d) {
             self.found.push(d);
@@ -323,7 +330,7 @@ fn ident_literal_pairs(tokens: TokenStream, out: &mut Vec<(syn::Ident, syn::LitS
             }
             TokenTree::Ident(id) => {
                 let upper = id.to_string().starts_with(char::is_uppercase);
-                last_ident = upper.then(|| (id, i));
+                last_ident = upper.then_some((id, i));
             }
             TokenTree::Punct(_) => {}
             TokenTree::Literal(l) => {
@@ -412,6 +419,12 @@ impl<'ast> Visit<'ast> for Collector<'_> {
     fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
         self.const_item(&i.ident, &i.expr, "static");
         visit::visit_item_static(self, i);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        self.mod_stack.push(m.ident.to_string());
+        visit::visit_item_mod(self, m);
+        self.mod_stack.pop();
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
@@ -514,15 +527,22 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         visit::visit_item_type(self, i);
     }
 
-    fn visit_use_rename(&mut self, r: &'ast syn::UseRename) {
-        let source = r.ident.to_string();
-        for kind in [DeclKind::Const, DeclKind::Type] {
-            if let Some(d) = self.cx.symbols.get(&source, kind) {
-                let (ev, desc) = (
-                    d.event.clone(),
-                    format!("`{}`, an alias of {}", r.rename, d.description),
-                );
-                self.add(&r.rename, kind, None, ev, desc);
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut imported = Vec::new();
+        use_leaves(&u.tree, &mut Vec::new(), &mut imported);
+        for (ident, alias, prefix) in imported {
+            let Some(alias) = alias else { continue };
+            let symbols: &Symbols = self.cx.symbols;
+            let found: Vec<Declaration> = symbols
+                .all_of(&ident.to_string())
+                .iter()
+                .filter(|d| matches!(d.kind, DeclKind::Const | DeclKind::Type) && d.owner.is_none())
+                .filter(|d| reachable_through(&prefix, d))
+                .cloned()
+                .collect();
+            for d in found {
+                let desc = format!("`{alias}`, an alias of {}", d.description);
+                self.add(&alias, d.kind, None, d.event.clone(), desc);
             }
         }
     }
@@ -541,8 +561,12 @@ pub(super) enum Ctx {
 /// declared identifiers and of names built by macros.
 pub(super) struct Classifier<'a> {
     pub cx: Context<'a>,
-    /// Identifiers visible by bare name in this file (declared or imported here).
-    pub visible: HashSet<String>,
+    /// The file being classified, as reported.
+    pub path: &'a str,
+    /// Identifiers declared in this file.
+    pub declared: HashSet<String>,
+    /// Identifiers imported by name, with the path prefixes they are imported through.
+    pub imports: HashMap<String, Vec<Vec<String>>>,
     /// The file has a glob import, so any declared identifier may be visible.
     pub glob: bool,
     pub contexts: Vec<(Range<usize>, Ctx)>,
@@ -554,12 +578,14 @@ pub(super) struct Classifier<'a> {
 }
 
 impl<'a> Classifier<'a> {
-    pub fn new(cx: Context<'a>, file: &syn::File) -> Self {
+    pub fn new(cx: Context<'a>, path: &'a str, file: &syn::File) -> Self {
         let mut scope = Scope::default();
         scope.visit_file(file);
         Classifier {
             cx,
-            visible: scope.names,
+            path,
+            declared: scope.names,
+            imports: scope.imports,
             glob: scope.glob,
             contexts: Vec::new(),
             occurrences: Vec::new(),
@@ -586,14 +612,44 @@ impl<'a> Classifier<'a> {
         }
     }
 
+    /// The declaration a use of `ident` refers to. `prev` is the previous path segment, if
+    /// any; `single` says the identifier stands alone (so it must be declared or imported in
+    /// this file).
     fn resolve(&self, ident: &str, prev: Option<&str>, single: bool) -> Option<&'a Declaration> {
         let symbols: &'a Symbols = self.cx.symbols;
-        if single && !self.glob && !self.visible.contains(ident) {
-            return None;
+        let candidates = symbols.all_of(ident).iter().filter(|d| match d.kind {
+            DeclKind::Const => match d.owner.as_deref() {
+                None => true,
+                Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
+            },
+            DeclKind::Type => true,
+            DeclKind::Variant => false,
+        });
+        for d in candidates {
+            // A file declaring its own item of that name means that item, unless the removed
+            // event's declaration is this very file's.
+            let declared_here = d
+                .location
+                .rsplit_once(':')
+                .is_some_and(|(p, _)| p == self.path);
+            if self.declared.contains(ident) && !declared_here && single {
+                continue;
+            }
+            let reachable = if single {
+                declared_here
+                    || self
+                        .imports
+                        .get(ident)
+                        .is_some_and(|ps| ps.iter().any(|p| reachable_through(p, d)))
+                    || (self.glob && !self.imports.contains_key(ident))
+            } else {
+                prev.is_none_or(|p| reachable_through(&[p.to_owned()], d))
+            };
+            if reachable {
+                return Some(d);
+            }
         }
-        symbols
-            .get_const(ident, prev)
-            .or_else(|| symbols.get(ident, DeclKind::Type))
+        None
     }
 
     fn hit(&mut self, span: Span, d: &Declaration) {
@@ -866,7 +922,8 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
                 let symbols: &Symbols = self.cx.symbols;
                 symbols
                     .get(&name, DeclKind::Type)
-                    .filter(|_| self.glob || self.visible.contains(&name) || i > 0)
+                    .and_then(|_| self.resolve(&name, prev.as_deref(), i == 0))
+                    .filter(|d| d.kind == DeclKind::Type)
             };
             if let Some(d) = d {
                 self.hit(seg.ident.span(), d);
@@ -894,15 +951,45 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         visit::visit_pat_ident(self, p);
     }
 
-    fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), None, false) {
-            self.hit(u.ident.span(), d);
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut imported = Vec::new();
+        use_leaves(&u.tree, &mut Vec::new(), &mut imported);
+        let symbols: &Symbols = self.cx.symbols;
+        for (ident, _, prefix) in imported {
+            let name = ident.to_string();
+            let found = symbols.all_of(&name).iter().find(|d| {
+                matches!(d.kind, DeclKind::Const | DeclKind::Type)
+                    && d.owner.is_none()
+                    && reachable_through(&prefix, d)
+            });
+            if let Some(d) = found {
+                self.hit(ident.span(), d);
+            }
         }
     }
+}
 
-    fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), None, false) {
-            self.hit(u.ident.span(), d);
+/// Every `(imported ident, alias, path prefix)` of a use tree.
+fn use_leaves(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(syn::Ident, Option<syn::Ident>, Vec<String>)>,
+) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_leaves(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => out.push((n.ident.clone(), None, prefix.clone())),
+        syn::UseTree::Rename(r) => {
+            out.push((r.ident.clone(), Some(r.rename.clone()), prefix.clone()))
+        }
+        syn::UseTree::Glob(_) => {}
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                use_leaves(t, prefix, out);
+            }
         }
     }
 }
@@ -911,18 +998,52 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
 #[derive(Default)]
 struct Scope {
     names: HashSet<String>,
+    imports: HashMap<String, Vec<Vec<String>>>,
     glob: bool,
 }
 
+impl Scope {
+    fn use_tree(&mut self, tree: &syn::UseTree, prefix: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(&p.tree, prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => {
+                self.imports
+                    .entry(n.ident.to_string())
+                    .or_default()
+                    .push(prefix.clone());
+            }
+            syn::UseTree::Rename(r) => {
+                // The alias is declared by pass 1 where it renames a known item.
+                self.names.insert(r.rename.to_string());
+            }
+            syn::UseTree::Glob(_) => self.glob = true,
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(t, prefix);
+                }
+            }
+        }
+    }
+}
+
+/// Whether an import or qualified path through `prefix` can reach `d`: a prefix made only of
+/// `crate`/`self`/`super`, or one naming a module word of the declaration.
+fn reachable_through(prefix: &[String], d: &Declaration) -> bool {
+    let named: Vec<&String> = prefix
+        .iter()
+        .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super" | "Self"))
+        .filter(|s| !s.starts_with(char::is_uppercase))
+        .collect();
+    named.is_empty() || named.iter().any(|s| d.modules.contains(s))
+}
+
 impl<'ast> Visit<'ast> for Scope {
-    fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-        self.names.insert(u.ident.to_string());
-    }
-    fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-        self.names.insert(u.rename.to_string());
-    }
-    fn visit_use_glob(&mut self, _: &'ast syn::UseGlob) {
-        self.glob = true;
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        self.use_tree(&u.tree, &mut Vec::new());
     }
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
         self.names.insert(i.ident.to_string());
