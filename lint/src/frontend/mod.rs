@@ -151,6 +151,45 @@ pub struct CallNames {
     pub ignore_receivers: Vec<String>,
 }
 
+/// Verbs that make a call a subscription also as a word of a longer name
+/// (`subscribe_typed`, `try_listen`).
+pub const SUBSCRIBE_VERBS: &[&str] = &["subscribe", "unsubscribe", "listen", "unlisten"];
+
+/// Verbs that make a call an emit also as a word of a longer name (`emit_typed`,
+/// `publish_event`, `try_emit`).
+pub const EMIT_VERBS: &[&str] = &[
+    "emit",
+    "publish",
+    "dispatch",
+    "fire",
+    "trigger",
+    "broadcast",
+];
+
+impl CallNames {
+    /// Whether a call, macro or attribute named `name` subscribes or emits.
+    pub fn role_of(&self, name: &str) -> Option<crate::model::Role> {
+        use crate::model::Role;
+        let word = |verbs: &[&str]| {
+            verbs.iter().any(|v| {
+                name.strip_prefix(v).is_some_and(|r| r.starts_with('_'))
+                    || name.strip_suffix(v).is_some_and(|r| r.ends_with('_'))
+            })
+        };
+        if self.subscribe.iter().any(|n| n == name) {
+            Some(Role::Subscribe)
+        } else if self.emit.iter().any(|n| n == name) {
+            Some(Role::Emit)
+        } else if word(SUBSCRIBE_VERBS) {
+            Some(Role::Subscribe)
+        } else if word(EMIT_VERBS) {
+            Some(Role::Emit)
+        } else {
+            None
+        }
+    }
+}
+
 /// Default subscription call names.
 pub const DEFAULT_SUBSCRIBE: &[&str] = &[
     "on",

@@ -115,6 +115,7 @@ impl FrontEnd for Rust {
                     impl_self: Vec::new(),
                     modules: module_words(path),
                     mod_stack: Vec::new(),
+                    locals: syntax::local_strings(&file, cx.symbols),
                 };
                 c.visit_file(&file);
                 c.found

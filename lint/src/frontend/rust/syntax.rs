@@ -31,9 +31,18 @@ const PEEL_METHODS: &[&str] = &[
 ];
 const PEEL_FUNCTIONS: &[&str] = &["from", "new", "Borrowed", "Owned", "Some", "Cow", "String"];
 
-/// Evaluates `expr` as a constant string where possible: literals, `concat!`, simple
-/// `format!`, conversions, and consts or typed events already declared.
-pub(super) fn eval_str(expr: &Expr, symbols: &Symbols) -> Option<String> {
+/// What string evaluation may consult: declarations of removed names across the run, and
+/// the file's own string consts (`const NS: &str = "agent/";`).
+#[derive(Clone, Copy)]
+pub(super) struct Env<'a> {
+    pub symbols: &'a Symbols,
+    pub locals: &'a HashMap<String, String>,
+}
+
+/// Evaluates `expr` as a constant string where possible: literals, `concat!`, `format!` with
+/// positional, numbered, named and captured arguments, `+` and `[..].concat()`, conversions,
+/// consts or typed events already declared, and the file's own string consts.
+pub(super) fn eval_str(expr: &Expr, env: &Env<'_>) -> Option<String> {
     match expr {
         Expr::Lit(l) => match &l.lit {
             Lit::Str(s) => Some(s.value()),
@@ -48,36 +57,57 @@ pub(super) fn eval_str(expr: &Expr, symbols: &Symbols) -> Option<String> {
                 .collect();
             let last = segs.last()?;
             let prev = segs.len().checked_sub(2).map(|i| segs[i].as_str());
-            if let Some(d) = symbols.get_const(last, prev) {
+            if let Some(d) = env.symbols.get_const(last, prev) {
                 return Some(d.event.clone());
             }
             if segs.len() >= 2 {
                 let owner = &segs[segs.len() - 2];
-                if let Some(d) = symbols.get(owner, DeclKind::Type) {
+                if let Some(d) = env.symbols.get(owner, DeclKind::Type) {
                     return Some(d.event.clone());
                 }
             }
+            if segs.len() == 1 {
+                return env.locals.get(last).cloned();
+            }
             None
         }
-        Expr::Reference(r) => eval_str(&r.expr, symbols),
-        Expr::Paren(p) => eval_str(&p.expr, symbols),
-        Expr::Group(g) => eval_str(&g.expr, symbols),
+        Expr::Reference(r) => eval_str(&r.expr, env),
+        Expr::Paren(p) => eval_str(&p.expr, env),
+        Expr::Group(g) => eval_str(&g.expr, env),
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+            Some(eval_str(&b.left, env)? + &eval_str(&b.right, env)?)
+        }
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "concat" => {
+            let Expr::Array(a) = peel(&m.receiver) else {
+                return None;
+            };
+            a.elems.iter().map(|e| eval_str(e, env)).collect()
+        }
         Expr::MethodCall(m)
             if m.args.is_empty() && PEEL_METHODS.contains(&m.method.to_string().as_str()) =>
         {
-            eval_str(&m.receiver, symbols)
+            eval_str(&m.receiver, env)
         }
         Expr::Call(c) if c.args.len() == 1 => {
             let Expr::Path(f) = &*c.func else { return None };
             let last = f.path.segments.last()?.ident.to_string();
             if PEEL_FUNCTIONS.contains(&last.as_str()) {
-                eval_str(&c.args[0], symbols)
+                eval_str(&c.args[0], env)
             } else {
                 None
             }
         }
-        Expr::Macro(m) => eval_macro(&m.mac, symbols),
+        Expr::Macro(m) => eval_macro(&m.mac, env),
         _ => None,
+    }
+}
+
+fn peel(e: &Expr) -> &Expr {
+    match e {
+        Expr::Reference(r) => peel(&r.expr),
+        Expr::Paren(p) => peel(&p.expr),
+        Expr::Group(g) => peel(&g.expr),
+        e => e,
     }
 }
 
@@ -95,7 +125,7 @@ fn macro_args(mac: &syn::Macro) -> Option<Punctuated<Expr, syn::Token![,]>> {
 }
 
 /// `concat!("agent/", "turn-start")`, `format!("agent/{}", "step-end")`.
-fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
+fn eval_macro(mac: &syn::Macro, env: &Env<'_>) -> Option<String> {
     let name = macro_name(mac);
     if name != "concat" && name != "format" {
         return None;
@@ -111,7 +141,7 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
                     Lit::Char(c) => out.push(c.value()),
                     _ => return None,
                 },
-                other => out.push_str(&eval_str(other, symbols)?),
+                other => out.push_str(&eval_str(other, env)?),
             }
         }
         return Some(out);
@@ -123,7 +153,20 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
     else {
         return None;
     };
-    let values: Vec<String> = it.map(|a| eval_str(a, symbols)).collect::<Option<_>>()?;
+    let mut positional = Vec::new();
+    let mut named = HashMap::new();
+    for a in it {
+        match a {
+            Expr::Assign(asg) => {
+                let Expr::Path(p) = &*asg.left else {
+                    return None;
+                };
+                let key = p.path.get_ident()?.to_string();
+                named.insert(key, eval_str(&asg.right, env)?);
+            }
+            a => positional.push(eval_str(a, env)?),
+        }
+    }
     let fmt = fmt.value();
     let mut out = String::new();
     let mut next = 0;
@@ -146,18 +189,53 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
                     }
                     spec.push(c);
                 }
-                let index = if spec.is_empty() {
+                // Only plain `{}` / `{0}` / `{name}`: a format spec could change the text.
+                let value = if spec.is_empty() {
                     next += 1;
-                    next - 1
+                    positional.get(next - 1)?.clone()
+                } else if let Ok(i) = spec.parse::<usize>() {
+                    positional.get(i)?.clone()
+                } else if let Some(v) = named.get(&spec) {
+                    v.clone()
                 } else {
-                    spec.parse::<usize>().ok()?
+                    eval_str(&syn::parse_str::<Expr>(&spec).ok()?, env)?
                 };
-                out.push_str(values.get(index)?);
+                out.push_str(&value);
             }
             c => out.push(c),
         }
     }
     Some(out)
+}
+
+/// The file's own string consts and statics whose value can be evaluated (literals, `concat!`,
+/// other such consts), for building names from pieces (`format!("{NS}turn-start")`).
+pub(super) fn local_strings(file: &syn::File, symbols: &Symbols) -> HashMap<String, String> {
+    struct Items<'f>(Vec<(&'f syn::Ident, &'f Expr)>);
+    impl<'ast> Visit<'ast> for Items<'ast> {
+        fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
+            self.0.push((&i.ident, &i.expr));
+        }
+        fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
+            self.0.push((&i.ident, &i.expr));
+        }
+    }
+    let mut items = Items(Vec::new());
+    items.visit_file(file);
+    let mut locals = HashMap::new();
+    // Two rounds resolve a const defined from an earlier or later one.
+    for _ in 0..2 {
+        for (ident, expr) in &items.0 {
+            let env = Env {
+                symbols,
+                locals: &locals,
+            };
+            if let Some(v) = eval_str(expr, &env) {
+                locals.insert(ident.to_string(), v);
+            }
+        }
+    }
+    locals
 }
 
 fn removed<'c>(value: Option<String>, cx: Context<'c>) -> Option<String> {
@@ -228,6 +306,8 @@ pub(super) struct Collector<'a> {
     pub modules: Vec<String>,
     /// Enclosing inline modules.
     pub mod_stack: Vec<String>,
+    /// The file's own string consts.
+    pub locals: HashMap<String, String>,
 }
 
 impl Collector<'_> {
@@ -256,7 +336,11 @@ impl Collector<'_> {
     }
 
     fn eval(&self, e: &Expr) -> Option<String> {
-        removed(eval_str(e, self.cx.symbols), self.cx)
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        removed(eval_str(e, &env), self.cx)
     }
 }
 
@@ -275,7 +359,11 @@ impl Collector<'_> {
             return;
         }
         let mut names = Vec::new();
-        array_strs(expr, self.cx.symbols, &mut names);
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        array_strs(expr, &env, &mut names);
         for ev in names
             .into_iter()
             .filter(|n| self.cx.catalog.lookup(n).is_some())
@@ -346,21 +434,21 @@ fn ident_literal_pairs(tokens: TokenStream, out: &mut Vec<(syn::Ident, syn::LitS
 }
 
 /// The string elements of an array or slice expression (through `&`).
-fn array_strs(expr: &Expr, symbols: &Symbols, out: &mut Vec<String>) {
+fn array_strs(expr: &Expr, env: &Env<'_>, out: &mut Vec<String>) {
     match expr {
-        Expr::Reference(r) => array_strs(&r.expr, symbols, out),
+        Expr::Reference(r) => array_strs(&r.expr, env, out),
         Expr::Array(a) => {
             for e in &a.elems {
-                if let Some(v) = eval_str(e, symbols) {
+                if let Some(v) = eval_str(e, env) {
                     out.push(v);
                 } else {
-                    array_strs(e, symbols, out);
+                    array_strs(e, env, out);
                 }
             }
         }
         Expr::Tuple(t) => {
             for e in &t.elems {
-                if let Some(v) = eval_str(e, symbols) {
+                if let Some(v) = eval_str(e, env) {
                     out.push(v);
                 }
             }
@@ -575,6 +663,8 @@ pub(super) struct Classifier<'a> {
     skip: Vec<usize>,
     /// Self types of the enclosing impls (for `Self::Variant`).
     impl_self: Vec<String>,
+    /// The file's own string consts.
+    locals: HashMap<String, String>,
 }
 
 impl<'a> Classifier<'a> {
@@ -591,17 +681,12 @@ impl<'a> Classifier<'a> {
             occurrences: Vec::new(),
             skip: Vec::new(),
             impl_self: Vec::new(),
+            locals: local_strings(file, cx.symbols),
         }
     }
 
     fn call_ctx(&self, name: &str) -> Option<Ctx> {
-        if self.cx.calls.subscribe.iter().any(|n| n == name) {
-            Some(Ctx::Role(Role::Subscribe))
-        } else if self.cx.calls.emit.iter().any(|n| n == name) {
-            Some(Ctx::Role(Role::Emit))
-        } else {
-            None
-        }
+        self.cx.calls.role_of(name).map(Ctx::Role)
     }
 
     fn mark_args<'e>(&mut self, ctx: Ctx, args: impl Iterator<Item = &'e Expr>) {
@@ -705,7 +790,11 @@ impl<'a> Classifier<'a> {
     }
 
     fn visit_macro_body(&mut self, mac: &syn::Macro) {
-        if let Some(ev) = removed(eval_macro(mac, self.cx.symbols), self.cx) {
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        if let Some(ev) = removed(eval_macro(mac, &env), self.cx) {
             // Only a name built from pieces needs this: a literal holding it is found anyway.
             let mut lits = Vec::new();
             token_literals(mac.tokens.clone(), &mut lits);
@@ -735,6 +824,8 @@ impl<'a> Classifier<'a> {
 /// something else (a closure, a call).
 fn direct_target(e: &Expr) -> Option<Range<usize>> {
     match e {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => Some(range(e.span())),
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "concat" => Some(range(e.span())),
         Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => Some(range(l.span())),
         Expr::Path(p) => Some(range(p.span())),
         Expr::Macro(m) => Some(range(m.span())),
@@ -779,8 +870,40 @@ fn receiver_name(e: &Expr) -> Option<String> {
     }
 }
 
+impl Classifier<'_> {
+    /// A name assembled at run time from evaluable pieces (`NS.to_owned() + "turn-start"`,
+    /// `[NS, "turn-start"].concat()`). Returns whether it was one.
+    fn assembled(&mut self, e: &Expr, how: &str) -> bool {
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        match removed(eval_str(e, &env), self.cx) {
+            Some(ev) => {
+                self.occurrences
+                    .push((range(e.span()), ev, Some(format!("built by {how}"))));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 impl<'ast> Visit<'ast> for Classifier<'_> {
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if matches!(b.op, syn::BinOp::Add(_)) && self.assembled(&Expr::Binary(b.clone()), "`+`") {
+            return;
+        }
+        visit::visit_expr_binary(self, b);
+    }
+
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if m.args.is_empty()
+            && m.method == "concat"
+            && self.assembled(&Expr::MethodCall(m.clone()), "`concat()`")
+        {
+            return;
+        }
         let method = m.method.to_string();
         if let Some(mut ctx) = self.call_ctx(&method) {
             if receiver_name(&m.receiver)
