@@ -657,6 +657,8 @@ pub(super) struct Classifier<'a> {
     pub imports: HashMap<String, Vec<Vec<String>>>,
     /// The file has a glob import, so any declared identifier may be visible.
     pub glob: bool,
+    /// Enums whose variants are glob-imported (`use AgentEvent::*;`).
+    pub variant_owners: HashSet<String>,
     pub contexts: Vec<(Range<usize>, Ctx)>,
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// Byte ranges where the identifier is a definition, not a use.
@@ -677,6 +679,7 @@ impl<'a> Classifier<'a> {
             declared: scope.names,
             imports: scope.imports,
             glob: scope.glob,
+            variant_owners: scope.variant_owners,
             contexts: Vec::new(),
             occurrences: Vec::new(),
             skip: Vec::new(),
@@ -1021,6 +1024,28 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let segs: Vec<&syn::PathSegment> = p.segments.iter().collect();
         let single = segs.len() == 1 && p.leading_colon.is_none();
+        if single {
+            // A variant in scope by `use Enum::*` or `use Enum::Variant`.
+            let name = segs[0].ident.to_string();
+            let imported_from = self
+                .imports
+                .get(&name)
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p.last().cloned());
+            let owners: Vec<String> = self
+                .variant_owners
+                .iter()
+                .cloned()
+                .chain(imported_from)
+                .collect();
+            let symbols: &Symbols = self.cx.symbols;
+            if let Some(d) = owners.iter().find_map(|o| symbols.variant(o, &name)) {
+                self.hit(segs[0].ident.span(), d);
+                self.visit_path_arguments(&segs[0].arguments);
+                return;
+            }
+        }
         let mut found = false;
         for (i, seg) in segs.iter().enumerate() {
             let name = seg.ident.to_string();
@@ -1070,6 +1095,14 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
             && d.kind == DeclKind::Const
         {
             self.hit(p.ident.span(), d);
+        } else if p.subpat.is_none() {
+            // A unit variant in scope by `use Enum::*` also parses as an identifier pattern.
+            let name = p.ident.to_string();
+            let symbols: &Symbols = self.cx.symbols;
+            let owners: Vec<String> = self.variant_owners.iter().cloned().collect();
+            if let Some(d) = owners.iter().find_map(|o| symbols.variant(o, &name)) {
+                self.hit(p.ident.span(), d);
+            }
         }
         visit::visit_pat_ident(self, p);
     }
@@ -1085,7 +1118,10 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
                     && d.owner.is_none()
                     && reachable_through(&prefix, d)
             });
-            if let Some(d) = found {
+            let variant = prefix
+                .last()
+                .and_then(|owner| symbols.variant(owner, &name));
+            if let Some(d) = found.or(variant) {
                 self.hit(ident.span(), d);
             }
         }
@@ -1123,6 +1159,8 @@ struct Scope {
     names: HashSet<String>,
     imports: HashMap<String, Vec<Vec<String>>>,
     glob: bool,
+    /// Enums whose variants are glob-imported.
+    variant_owners: HashSet<String>,
 }
 
 impl Scope {
@@ -1143,7 +1181,15 @@ impl Scope {
                 // The alias is declared by pass 1 where it renames a known item.
                 self.names.insert(r.rename.to_string());
             }
-            syn::UseTree::Glob(_) => self.glob = true,
+            syn::UseTree::Glob(_) => {
+                // `use AgentEvent::*;` brings variants into scope, not items.
+                match prefix.last() {
+                    Some(owner) if owner.starts_with(char::is_uppercase) => {
+                        self.variant_owners.insert(owner.clone());
+                    }
+                    _ => self.glob = true,
+                }
+            }
             syn::UseTree::Group(g) => {
                 for t in &g.items {
                     self.use_tree(t, prefix);
