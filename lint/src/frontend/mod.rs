@@ -251,6 +251,9 @@ pub struct Context<'a> {
     pub symbols: &'a Symbols,
     /// Subscription/emit call names.
     pub calls: &'a CallNames,
+    /// The file mentions an identifier declared in pass 1, so it needs a full parse even if
+    /// every removed name in it sits in a comment.
+    pub mentions_declared: bool,
 }
 
 /// A comment that may carry a suppression, as found by a front end.

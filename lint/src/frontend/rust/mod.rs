@@ -91,6 +91,19 @@ fn package_name(file: &Path) -> Option<String> {
     name
 }
 
+/// Whether every prefilter hit (removed name or namespace prefix) lies inside a comment.
+fn names_only_in_comments(src: &str, tokens: &[lex::Token], cx: Context<'_>) -> bool {
+    cx.catalog
+        .prefilter_hits(src.as_bytes())
+        .into_iter()
+        .all(|at| {
+            let i = tokens.partition_point(|t| t.end <= at);
+            tokens
+                .get(i)
+                .is_some_and(|t| t.start <= at && t.kind == TokenKind::Comment)
+        })
+}
+
 /// Frees proc-macro2's per-thread source map; spans of earlier parses become invalid.
 fn release_spans() {
     proc_macro2::extra::invalidate_current_thread_spans();
@@ -106,6 +119,9 @@ impl FrontEnd for Rust {
     }
 
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+        if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
+            return Vec::new();
+        }
         let found = match parse(src) {
             Ok(file) => {
                 let mut c = syntax::Collector {
@@ -128,13 +144,19 @@ impl FrontEnd for Rust {
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let mut analysis = FileAnalysis::default();
-        let (contexts, idents) = match parse(src) {
-            Ok(file) => {
+        let tokens = lex::tokens(src);
+        // Files whose only mentions are comments (the usual state after a migration) need
+        // no syntax tree.
+        let lexical_only = !cx.mentions_declared && names_only_in_comments(src, &tokens, cx);
+        let parsed = if lexical_only { None } else { Some(parse(src)) };
+        let (contexts, idents) = match parsed {
+            None => (Vec::new(), Vec::new()),
+            Some(Ok(file)) => {
                 let mut c = syntax::Classifier::new(cx, path, &file);
                 c.visit_file(&file);
                 (c.contexts, c.occurrences)
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 analysis.parse_error = Some((e.span().byte_range().start, e.to_string()));
                 (Vec::new(), Vec::new())
             }
@@ -148,7 +170,6 @@ impl FrontEnd for Rust {
                 .map(|(_, c)| *c)
         };
 
-        let tokens = lex::tokens(src);
         for t in &tokens {
             if t.kind == TokenKind::Comment {
                 let text = &src[t.content_start..t.content_end];
