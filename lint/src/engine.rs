@@ -571,7 +571,9 @@ fn file_findings(
         for sp in sups.iter_mut() {
             if sp.problem.is_none()
                 && sp.target_line == f.line
-                && sp.rules.iter().any(|r| r.id == f.rule)
+                && sp.rules.iter().any(|(r, ev)| {
+                    r.id == f.rule && ev.as_ref().is_none_or(|e| f.event.as_ref() == Some(e))
+                })
             {
                 sp.used = true;
                 return false;
@@ -586,7 +588,14 @@ fn file_findings(
                 (Some(p), _) => format!("malformed suppression: {p}"),
                 (None, false) => format!(
                     "unused suppression: no {} finding on line {}",
-                    sp.rules.iter().map(|r| r.id).collect::<Vec<_>>().join("/"),
+                    sp.rules
+                        .iter()
+                        .map(|(r, ev)| match ev {
+                            Some(e) => format!("{}[{e}]", r.id),
+                            None => r.id.to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("/"),
                     sp.target_line
                 ),
                 (None, true) => continue,

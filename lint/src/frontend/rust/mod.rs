@@ -188,6 +188,13 @@ impl FrontEnd for Rust {
             let i = tokens.partition_point(|t| t.end <= m.start);
             let token = tokens.get(i).filter(|t| t.start <= m.start);
             let role = match token {
+                // A suppression naming the event it allows is not documentation.
+                Some(t)
+                    if t.kind == TokenKind::Comment
+                        && src[t.content_start..t.content_end].contains("mirrorless:") =>
+                {
+                    continue;
+                }
                 Some(t) if t.kind == TokenKind::Comment => Role::Comment,
                 Some(t) => {
                     let content = &src[t.content_start..t.content_end];
