@@ -9,13 +9,29 @@
 //!   tier, one normative sentence, a rationale and the profiles it applies to.
 //!
 //! The log checker (`mirrorless check`), the property-based driver (`mirrorless run`) and the
-//! reference implementation are built on these two modules.
+//! reference implementation are built on these two modules:
+//!
+//! * [`scenario`] — the case model (a profile and a script of user actions and model calls),
+//!   its proptest generators and coverage labels.
+//! * [`driver`] — the [`driver::Host`] an implementation talks to, the harness that plays a
+//!   case behind it, and the drivers that run cases.
+//! * [`oracle`] — what a script implies, compared with what an implementation recorded, and
+//!   the attribution of a failing case to one requirement.
+//! * [`reference`] — the reference agent loop, the embedded default of `mirrorless run`.
+//! * [`suite`] — the runner (corpus replay, generation, shrinking, anti-vacuity) and the
+//!   `suite!` macro; [`report`] renders its results.
 
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod driver;
+pub mod oracle;
+pub mod reference;
 pub mod registry;
+pub mod report;
+pub mod scenario;
 pub mod spec;
+pub mod suite;
 pub mod vocab;
 
 /// The version of the suite (this crate), stated in every report.

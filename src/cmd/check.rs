@@ -118,7 +118,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         files.push(check_log(path, args.profile));
     }
     if let Some(live) = &args.live {
-        files.push(check_trace(live, args.profile.unwrap_or(Profile::DEFAULT)));
+        files.push(check_trace(live, args.profile));
     }
     let mut summary = Summary::default();
     for f in &files {
@@ -235,18 +235,21 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
     }
 }
 
-fn check_trace(path: &Path, profile: Profile) -> FileReport {
-    let findings = File::open(path).and_then(|f| check_live_reader(profile, BufReader::new(f)));
-    let findings = match findings {
-        Ok(f) => f,
-        Err(e) => return unreadable(path, "live-trace", profile, ProfileSource::Default, &e),
+fn check_trace(path: &Path, flag: Option<Profile>) -> FileReport {
+    let (profile, source) = match flag {
+        Some(p) => (p, ProfileSource::Flag),
+        None => (Profile::DEFAULT, ProfileSource::Default),
+    };
+    let outcome = File::open(path).and_then(|f| check_live_reader(profile, BufReader::new(f)));
+    let (findings, lines, emits) = match outcome {
+        Ok(o) => (o.findings, o.lines, o.emits),
+        Err(e) => return unreadable(path, "live-trace", profile, source, &e),
     };
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count() as u64;
     let warnings = findings.len() as u64 - errors;
-    let lines = findings.iter().filter_map(|f| f.line).max().unwrap_or(0);
     FileReport {
         path: path.display().to_string(),
         kind: "live-trace",
@@ -256,10 +259,10 @@ fn check_trace(path: &Path, profile: Profile) -> FileReport {
             "conforming"
         },
         profile,
-        profile_source: ProfileSource::Default,
+        profile_source: source,
         profile_marker: None,
         error: None,
-        events: 0,
+        events: emits,
         lines,
         errors,
         warnings,
@@ -352,7 +355,7 @@ fn render_human(report: &Report, color: bool) -> String {
                 (None, _) => file.path.clone(),
             };
             let _ = writeln!(out, "  {} {location}", st.paint("1;34", "-->"));
-            if let Some(l) = f.line {
+            if let Some(l) = f.line.filter(|l| lines.contains_key(l)) {
                 let width = (l + 1).to_string().len();
                 let bar = st.paint("1;34", "|");
                 let _ = writeln!(out, "{:width$} {bar}", "");
@@ -395,7 +398,7 @@ fn render_human(report: &Report, color: bool) -> String {
             _ => format!("profile {} (default)", file.profile),
         };
         let what = if file.kind == "live-trace" {
-            "live trace".to_owned()
+            format!("live trace of {} emits", file.events)
         } else {
             format!("{} events", file.events)
         };

@@ -1,34 +1,301 @@
 //! `mirrorless run` and `mirrorless replay`: drive an implementation with generated scripts.
 
-use clap::Args;
+use super::{EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, fail, print_out};
+use clap::{Args, ValueEnum};
+use mirrorless_conformance::driver::{Driver, in_process};
+use mirrorless_conformance::reference::ReferenceLoop;
+use mirrorless_conformance::report;
+use mirrorless_conformance::suite::{self, CI_SEED, Config, DEFAULT_CASES, Progress};
+use mirrorless_conformance::vocab::Profile;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Output format of a run report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Failures with their minimal scripts, then a summary per profile.
+    Human,
+    /// The whole report as JSON.
+    Json,
+    /// JUnit XML: one test suite per profile, one test case per requirement.
+    Junit,
+}
+
+const RUN_EXAMPLES: &str = "Examples:
+  mirrorless run                                  check the embedded reference implementation
+  mirrorless run --profile 2026-07 --cases 2000   more cases, one profile
+  mirrorless run --seed 42                        reproduce a run (the seed is in every report)
+  mirrorless run --ci --format junit > run.xml    derandomized CI run with a JUnit report
+  mirrorless run -- python3 my_adapter.py         an implementation over the stdio protocol
+
+How it works: the harness plays the model, the tools and the user. It replays the corpus
+(--corpus, default .mirrorless/corpus), then generates --cases scripts per profile, runs each
+against the implementation and compares what it recorded with what the script implies. The
+first failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to
+a minimal script, saved to the corpus as <id>.json, and reported with a replay command.
+
+CI mode (--ci, or the CI environment variable) fixes the seed and the case count, so a run is
+reproducible; without it the seed is random and printed.
+
+Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requirement was
+never exercised, or a coverage label stayed under its minimum), 2 usage or harness error.";
 
 /// Arguments of `mirrorless run`.
 #[derive(Debug, Args)]
+#[command(after_help = RUN_EXAMPLES)]
 pub struct RunArgs {
+    /// Profile to check (repeatable); both when omitted.
+    #[arg(long = "profile", value_name = "PROFILE")]
+    pub profiles: Vec<Profile>,
+    /// Generated cases per profile [default: 256].
+    #[arg(long, value_name = "N")]
+    pub cases: Option<u64>,
+    /// Seed of the case generator [default: random, or fixed in CI mode].
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Derandomized CI mode: fixed seed and case count, plain progress lines.
+    #[arg(long)]
+    pub ci: bool,
+    /// Report format on standard output.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Counterexample corpus: replayed first, shrunk failures saved into it.
+    #[arg(long, value_name = "DIR", default_value = ".mirrorless/corpus")]
+    pub corpus: PathBuf,
+    /// Neither replay nor write the corpus.
+    #[arg(long, conflicts_with = "no_save")]
+    pub no_corpus: bool,
+    /// Replay the corpus but do not save new counterexamples.
+    #[arg(long)]
+    pub no_save: bool,
+    /// Time bound for shrinking one failure, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub shrink_time: f64,
+    /// Report failures unshrunk.
+    #[arg(long)]
+    pub no_shrink: bool,
     /// The implementation's command line (after `--`); the embedded reference implementation
     /// when omitted.
-    #[arg(last = true)]
+    #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
 
 /// Arguments of `mirrorless replay`.
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  mirrorless replay .mirrorless/corpus/3f2a9c0d1b7e4a55.json
+  mirrorless replay case.json --log -- python3 my_adapter.py
+
+Exit status: 0 the case passes, 1 it fails, 2 usage or harness error.")]
 pub struct ReplayArgs {
-    /// The case file to replay.
+    /// The case file to replay (as saved in the corpus, or written by hand).
     pub case: PathBuf,
-    /// The implementation's command line (after `--`).
-    #[arg(last = true)]
+    /// Also print the recorded durable log and live trace.
+    #[arg(long)]
+    pub log: bool,
+    /// The implementation's command line (after `--`); the embedded reference implementation
+    /// when omitted.
+    #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
 }
 
+/// The driver for a command line: the embedded reference implementation when it is empty.
+fn driver_for(command: &[String]) -> Result<Box<dyn Driver>, String> {
+    if command.is_empty() {
+        return Ok(Box::new(in_process::<ReferenceLoop>(
+            "reference (embedded)",
+        )));
+    }
+    Err(format!(
+        "cannot run `{}`: the stdio protocol driver is not part of this build yet; \
+         run without a command to check the embedded reference implementation",
+        command.join(" ")
+    ))
+}
+
+/// Live progress on standard error: a redrawn line on a terminal, plain lines otherwise.
+struct ProgressPrinter {
+    terminal: bool,
+    last_draw: Instant,
+    drawn: bool,
+}
+
+impl ProgressPrinter {
+    fn clear(&mut self) {
+        if self.drawn {
+            eprint!("\r\x1b[2K");
+            self.drawn = false;
+        }
+    }
+
+    fn on(&mut self, p: Progress<'_>) {
+        match p {
+            Progress::Started {
+                profile,
+                replay,
+                cases,
+            } => {
+                self.clear();
+                eprintln!("{profile}: replaying {replay} corpus case(s), then {cases} generated");
+            }
+            Progress::Case {
+                profile,
+                done,
+                total,
+                failures,
+                elapsed,
+            } => {
+                let rate = done as f64 / elapsed.as_secs_f64().max(1e-9);
+                if self.terminal {
+                    if done == total || self.last_draw.elapsed() >= Duration::from_millis(80) {
+                        let width = 30;
+                        let filled = (done * width / total.max(1)) as usize;
+                        eprint!(
+                            "\r\x1b[2K{profile} [{}{}] {done}/{total} cases  {rate:.0} cases/s  {failures} failed",
+                            "#".repeat(filled),
+                            "-".repeat(width as usize - filled)
+                        );
+                        let _ = std::io::stderr().flush();
+                        self.drawn = true;
+                        self.last_draw = Instant::now();
+                    }
+                    if done == total {
+                        self.clear();
+                    }
+                }
+                if done == total {
+                    eprintln!(
+                        "{profile}: {done} cases in {:.2} s ({rate:.0} cases/s), {failures} failed",
+                        elapsed.as_secs_f64()
+                    );
+                }
+            }
+            Progress::Found {
+                profile,
+                case,
+                finding,
+            } => {
+                self.clear();
+                eprint!("{}", report::render_found(profile, case, finding));
+            }
+            Progress::Shrunk(f) => {
+                self.clear();
+                eprintln!(
+                    "{}: minimal case {} ({} chunks and actions){}",
+                    f.requirement,
+                    f.case_id,
+                    f.shrunk_chunks,
+                    f.case_file
+                        .as_deref()
+                        .map(|p| format!(", saved to {p}"))
+                        .unwrap_or_default()
+                );
+            }
+            Progress::Problem(p) => {
+                self.clear();
+                eprintln!("problem: {p}");
+            }
+        }
+    }
+}
+
 /// Runs `mirrorless run`.
-pub fn run(_args: RunArgs) -> ExitCode {
-    super::fail("`mirrorless run` is not implemented yet")
+pub fn run(args: RunArgs) -> ExitCode {
+    let ci = args.ci || suite::in_ci();
+    if !args.shrink_time.is_finite() || args.shrink_time < 0.0 {
+        return fail("--shrink-time must be a non-negative number of seconds");
+    }
+    let mut driver = match driver_for(&args.command) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let mut profiles = args.profiles.clone();
+    profiles.dedup();
+    let config = Config {
+        profiles: if profiles.is_empty() {
+            Profile::ALL.to_vec()
+        } else {
+            profiles
+        },
+        cases: args.cases.unwrap_or(DEFAULT_CASES),
+        seed: args
+            .seed
+            .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() }),
+        shrink_time: Duration::from_secs_f64(args.shrink_time),
+        shrink_steps: if args.no_shrink { 0 } else { 4096 },
+        corpus: (!args.no_corpus).then(|| args.corpus.clone()),
+        save: !args.no_corpus && !args.no_save,
+        ci,
+    };
+    eprintln!(
+        "mirrorless run: {} — seed {}{}",
+        driver.name(),
+        config.seed,
+        if ci { " (CI mode)" } else { "" }
+    );
+    let mut printer = ProgressPrinter {
+        terminal: !ci && std::io::stderr().is_terminal(),
+        last_draw: Instant::now(),
+        drawn: false,
+    };
+    let outcome = suite::run(driver.as_mut(), &config, &mut |p| printer.on(p));
+    printer.clear();
+    let report = match outcome {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let text = match args.format {
+        Format::Human => report::render_human(&report),
+        Format::Json => report::render_json(&report),
+        Format::Junit => report::render_junit(&report),
+    };
+    if !print_out(&text) {
+        return ExitCode::from(EXIT_ERROR);
+    }
+    if !report.problems.is_empty() {
+        ExitCode::from(EXIT_ERROR)
+    } else if report.conformant() {
+        ExitCode::from(EXIT_OK)
+    } else {
+        ExitCode::from(EXIT_FINDINGS)
+    }
 }
 
 /// Runs `mirrorless replay`.
-pub fn replay(_args: ReplayArgs) -> ExitCode {
-    super::fail("`mirrorless replay` is not implemented yet")
+pub fn replay(args: ReplayArgs) -> ExitCode {
+    let file = match suite::read_case_file(&args.case) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let mut driver = match driver_for(&args.command) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let (verdict, obs) = match suite::replay_case(driver.as_mut(), &file.case) {
+        Ok(v) => v,
+        Err(e) => return fail(e),
+    };
+    let mut text = String::new();
+    if args.log {
+        text.push_str("durable log:\n");
+        text.push_str(&report::render_log(&obs.log));
+        text.push_str("live trace:\n");
+        for l in &obs.live {
+            text.push_str(&format!(
+                "  {}\n",
+                serde_json::to_string(l).unwrap_or_default()
+            ));
+        }
+    }
+    text.push_str(&report::render_verdict(&file.case, &verdict));
+    if !print_out(&text) {
+        return ExitCode::from(EXIT_ERROR);
+    }
+    if verdict.passed() {
+        ExitCode::from(EXIT_OK)
+    } else {
+        ExitCode::from(EXIT_FINDINGS)
+    }
 }

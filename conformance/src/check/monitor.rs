@@ -168,6 +168,8 @@ struct Step {
     message: Option<MessageInfo>,
     interrupted_message: bool,
     tool_calls: Vec<ToolCallRec>,
+    /// Call ids answered by a crash-repair result without a `tool/call` (`TOOL_NOT_STARTED`).
+    answered_unstarted: Vec<String>,
     last_result_pos: Option<usize>,
 }
 
@@ -202,6 +204,8 @@ pub(super) struct Monitor {
     /// Whether the previous event was a failed `finish` chunk (a retry needs a new request,
     /// so a chunk cannot follow it directly).
     after_failed_finish: bool,
+    /// The previous line could not be read; its seq slot is unknown.
+    resync: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
@@ -264,6 +268,7 @@ impl Monitor {
             last_turn: 0,
             turn: None,
             after_failed_finish: false,
+            resync: false,
         }
     }
 
@@ -298,28 +303,31 @@ impl Monitor {
         self.next_seq
     }
 
-    /// A line that could not be read still occupies one event slot.
+    /// A line that could not be read: it may be a damaged event or inserted junk, so the next
+    /// event's seq is accepted either way.
     pub fn skip_event(&mut self) {
-        self.next_seq += 1;
-        self.events += 1;
+        self.resync = true;
     }
 
-    /// As [`skip_event`](Self::skip_event), resynchronizing on a known seq.
+    /// As [`skip_event`](Self::skip_event), when the damaged line still named its seq.
     pub fn skip_event_with_seq(&mut self, seq: Option<u64>) {
         match seq {
-            Some(s) => self.next_seq = s + 1,
-            None => self.next_seq += 1,
+            Some(s) => {
+                self.next_seq = s + 1;
+                self.events += 1;
+            }
+            None => self.resync = true,
         }
-        self.events += 1;
     }
 
     /// Resolves an event's seq (re-synthesized when absent) and checks contiguity.
     fn resolve_seq(&mut self, line: Option<u64>, seq: Option<u64>, kind: &str) -> u64 {
         self.events += 1;
         let expected = self.next_seq;
+        let resync = std::mem::take(&mut self.resync);
         match seq {
             Some(s) => {
-                if s != expected {
+                if s != expected && !(resync && s == expected + 1) {
                     let what = if s < expected {
                         "repeats or goes back"
                     } else {
@@ -871,6 +879,7 @@ impl Monitor {
             message: None,
             interrupted_message: false,
             tool_calls: Vec::new(),
+            answered_unstarted: Vec::new(),
             last_result_pos: None,
         });
         self.turn = Some(turn);
@@ -914,7 +923,10 @@ impl Monitor {
         // Tool-call blocks of the message with no tool/call at all count as unanswered too
         // (the crash closer answers them with TOOL_NOT_STARTED).
         if let Some(msg) = &step.message {
-            let dispatched = |id: &str| step.tool_calls.iter().any(|c| c.call_id == id);
+            let dispatched = |id: &str| {
+                step.tool_calls.iter().any(|c| c.call_id == id)
+                    || step.answered_unstarted.iter().any(|a| a == id)
+            };
             turn.unanswered_in_last_step += msg
                 .tool_blocks
                 .iter()
@@ -1467,7 +1479,17 @@ impl Monitor {
                 ));
             }
             let mut block_pos = None;
+            let after_failed_call = step
+                .call
+                .as_ref()
+                .and_then(|c| c.finish.as_ref())
+                .is_some_and(|f| f.failure);
             match &step.message {
+                None if after_failed_call => findings.push((
+                    "CHUNK-6",
+                    format!("`tool/call` {call_id} follows a failed model call: after a failed call the step must end{}", if profile == Profile::V2026_08 { " or retry" } else { "" }),
+                    None,
+                )),
                 None => findings.push((
                     "TOOL-4",
                     format!(
@@ -1601,7 +1623,7 @@ impl Monitor {
                             Some(step.last_result_pos.map_or(pos, |l| l.max(pos)));
                     }
                 }
-                None if synthetic_unstarted => {}
+                None if synthetic_unstarted => step.answered_unstarted.push(call_id.clone()),
                 None => {
                     let twice = step.tool_calls.iter().any(|c| c.call_id == call_id);
                     let msg = if twice {

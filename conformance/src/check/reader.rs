@@ -251,6 +251,28 @@ impl LogChecker {
                 return;
             }
         };
+        if !text.trim_start().starts_with('{') {
+            let req = if first && self.expect_header {
+                "LOG-1"
+            } else {
+                "LOG-2"
+            };
+            let what = if !terminated {
+                "truncated last line, not a JSON object"
+            } else {
+                "not a JSON object"
+            };
+            self.error(
+                req,
+                line,
+                None,
+                format!("{what}: `{}`; the line was skipped", clip(text.trim())),
+            );
+            if !(first && self.expect_header) {
+                self.monitor.skip_event();
+            }
+            return;
+        }
         let raw: RawLine<'_> = match serde_json::from_str(text) {
             Ok(r) => r,
             Err(e) => {
@@ -259,7 +281,7 @@ impl LogChecker {
                         "truncated last line (no newline at end of file and not valid JSON: {e}); the line was skipped"
                     )
                 } else {
-                    format!("not a JSON object: {e}; the line was skipped")
+                    format!("malformed JSON: {e}; the line was skipped")
                 };
                 let req = if first && self.expect_header {
                     "LOG-1"

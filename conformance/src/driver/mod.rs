@@ -1,0 +1,486 @@
+//! Plugging an implementation in: the [`Host`] an implementation talks to, the harness that
+//! plays a [`Case`] behind it, and the [`Driver`]s that run cases.
+//!
+//! # The conversation
+//!
+//! The harness plays the user, the model and the tools; the implementation under test plays
+//! the agent loop. Everything is synchronous and ordered, so every injection point is exact:
+//!
+//! 1. The implementation asks [`Host::next_input`] for the next user action while it is idle
+//!    (a prompt, a 2026-07 idle injection, a dispose, or `None` when the case is over).
+//! 2. For each model call it calls [`Host::request_model`] with the open turn and step, then
+//!    reads [`Host::next_stream_item`] until [`StreamItem::End`]. Between two chunks the user
+//!    may steer ([`StreamItem::Steer`], to be queued) or cancel/dispose ([`StreamItem::Cancel`],
+//!    [`StreamItem::Dispose`]): the chunk delivered right after an interrupt is the chunk at
+//!    which the implementation observes it, and it must not be recorded.
+//! 3. It runs each tool call through [`Host::run_tool`], and under 2026-08 asks
+//!    [`Host::request_error`] whether to retry a failed call.
+//! 4. It records every durable event it appends to its session log with [`Host::append`]
+//!    (it assigns `seq` itself) and every live event it emits with [`Host::emit`].
+//!
+//! The same conversation is the stdio protocol's: each `Host` method is one message.
+//!
+//! # Drivers
+//!
+//! A [`Driver`] runs one case and returns the [`Observation`]. [`InProcess`] runs a Rust
+//! [`AgentLoop`] against a [`Harness`]; an out-of-process driver translates the same calls into
+//! JSON lines and feeds them to the same [`Harness`].
+
+pub mod live;
+
+use crate::scenario::{Action, Case, InterruptKind, ModelCall};
+use crate::vocab::Profile;
+use crate::vocab::chunk::{ContentBlock, LlmFailure, StreamChunk};
+use crate::vocab::durable::SessionEvent;
+use crate::vocab::live::LiveEmit;
+pub use live::{AgentStatus, Emit, LiveEvent};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// A user action delivered while the agent is idle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum UserInput {
+    /// `send(content)`: run a turn.
+    Prompt {
+        /// The prompt.
+        content: Vec<ContentBlock>,
+    },
+    /// 2026-07 `inject(content)` while idle: a one-shot injection turn.
+    Inject {
+        /// The injected context.
+        content: Vec<ContentBlock>,
+    },
+    /// `dispose()`: the agent goes away; no input follows.
+    Dispose,
+}
+
+/// One item of an open model call, or something the user did while it streamed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StreamItem {
+    /// The next chunk of the model stream.
+    Chunk(StreamChunk),
+    /// The model adapter threw. Under 2026-07 the call has no `finish`; under 2026-08 the LLM
+    /// runtime turns the throw into a recorded `finish {error}` chunk.
+    Throw(LlmFailure),
+    /// The user steered: queue the message for the next request.
+    Steer {
+        /// The steering message.
+        content: Vec<ContentBlock>,
+    },
+    /// The user cancelled: the abort signal is now set.
+    Cancel {
+        /// The `cancel(reason)` string.
+        reason: String,
+    },
+    /// The user disposed of the agent: the abort signal is set, and no input follows.
+    Dispose,
+    /// The call is over (after `finish`, a throw, or an interrupt). Reading on keeps
+    /// returning `End`.
+    End,
+}
+
+/// A tool call the implementation asks the harness to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolRequest {
+    /// The call id.
+    pub call_id: String,
+    /// The tool name.
+    pub name: String,
+    /// The raw JSON arguments.
+    pub arguments: String,
+}
+
+/// The harness's result for a tool call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolResult {
+    /// The result text.
+    pub content: String,
+    /// Whether the tool failed.
+    pub is_error: bool,
+}
+
+/// What an implementation under test talks to. Object safe; see the module docs for the
+/// conversation.
+pub trait Host {
+    /// The profile the case runs under.
+    fn profile(&self) -> Profile;
+    /// The next user action while the agent is idle; `None` when the case is over.
+    fn next_input(&mut self) -> Option<UserInput>;
+    /// Opens a model call for the open `turn` and `step`.
+    fn request_model(&mut self, turn: u64, step: u64);
+    /// The next item of the open model call.
+    fn next_stream_item(&mut self) -> StreamItem;
+    /// Runs a tool call and returns its result.
+    fn run_tool(&mut self, request: &ToolRequest) -> ToolResult;
+    /// 2026-08 `agent/request-error`: whether to retry the failed call in the same step.
+    fn request_error(&mut self, turn: u64, step: u64, failure: &LlmFailure) -> bool;
+    /// Records a durable event the implementation appended to its session log.
+    fn append(&mut self, event: SessionEvent);
+    /// Records a live event the implementation emitted.
+    fn emit(&mut self, event: LiveEvent);
+}
+
+/// Typed emission on any [`Host`].
+pub trait HostExt: Host {
+    /// Emits anything that is a current live event. The removed mirrors in [`live::removed`]
+    /// do not compile here, and the error names their durable twin.
+    fn emit_event<E: Emit>(&mut self, event: E) {
+        self.emit(event.into_live_event());
+    }
+}
+
+impl<H: Host + ?Sized> HostExt for H {}
+
+/// An in-process implementation of the agent loop.
+pub trait AgentLoop {
+    /// Creates a fresh agent for one case under `profile`.
+    fn new(profile: Profile) -> Self
+    where
+        Self: Sized;
+
+    /// Runs the agent until [`Host::next_input`] returns `None` or the agent is disposed.
+    /// An `Err` is an implementation crash: it is reported as such, with the log so far.
+    fn run(&mut self, host: &mut dyn Host) -> Result<(), String>;
+}
+
+/// Something the harness saw that the implementation did, in order: the transcript of a case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Exchange {
+    /// A user action was delivered.
+    Input {
+        /// The action index in the script.
+        action: usize,
+    },
+    /// A model call was opened.
+    ModelRequest {
+        /// The turn the implementation named.
+        turn: u64,
+        /// The step the implementation named.
+        step: u64,
+        /// The index of the served call within its prompt, or `None` if the script had none.
+        call: Option<usize>,
+    },
+    /// A chunk was delivered.
+    Chunk {
+        /// The chunk's index within its call.
+        index: usize,
+        /// How many durable events had been recorded when it was delivered.
+        at: u64,
+    },
+    /// A tool was run.
+    Tool {
+        /// The call id.
+        call_id: String,
+        /// Whether the script had a result for it.
+        scripted: bool,
+    },
+}
+
+/// Everything an implementation did during one case.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Observation {
+    /// The durable events it appended, in order.
+    pub log: Vec<SessionEvent>,
+    /// The live events it emitted, in order (`at` = log length at emission).
+    pub live: Vec<LiveEmit>,
+    /// The harness-side transcript.
+    pub transcript: Vec<Exchange>,
+    /// Set when the implementation crashed or returned an error.
+    pub crash: Option<String>,
+    /// Captured standard error of an out-of-process implementation.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+}
+
+/// The harness side of one case: it plays the script and records what the implementation
+/// does. It implements [`Host`] for in-process implementations; an out-of-process driver calls
+/// the same methods as messages arrive, and [`Harness::record_live`] for raw live events.
+#[derive(Debug)]
+pub struct Harness<'c> {
+    case: &'c Case,
+    agent: String,
+    next_action: usize,
+    /// The calls of the current prompt and the next one to serve.
+    calls: &'c [ModelCall],
+    next_call: usize,
+    /// The call served last (tool results and retry decisions refer to it).
+    current: Option<&'c ModelCall>,
+    pending: VecDeque<(StreamItem, Option<usize>)>,
+    disposed: bool,
+    obs: Observation,
+}
+
+impl<'c> Harness<'c> {
+    /// A harness for `case`; `agent` is the id live events are attributed to.
+    pub fn new(case: &'c Case, agent: impl Into<String>) -> Self {
+        Harness {
+            case,
+            agent: agent.into(),
+            next_action: 0,
+            calls: &[],
+            next_call: 0,
+            current: None,
+            pending: VecDeque::new(),
+            disposed: false,
+            obs: Observation::default(),
+        }
+    }
+
+    /// Records a raw live event (out-of-process drivers, which receive names as strings).
+    pub fn record_live(&mut self, mut emit: LiveEmit) {
+        emit.at = Some(self.obs.log.len() as u64);
+        self.obs.live.push(emit);
+    }
+
+    /// Records an implementation crash.
+    pub fn record_crash(&mut self, message: impl Into<String>) {
+        self.obs.crash = Some(message.into());
+    }
+
+    /// The observation so far.
+    pub fn observation(&self) -> &Observation {
+        &self.obs
+    }
+
+    /// Ends the case and returns what was observed.
+    pub fn finish(self) -> Observation {
+        self.obs
+    }
+
+    fn text(text: &str) -> Vec<ContentBlock> {
+        vec![ContentBlock::text(text)]
+    }
+}
+
+impl Host for Harness<'_> {
+    fn profile(&self) -> Profile {
+        self.case.profile
+    }
+
+    fn next_input(&mut self) -> Option<UserInput> {
+        if self.disposed {
+            return None;
+        }
+        let action = self.case.script.actions.get(self.next_action)?;
+        self.obs.transcript.push(Exchange::Input {
+            action: self.next_action,
+        });
+        self.next_action += 1;
+        self.pending.clear();
+        Some(match action {
+            Action::Prompt { text, calls } => {
+                self.calls = calls;
+                self.next_call = 0;
+                self.current = None;
+                UserInput::Prompt {
+                    content: Self::text(text),
+                }
+            }
+            Action::Inject { text } => UserInput::Inject {
+                content: Self::text(text),
+            },
+            Action::Dispose => {
+                self.disposed = true;
+                UserInput::Dispose
+            }
+        })
+    }
+
+    fn request_model(&mut self, turn: u64, step: u64) {
+        self.pending.clear();
+        let index = self.next_call;
+        let Some(call) = self.calls.get(index) else {
+            self.obs.transcript.push(Exchange::ModelRequest {
+                turn,
+                step,
+                call: None,
+            });
+            self.pending.push_back((
+                StreamItem::Throw(LlmFailure {
+                    message:
+                        "mirrorless: the script has no model call here (the turn should have ended)"
+                            .into(),
+                    code: "UNSCRIPTED_CALL".into(),
+                    extra: Default::default(),
+                }),
+                None,
+            ));
+            self.pending.push_back((StreamItem::End, None));
+            return;
+        };
+        self.obs.transcript.push(Exchange::ModelRequest {
+            turn,
+            step,
+            call: Some(index),
+        });
+        self.next_call += 1;
+        self.current = Some(call);
+        for (i, chunk) in call.chunks.iter().enumerate() {
+            self.pending
+                .push_back((StreamItem::Chunk(chunk.clone()), Some(i)));
+            for s in call.steer.iter().filter(|s| s.after == i) {
+                self.pending.push_back((
+                    StreamItem::Steer {
+                        content: Self::text(&s.text),
+                    },
+                    None,
+                ));
+            }
+            if let Some(interrupt) = call.interrupt.filter(|x| x.after == i) {
+                self.pending.push_back((
+                    match interrupt.kind {
+                        InterruptKind::Cancel => StreamItem::Cancel {
+                            reason: "cancelled".into(),
+                        },
+                        InterruptKind::Dispose => StreamItem::Dispose,
+                    },
+                    None,
+                ));
+                if let Some(next) = call.chunks.get(i + 1) {
+                    self.pending
+                        .push_back((StreamItem::Chunk(next.clone()), Some(i + 1)));
+                }
+                self.pending.push_back((StreamItem::End, None));
+                if interrupt.kind == InterruptKind::Dispose {
+                    self.disposed = true;
+                }
+                return;
+            }
+        }
+        if let Some(failure) = &call.throw {
+            self.pending
+                .push_back((StreamItem::Throw(failure.clone()), None));
+        }
+        self.pending.push_back((StreamItem::End, None));
+    }
+
+    fn next_stream_item(&mut self) -> StreamItem {
+        match self.pending.pop_front() {
+            Some((item, chunk_index)) => {
+                if let Some(index) = chunk_index {
+                    self.obs.transcript.push(Exchange::Chunk {
+                        index,
+                        at: self.obs.log.len() as u64,
+                    });
+                }
+                item
+            }
+            None => StreamItem::End,
+        }
+    }
+
+    fn run_tool(&mut self, request: &ToolRequest) -> ToolResult {
+        let scripted = self
+            .current
+            .and_then(|c| c.tools.iter().find(|t| t.call_id == request.call_id));
+        self.obs.transcript.push(Exchange::Tool {
+            call_id: request.call_id.clone(),
+            scripted: scripted.is_some(),
+        });
+        match scripted {
+            Some(t) => ToolResult {
+                content: t.content.clone(),
+                is_error: t.is_error,
+            },
+            None => ToolResult {
+                content: format!(
+                    "mirrorless: the model made no tool call `{}` here",
+                    request.call_id
+                ),
+                is_error: true,
+            },
+        }
+    }
+
+    fn request_error(&mut self, _turn: u64, _step: u64, _failure: &LlmFailure) -> bool {
+        self.case.profile == Profile::V2026_08 && self.current.is_some_and(|c| c.retry)
+    }
+
+    fn append(&mut self, event: SessionEvent) {
+        self.obs.log.push(event);
+    }
+
+    fn emit(&mut self, event: LiveEvent) {
+        let emit = event.to_emit(&self.agent, self.obs.log.len() as u64);
+        self.obs.live.push(emit);
+    }
+}
+
+/// A fault of the harness itself (never reported as an implementation failure).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("harness error: {0}")]
+pub struct HarnessError(pub String);
+
+/// Runs cases against one implementation.
+pub trait Driver {
+    /// A short name of the implementation, for reports.
+    fn name(&self) -> String;
+    /// The replay command line for a saved case file, e.g.
+    /// `mirrorless replay CASE -- python3 impl.py`.
+    fn replay_command(&self, case_file: &str) -> String;
+    /// Runs one case and returns what the implementation did. An implementation crash is an
+    /// `Ok` observation with [`Observation::crash`] set; `Err` is a harness fault.
+    fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError>;
+}
+
+/// Runs an in-process [`AgentLoop`] built by a factory.
+pub struct InProcess<F> {
+    name: String,
+    factory: F,
+}
+
+impl<F> InProcess<F>
+where
+    F: FnMut(Profile) -> Box<dyn AgentLoop>,
+{
+    /// A driver named `name` whose agents come from `factory`.
+    pub fn new(name: impl Into<String>, factory: F) -> Self {
+        InProcess {
+            name: name.into(),
+            factory,
+        }
+    }
+}
+
+/// The in-process driver of an [`AgentLoop`] type.
+pub fn in_process<L: AgentLoop + 'static>(
+    name: impl Into<String>,
+) -> InProcess<impl FnMut(Profile) -> Box<dyn AgentLoop>> {
+    InProcess::new(name, |p| Box::new(L::new(p)) as Box<dyn AgentLoop>)
+}
+
+impl<F> Driver for InProcess<F>
+where
+    F: FnMut(Profile) -> Box<dyn AgentLoop>,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn replay_command(&self, case_file: &str) -> String {
+        format!("mirrorless replay {case_file}")
+    }
+
+    fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
+        let mut agent = (self.factory)(case.profile);
+        let mut harness = Harness::new(case, "agent-1");
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| agent.run(&mut harness)));
+        match outcome {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                harness.record_crash(format!("the implementation returned an error: {e}"))
+            }
+            Err(panic) => {
+                let msg = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic with a non-string payload".into());
+                harness.record_crash(format!("the implementation panicked: {msg}"));
+            }
+        }
+        Ok(harness.finish())
+    }
+}

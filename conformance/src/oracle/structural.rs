@@ -1,0 +1,40 @@
+//! The one place the driver calls the log checker: structural, log-enforced requirements are
+//! attributed by the checker's requirement IDs, never re-implemented here.
+
+use super::{Finding, Origin};
+use crate::check::{self, Severity};
+use crate::driver::Observation;
+use crate::vocab::Profile;
+
+fn convert(f: check::Finding, position: Option<u64>) -> Finding {
+    Finding {
+        requirement: f.requirement,
+        error: f.severity == Severity::Error,
+        position,
+        message: f.message,
+        expected: f.expected.into_iter().collect(),
+        observed: f.observed.into_iter().collect(),
+        origin: Origin::Checker,
+    }
+}
+
+/// The checker's findings on the recorded log and live trace, as driver findings. The
+/// position of a log finding is the seq of the offending event (the driver's logs are
+/// re-synthesized by index where a seq is missing); live findings have none. Removed mirrors
+/// are left to the oracle, which reports each at the point it was emitted.
+pub fn findings(profile: Profile, obs: &Observation) -> Vec<Finding> {
+    let mut out: Vec<Finding> = check::check_events(profile, &obs.log)
+        .into_iter()
+        .map(|f| {
+            let position = f.seq;
+            convert(f, position)
+        })
+        .collect();
+    out.extend(
+        check::check_live(profile, &obs.live)
+            .into_iter()
+            .filter(|f| !f.requirement.starts_with("MIRROR-"))
+            .map(|f| convert(f, None)),
+    );
+    out
+}

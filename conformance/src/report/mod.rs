@@ -1,0 +1,387 @@
+//! Rendering run reports: human text, JSON and JUnit XML.
+//!
+//! A failure names its requirement, shows the minimal script inline as JSON, the window of
+//! expected and observed events around the first divergence, and a one-line replay command.
+
+use crate::oracle::{Finding, Verdict};
+use crate::registry::requirement;
+use crate::scenario::Case;
+use crate::suite::{Failure, RunReport, Status};
+use crate::vocab::Profile;
+use crate::vocab::durable::SessionEvent;
+use std::fmt::Write as _;
+
+/// The title of a requirement ID (or of `CRASH`).
+fn title(id: &str) -> &'static str {
+    requirement(id).map_or("the implementation crashed", |r| r.title)
+}
+
+fn finding_block(out: &mut String, f: &Finding, indent: &str) {
+    let at = f
+        .position
+        .map(|p| format!(" at log #{p}"))
+        .unwrap_or_default();
+    let _ = writeln!(out, "{indent}{}{at}: {}", f.requirement, f.message);
+    if !f.expected.is_empty() || !f.observed.is_empty() {
+        let _ = writeln!(out, "{indent}  expected:");
+        for l in &f.expected {
+            let _ = writeln!(out, "{indent}    {l}");
+        }
+        let _ = writeln!(out, "{indent}  observed:");
+        if f.observed.is_empty() {
+            let _ = writeln!(out, "{indent}    (nothing)");
+        }
+        for l in &f.observed {
+            let _ = writeln!(out, "{indent}    {l}");
+        }
+    }
+}
+
+/// Renders one failure for humans. With `full`, the other findings of the case are listed too.
+pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "FAIL {} — {} [{profile}]",
+        f.requirement,
+        title(f.requirement)
+    );
+    if f.from_corpus {
+        let _ = writeln!(out, "  case {} (replayed from the corpus)", f.case_id);
+    } else {
+        let _ = writeln!(
+            out,
+            "  case {}: shrunk from {} to {} chunks and actions in {} steps{}",
+            f.case_id,
+            f.original_chunks,
+            f.shrunk_chunks,
+            f.shrink_steps,
+            if f.shrink_bounded {
+                " (stopped at the shrink bound)"
+            } else {
+                ""
+            }
+        );
+    }
+    finding_block(&mut out, &f.finding, "  ");
+    if full && !f.also.is_empty() {
+        let _ = writeln!(out, "  also on this case:");
+        for a in &f.also {
+            let _ = writeln!(out, "    {} — {}", a.requirement, a.message);
+        }
+    }
+    let _ = writeln!(out, "  script: {}", f.case);
+    if !f.stderr.is_empty() {
+        let tail: String = f
+            .stderr
+            .lines()
+            .rev()
+            .take(20)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n    ");
+        let _ = writeln!(out, "  stderr (tail):\n    {tail}");
+    }
+    match &f.case_file {
+        Some(_) => {
+            let _ = writeln!(out, "  replay: {}", f.replay);
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "  replay: save the script above as CASE.json, then {}",
+                f.replay
+                    .replace(&format!("{}.json", f.case_id), "CASE.json")
+            );
+        }
+    }
+    out
+}
+
+/// Renders the unshrunk failure printed the moment it is found.
+pub fn render_found(profile: Profile, case: &Case, finding: &Finding) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "found {} — {} [{profile}], shrinking…",
+        finding.requirement,
+        title(finding.requirement)
+    );
+    finding_block(&mut out, finding, "  ");
+    let _ = writeln!(out, "  unshrunk script: {case}");
+    out
+}
+
+/// Renders a whole run for humans.
+pub fn render_human(report: &RunReport) -> String {
+    let mut out = String::new();
+    for p in &report.profiles {
+        for f in &p.failures {
+            out.push_str(&render_failure(p.profile, f, true));
+            out.push('\n');
+        }
+    }
+    for p in &report.profiles {
+        let failing: Vec<&str> = p
+            .requirements
+            .iter()
+            .filter(|r| r.status == Status::Fail)
+            .map(|r| r.id)
+            .chain(
+                p.failures
+                    .iter()
+                    .filter(|f| f.requirement == crate::oracle::CRASH)
+                    .map(|f| f.requirement),
+            )
+            .collect();
+        let unexercised: Vec<&str> = p
+            .requirements
+            .iter()
+            .filter(|r| r.status == Status::NotExercised)
+            .map(|r| r.id)
+            .collect();
+        let warned: Vec<&str> = p
+            .requirements
+            .iter()
+            .filter(|r| r.status == Status::Warn)
+            .map(|r| r.id)
+            .collect();
+        let passed = p
+            .requirements
+            .iter()
+            .filter(|r| r.status == Status::Pass)
+            .count();
+        let _ = writeln!(
+            out,
+            "{}: {} — {} cases ({} generated, {} from the corpus), {} failed; {passed} requirements passed; {:.0} cases/s",
+            p.profile,
+            if p.conformant() {
+                "conformant"
+            } else {
+                "NOT CONFORMANT"
+            },
+            p.generated + p.replayed,
+            p.generated,
+            p.replayed,
+            p.failed_cases,
+            p.cases_per_second
+        );
+        if !failing.is_empty() {
+            let _ = writeln!(out, "  failed: {}", failing.join(", "));
+        }
+        if !warned.is_empty() {
+            let _ = writeln!(out, "  warnings: {}", warned.join(", "));
+        }
+        if !unexercised.is_empty() {
+            let _ = writeln!(
+                out,
+                "  never exercised (counts as a failure; raise --cases): {}",
+                unexercised.join(", ")
+            );
+        }
+        for l in p.coverage.iter().filter(|l| l.count < l.minimum) {
+            let _ = writeln!(
+                out,
+                "  coverage too low: `{}` in {} cases, minimum {} (raise --cases)",
+                l.name, l.count, l.minimum
+            );
+        }
+    }
+    for problem in &report.problems {
+        let _ = writeln!(out, "problem: {problem}");
+    }
+    let _ = writeln!(
+        out,
+        "{} — implementation {}, seed {}{} (reproduce with --seed {})",
+        if report.conformant() {
+            "conformant"
+        } else {
+            "NOT CONFORMANT"
+        },
+        report.implementation,
+        report.seed,
+        if report.ci { ", CI mode" } else { "" },
+        report.seed
+    );
+    out
+}
+
+/// Renders a whole run as pretty JSON (`format_version` 1).
+pub fn render_json(report: &RunReport) -> String {
+    let value = serde_json::json!({
+        "format_version": 1,
+        "tool": "mirrorless",
+        "tool_version": env!("CARGO_PKG_VERSION"),
+        "conformant": report.conformant(),
+        "report": report,
+    });
+    let mut s =
+        serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders a whole run as JUnit XML: one test suite per profile, one test case per
+/// requirement (a failure carries the human report; a requirement that does not apply is
+/// skipped).
+pub fn render_junit(report: &RunReport) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let tests: usize = report
+        .profiles
+        .iter()
+        .map(|p| p.requirements.len() + 1)
+        .sum();
+    let failures: usize = report
+        .profiles
+        .iter()
+        .map(|p| {
+            p.requirements
+                .iter()
+                .filter(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+                .count()
+                + usize::from(p.coverage.iter().any(|l| l.count < l.minimum))
+        })
+        .sum();
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"mirrorless run\" tests=\"{tests}\" failures=\"{failures}\">"
+    );
+    for p in &report.profiles {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" time=\"{:.3}\">",
+            p.profile,
+            p.requirements.len() + 1,
+            p.seconds
+        );
+        for r in &p.requirements {
+            let _ = write!(
+                out,
+                "    <testcase classname=\"mirrorless.{}\" name=\"{} {}\"",
+                p.profile,
+                r.id,
+                xml_escape(title(r.id))
+            );
+            match r.status {
+                Status::Pass | Status::Untested => out.push_str("/>\n"),
+                Status::NotApplicable => out.push_str(
+                    "><skipped message=\"does not apply to this profile\"/></testcase>\n",
+                ),
+                Status::Warn => {
+                    let _ = writeln!(
+                        out,
+                        "><system-out>warning: {} case(s) violate this SHOULD</system-out></testcase>",
+                        r.failures
+                    );
+                }
+                Status::NotExercised => {
+                    let _ = writeln!(
+                        out,
+                        "><failure message=\"never exercised\" type=\"not-exercised\">no case exercised this MUST requirement</failure></testcase>"
+                    );
+                }
+                Status::Fail => {
+                    let body = p
+                        .failures
+                        .iter()
+                        .find(|f| f.requirement == r.id)
+                        .map(|f| render_failure(p.profile, f, true))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "><failure message=\"{} case(s) failed\" type=\"{}\">{}</failure></testcase>",
+                        r.failures,
+                        r.id,
+                        xml_escape(&body)
+                    );
+                }
+            }
+        }
+        let low: Vec<String> = p
+            .coverage
+            .iter()
+            .filter(|l| l.count < l.minimum)
+            .map(|l| format!("{}: {} < {}", l.name, l.count, l.minimum))
+            .collect();
+        let _ = write!(
+            out,
+            "    <testcase classname=\"mirrorless.{}\" name=\"coverage\"",
+            p.profile
+        );
+        if low.is_empty() {
+            out.push_str("/>\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "><failure message=\"coverage too low\" type=\"coverage\">{}</failure></testcase>",
+                xml_escape(&low.join("\n"))
+            );
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// One line per durable event, for replay output.
+pub fn render_log(log: &[SessionEvent]) -> String {
+    let mut out = String::new();
+    for (i, e) in log.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "#{i} {}",
+            serde_json::to_string(e).unwrap_or_else(|_| e.kind.clone())
+        );
+    }
+    out
+}
+
+/// Renders the verdict of one replayed case.
+pub fn render_verdict(case: &Case, verdict: &Verdict) -> String {
+    let mut out = String::new();
+    match verdict.primary() {
+        None => {
+            let _ = writeln!(out, "PASS case {} [{}]", case.id(), case.profile);
+        }
+        Some(p) => {
+            let _ = writeln!(
+                out,
+                "FAIL {} — {} [{}] case {}",
+                p.requirement,
+                title(p.requirement),
+                case.profile,
+                case.id()
+            );
+            finding_block(&mut out, p, "  ");
+        }
+    }
+    for f in verdict
+        .findings
+        .iter()
+        .skip(usize::from(verdict.primary().is_some()))
+    {
+        let kind = if f.error { "also" } else { "warning" };
+        let _ = writeln!(out, "  {kind}: {} — {}", f.requirement, f.message);
+    }
+    out
+}

@@ -1,0 +1,244 @@
+//! Coverage labels: what each generated case exercises, so that nothing passes vacuously.
+//!
+//! Every case is classified with the labels of [`LABELS`] that apply to it (QuickCheck's
+//! `cover`). A run fails when a label applicable to its profile stayed under its minimum share
+//! of the cases, because then the suite did not look where bugs hide.
+
+use super::{Action, CallEnding, Case, InterruptKind, ModelCall};
+use crate::vocab::Profile;
+use crate::vocab::chunk::{FinishReason, StreamChunk};
+use crate::vocab::profile::Profiles;
+
+/// One coverage label and its minimum share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Label {
+    /// The label, e.g. `cancel during reasoning`.
+    pub name: &'static str,
+    /// The minimum share of cases, in per mille: a run of `n` cases needs at least
+    /// `n * min_per_mille / 1000` (rounded down) cases with the label.
+    pub min_per_mille: u32,
+    /// The profiles in which the label can occur.
+    pub profiles: Profiles,
+}
+
+const fn label(name: &'static str, min_per_mille: u32, profiles: Profiles) -> Label {
+    Label {
+        name,
+        min_per_mille,
+        profiles,
+    }
+}
+
+/// Every coverage label.
+pub const LABELS: &[Label] = &[
+    label("several turns", 100, Profiles::BOTH),
+    label("text deltas", 200, Profiles::BOTH),
+    label("reasoning deltas", 100, Profiles::BOTH),
+    label("tool call dispatched", 100, Profiles::BOTH),
+    label("tool error result", 30, Profiles::BOTH),
+    label("empty delta", 100, Profiles::BOTH),
+    label("multi-byte text", 100, Profiles::BOTH),
+    label("block without deltas", 100, Profiles::BOTH),
+    label("usage chunk", 200, Profiles::BOTH),
+    label("finish stop", 200, Profiles::BOTH),
+    label("finish tool-calls", 100, Profiles::BOTH),
+    label("finish max-tokens", 50, Profiles::BOTH),
+    label("max-tokens drops tool calls", 10, Profiles::BOTH),
+    label("finish error", 50, Profiles::BOTH),
+    label("finish aborted", 20, Profiles::BOTH),
+    label("adapter throws", 50, Profiles::BOTH),
+    label("failure before any chunk", 10, Profiles::BOTH),
+    label("failure after at least one chunk", 50, Profiles::BOTH),
+    label("retry after failure", 20, Profiles::ONLY_2026_08),
+    label("steering", 100, Profiles::BOTH),
+    label("steering during text", 20, Profiles::BOTH),
+    label("steering during a tool call", 10, Profiles::BOTH),
+    label("cancel", 50, Profiles::BOTH),
+    label("cancel during text", 10, Profiles::BOTH),
+    label("cancel during reasoning", 5, Profiles::BOTH),
+    label("cancel during a tool call", 5, Profiles::BOTH),
+    label("cancel with a non-whitespace prefix", 10, Profiles::BOTH),
+    label("dispose mid-stream", 10, Profiles::BOTH),
+    label("dispose when idle", 50, Profiles::BOTH),
+    label("idle injection", 20, Profiles::ONLY_2026_07),
+];
+
+/// The block kind open after chunk `after` of `call` (the block started and not yet ended).
+fn open_block_after(call: &ModelCall, after: usize) -> Option<&'static str> {
+    let mut open: Vec<(u32, &'static str)> = Vec::new();
+    for c in call.chunks.iter().take(after + 1) {
+        match c {
+            StreamChunk::BlockStart { index, block_type } => {
+                let kind = match block_type {
+                    crate::vocab::chunk::BlockType::Text => "text",
+                    crate::vocab::chunk::BlockType::Reasoning => "reasoning",
+                    crate::vocab::chunk::BlockType::ToolCall => "tool-call",
+                    _ => "other",
+                };
+                open.push((*index, kind));
+            }
+            StreamChunk::BlockEnd { index, .. } => open.retain(|(i, _)| i != index),
+            _ => {}
+        }
+    }
+    open.last().map(|(_, k)| *k)
+}
+
+fn has_non_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
+    call.chunks.iter().take(upto + 1).any(|c| match c {
+        StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
+            !text.trim().is_empty()
+        }
+        StreamChunk::BlockEnd {
+            block:
+                crate::vocab::chunk::ContentBlock::Text { text, .. }
+                | crate::vocab::chunk::ContentBlock::Reasoning { text, .. },
+            ..
+        } => !text.trim().is_empty(),
+        _ => false,
+    })
+}
+
+/// The labels of [`LABELS`] that apply to `case`, in table order.
+pub fn labels_of(case: &Case) -> Vec<&'static str> {
+    let mut on: Vec<&'static str> = Vec::new();
+    let mut add = |l: &'static str| {
+        if !on.contains(&l) {
+            on.push(l);
+        }
+    };
+    let turns = case
+        .script
+        .actions
+        .iter()
+        .filter(|a| !matches!(a, Action::Dispose))
+        .count();
+    if turns >= 2 {
+        add("several turns");
+    }
+    if matches!(case.script.actions.last(), Some(Action::Dispose)) {
+        add("dispose when idle");
+    }
+    if case
+        .script
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Inject { .. }))
+    {
+        add("idle injection");
+    }
+    for (_, call) in case.script.calls() {
+        let delivered = &call.chunks[..call.delivered_len()];
+        for c in delivered {
+            match c {
+                StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
+                    if matches!(c, StreamChunk::TextDelta { .. }) {
+                        add("text deltas");
+                    } else {
+                        add("reasoning deltas");
+                    }
+                    if text.is_empty() {
+                        add("empty delta");
+                    }
+                    if text.len() != text.chars().count() {
+                        add("multi-byte text");
+                    }
+                }
+                StreamChunk::ToolCallDelta {
+                    arguments_delta, ..
+                } if arguments_delta.is_empty() => add("empty delta"),
+                StreamChunk::Usage { .. } => add("usage chunk"),
+                _ => {}
+            }
+        }
+        let starts = delivered
+            .iter()
+            .filter(|c| matches!(c, StreamChunk::BlockStart { .. }))
+            .count();
+        let blocks_with_deltas = {
+            let mut seen: Vec<u32> = delivered
+                .iter()
+                .filter(|c| c.is_delta())
+                .filter_map(StreamChunk::index)
+                .collect();
+            seen.dedup();
+            seen.len()
+        };
+        if starts > blocks_with_deltas {
+            add("block without deltas");
+        }
+        if !call.dispatched_tool_calls().is_empty() {
+            add("tool call dispatched");
+        }
+        if call.tools.iter().any(|t| t.is_error) {
+            add("tool error result");
+        }
+        match call.ending() {
+            CallEnding::Success => match call.finish() {
+                Some(FinishReason::ToolCalls) => add("finish tool-calls"),
+                _ => add("finish stop"),
+            },
+            CallEnding::MaxTokens => {
+                add("finish max-tokens");
+                if !super::tool_calls_of(&call.chunks).is_empty() {
+                    add("max-tokens drops tool calls");
+                }
+            }
+            CallEnding::Failed => {
+                match (call.finish(), &call.throw) {
+                    (_, Some(_)) => add("adapter throws"),
+                    (Some(FinishReason::Aborted { .. }), _) => add("finish aborted"),
+                    _ => add("finish error"),
+                }
+                let content = call.chunks.len() - usize::from(call.throw.is_none());
+                if content == 0 {
+                    add("failure before any chunk");
+                } else {
+                    add("failure after at least one chunk");
+                }
+                if call.retry {
+                    add("retry after failure");
+                }
+            }
+            CallEnding::Interrupted(i) => {
+                match i.kind {
+                    InterruptKind::Cancel => {
+                        add("cancel");
+                        match open_block_after(call, i.after) {
+                            Some("text") => add("cancel during text"),
+                            Some("reasoning") => add("cancel during reasoning"),
+                            Some("tool-call") => add("cancel during a tool call"),
+                            _ => {}
+                        }
+                    }
+                    InterruptKind::Dispose => add("dispose mid-stream"),
+                }
+                if has_non_whitespace_prefix(call, i.after) {
+                    add("cancel with a non-whitespace prefix");
+                }
+            }
+        }
+        for s in &call.steer {
+            add("steering");
+            match open_block_after(call, s.after) {
+                Some("text") => add("steering during text"),
+                Some("tool-call") => add("steering during a tool call"),
+                _ => {}
+            }
+        }
+    }
+    LABELS
+        .iter()
+        .map(|l| l.name)
+        .filter(|n| on.contains(n))
+        .collect()
+}
+
+/// The minimum number of cases a label needs in a run of `cases` cases under `profile`
+/// (0 when the label cannot occur there).
+pub fn minimum(label: &Label, profile: Profile, cases: u64) -> u64 {
+    if !label.profiles.contains(profile) {
+        return 0;
+    }
+    cases * u64::from(label.min_per_mille) / 1000
+}

@@ -1,0 +1,402 @@
+//! proptest strategies that generate valid [`Case`]s and shrink them to minimal ones.
+//!
+//! Generation works in two stages so that shrinking can never produce an invalid script:
+//! proptest generates and shrinks a *raw* description (turns → calls → blocks → deltas, plus
+//! positions for steering, interrupts and failures as free numbers), and [`build`] turns any raw
+//! description into a script that [`Script::validate`](super::Script::validate) accepts: a
+//! position is reduced modulo the call's length, a call that continues the turn (tool calls or
+//! steering) is followed by another one, calls after the one that ends the turn are dropped.
+//! Shrinking a raw value removes turns, calls, blocks and deltas and moves positions to zero.
+//!
+//! Payloads come from small fixed alphabets (empty deltas, spaces, multi-byte text): chunk
+//! accounting does not need more, and regex strategies would dominate the run time.
+
+use super::{Action, Case, InterruptAt, InterruptKind, ModelCall, Script, SteerAt, ToolOutcome};
+use crate::vocab::Profile;
+use crate::vocab::chunk::{
+    BlockType, ContentBlock, FinishReason, LlmFailure, StreamChunk, TokenUsage,
+};
+use proptest::collection::vec;
+use proptest::prelude::*;
+use serde_json::Map;
+
+/// Text and reasoning delta payloads: empty, whitespace-only, ASCII, multi-byte.
+pub const TEXT_FRAGMENTS: &[&str] = &[
+    "a",
+    "hello",
+    " ",
+    "",
+    "é",
+    "日本語",
+    "🦀",
+    "x y",
+    "\n",
+    "ok.",
+];
+/// Tool-call argument deltas: pieces of a JSON object.
+pub const ARGUMENT_FRAGMENTS: &[&str] = &["{", "\"path\":", "\"a.txt\"", "}", "", " "];
+/// Tool names.
+pub const TOOL_NAMES: &[&str] = &["read", "write", "search"];
+
+/// A raw block: kind 0 text, 1 reasoning, 2 tool call.
+#[derive(Debug, Clone)]
+pub struct RawBlock {
+    kind: u8,
+    deltas: Vec<u8>,
+    end: bool,
+}
+
+/// A raw model call.
+#[derive(Debug, Clone)]
+pub struct RawCall {
+    blocks: Vec<RawBlock>,
+    usage: Option<(u8, u8)>,
+    /// 0 stop, 1 tool-calls, 2 max-tokens, 3 finish error, 4 finish aborted, 5 throw.
+    end: u8,
+    cut: u16,
+    steer: Vec<u16>,
+    interrupt: Option<(u16, bool)>,
+    retry: bool,
+    tool_errors: Vec<bool>,
+}
+
+/// A raw turn.
+#[derive(Debug, Clone)]
+pub struct RawTurn {
+    inject: bool,
+    calls: Vec<RawCall>,
+}
+
+/// A raw case: turns, then whether the user disposes of the idle agent at the end.
+#[derive(Debug, Clone)]
+pub struct RawCase {
+    turns: Vec<RawTurn>,
+    dispose: bool,
+}
+
+fn raw_block() -> impl Strategy<Value = RawBlock> {
+    (
+        prop_oneof![4 => Just(0u8), 2 => Just(1u8), 3 => Just(2u8)],
+        vec(0u8..100, 0..=4),
+        prop::bool::weighted(0.85),
+    )
+        .prop_map(|(kind, deltas, end)| RawBlock { kind, deltas, end })
+}
+
+fn raw_call() -> impl Strategy<Value = RawCall> {
+    (
+        vec(raw_block(), 0..=3),
+        prop::option::weighted(0.6, (0u8..50, 0u8..50)),
+        prop_oneof![
+            5 => Just(0u8),
+            5 => Just(1u8),
+            2 => Just(2u8),
+            2 => Just(3u8),
+            1 => Just(4u8),
+            2 => Just(5u8)
+        ],
+        any::<u16>(),
+        vec(any::<u16>(), 0..=2).prop_map(|mut v| {
+            v.truncate(if v.len() == 2 && v[0] % 3 != 0 { 1 } else { 2 });
+            v
+        }),
+        prop::option::weighted(0.2, (any::<u16>(), prop::bool::weighted(0.25))),
+        prop::bool::weighted(0.5),
+        vec(prop::bool::weighted(0.3), 1..=3),
+    )
+        .prop_map(
+            |(blocks, usage, end, cut, steer, interrupt, retry, tool_errors)| RawCall {
+                blocks,
+                usage,
+                end,
+                cut,
+                steer,
+                interrupt,
+                retry,
+                tool_errors,
+            },
+        )
+}
+
+fn raw_turn() -> impl Strategy<Value = RawTurn> {
+    (prop::bool::weighted(0.1), vec(raw_call(), 1..=3))
+        .prop_map(|(inject, calls)| RawTurn { inject, calls })
+}
+
+/// The raw strategy; [`build`] maps it to a case.
+pub fn raw_case() -> impl Strategy<Value = RawCase> {
+    (vec(raw_turn(), 1..=3), prop::bool::weighted(0.3))
+        .prop_map(|(turns, dispose)| RawCase { turns, dispose })
+}
+
+/// Generates valid cases under `profile`; failures shrink to minimal scripts.
+pub fn cases(profile: Profile) -> impl Strategy<Value = Case> {
+    raw_case().prop_map(move |raw| build(profile, &raw))
+}
+
+struct Names {
+    prompt: usize,
+    steer: usize,
+}
+
+/// Builds a valid case from any raw description (see the module docs).
+pub fn build(profile: Profile, raw: &RawCase) -> Case {
+    let mut names = Names {
+        prompt: 0,
+        steer: 0,
+    };
+    let mut actions = Vec::new();
+    let mut disposed = false;
+    for (t, turn) in raw.turns.iter().enumerate() {
+        if turn.inject && profile == Profile::V2026_07 {
+            names.prompt += 1;
+            actions.push(Action::Inject {
+                text: format!("context {}", names.prompt),
+            });
+            continue;
+        }
+        names.prompt += 1;
+        let text = format!("prompt {}", names.prompt);
+        let mut calls = Vec::new();
+        for (c, rc) in turn.calls.iter().enumerate() {
+            let call = build_call(profile, rc, t + 1, c + 1, &mut names);
+            let goes_on = call.continues() || call.retry;
+            if call
+                .interrupt
+                .is_some_and(|i| i.kind == InterruptKind::Dispose)
+            {
+                disposed = true;
+            }
+            calls.push(call);
+            if !goes_on {
+                break;
+            }
+            if c + 1 == turn.calls.len() {
+                calls.push(closing_call(t + 1, calls.len() + 1));
+            }
+        }
+        actions.push(Action::Prompt { text, calls });
+        if disposed {
+            break;
+        }
+    }
+    if raw.dispose && !disposed {
+        actions.push(Action::Dispose);
+    }
+    Case {
+        profile,
+        script: Script { actions },
+    }
+}
+
+fn finish(reason: FinishReason) -> StreamChunk {
+    StreamChunk::Finish {
+        reason,
+        replay_state: None,
+    }
+}
+
+fn failure(message: &str, code: &str) -> LlmFailure {
+    LlmFailure {
+        message: message.into(),
+        code: code.into(),
+        extra: Map::new(),
+    }
+}
+
+fn closing_call(turn: usize, call: usize) -> ModelCall {
+    let text = format!("done {turn}.{call}");
+    ModelCall {
+        chunks: vec![
+            StreamChunk::BlockStart {
+                index: 0,
+                block_type: BlockType::Text,
+            },
+            StreamChunk::TextDelta {
+                index: 0,
+                text: text.clone(),
+            },
+            StreamChunk::BlockEnd {
+                index: 0,
+                block: ContentBlock::text(text),
+            },
+            finish(FinishReason::Stop),
+        ],
+        ..ModelCall::default()
+    }
+}
+
+fn block_chunks(
+    index: u32,
+    raw: &RawBlock,
+    id: &str,
+    out: &mut Vec<StreamChunk>,
+    with_end: bool,
+) -> usize {
+    let kind = match raw.kind {
+        0 => BlockType::Text,
+        1 => BlockType::Reasoning,
+        _ => BlockType::ToolCall,
+    };
+    out.push(StreamChunk::BlockStart {
+        index,
+        block_type: kind,
+    });
+    let name = TOOL_NAMES[usize::from(raw.deltas.first().copied().unwrap_or(0)) % TOOL_NAMES.len()];
+    let mut text = String::new();
+    for (i, d) in raw.deltas.iter().enumerate() {
+        let d = usize::from(*d);
+        match kind {
+            BlockType::ToolCall => {
+                let frag = ARGUMENT_FRAGMENTS[d % ARGUMENT_FRAGMENTS.len()];
+                text.push_str(frag);
+                out.push(StreamChunk::ToolCallDelta {
+                    index,
+                    id: id.to_owned(),
+                    name: (i == 0).then(|| name.to_owned()),
+                    arguments_delta: frag.to_owned(),
+                });
+            }
+            _ => {
+                let frag = TEXT_FRAGMENTS[d % TEXT_FRAGMENTS.len()];
+                text.push_str(frag);
+                out.push(if kind == BlockType::Text {
+                    StreamChunk::TextDelta {
+                        index,
+                        text: frag.to_owned(),
+                    }
+                } else {
+                    StreamChunk::ReasoningDelta {
+                        index,
+                        text: frag.to_owned(),
+                    }
+                });
+            }
+        }
+    }
+    // A block with no delta must end, or it would assemble to nothing.
+    if with_end && (raw.end || raw.deltas.is_empty()) {
+        let block = match kind {
+            BlockType::Text => ContentBlock::text(text),
+            BlockType::Reasoning => ContentBlock::reasoning(text),
+            _ => ContentBlock::tool_call(id, name, text),
+        };
+        out.push(StreamChunk::BlockEnd { index, block });
+    }
+    out.len()
+}
+
+fn build_call(
+    profile: Profile,
+    raw: &RawCall,
+    turn: usize,
+    call: usize,
+    names: &mut Names,
+) -> ModelCall {
+    let mut chunks = Vec::new();
+    for (b, block) in raw.blocks.iter().enumerate() {
+        let id = format!("call-{turn}-{call}-{b}");
+        block_chunks(b as u32, block, &id, &mut chunks, true);
+    }
+    let mut throw = None;
+    let failed = raw.end >= 3;
+    if failed {
+        // A failure cuts the stream anywhere, possibly inside a block.
+        let keep = usize::from(raw.cut) % (chunks.len() + 1);
+        chunks.truncate(keep);
+        match raw.end {
+            3 => chunks.push(finish(match profile {
+                Profile::V2026_07 => FinishReason::Error {
+                    message: Some("provider error".into()),
+                    code: Some("E_PROVIDER".into()),
+                    failure: None,
+                },
+                Profile::V2026_08 => FinishReason::Error {
+                    message: None,
+                    code: None,
+                    failure: Some(failure("provider error", "E_PROVIDER")),
+                },
+            })),
+            4 => chunks.push(finish(FinishReason::Aborted {
+                failure: (profile == Profile::V2026_08)
+                    .then(|| failure("provider aborted", "ABORTED")),
+            })),
+            _ => throw = Some(failure("adapter threw", "E_ADAPTER")),
+        }
+    } else {
+        if let Some((input, output)) = raw.usage {
+            chunks.push(StreamChunk::Usage {
+                usage: TokenUsage {
+                    input_tokens: u64::from(input),
+                    output_tokens: u64::from(output),
+                    ..TokenUsage::default()
+                },
+            });
+        }
+        chunks.push(finish(match raw.end {
+            0 => FinishReason::Stop,
+            1 => FinishReason::ToolCalls,
+            _ => FinishReason::MaxTokens,
+        }));
+    }
+    let mut model_call = ModelCall {
+        chunks,
+        throw,
+        ..ModelCall::default()
+    };
+    let n = model_call.chunks.len();
+    if let Some((at, dispose)) = raw.interrupt.filter(|_| n >= 2) {
+        model_call.interrupt = Some(InterruptAt {
+            after: usize::from(at) % (n - 1),
+            kind: if dispose {
+                InterruptKind::Dispose
+            } else {
+                InterruptKind::Cancel
+            },
+        });
+        return model_call;
+    }
+    if !failed && n > 0 {
+        for s in &raw.steer {
+            names.steer += 1;
+            model_call.steer.push(SteerAt {
+                after: usize::from(*s) % n,
+                text: format!("steer {}", names.steer),
+            });
+        }
+        model_call.steer.sort_by_key(|s| s.after);
+    }
+    model_call.retry = failed && raw.retry && profile == Profile::V2026_08;
+    for (i, (id, _, _)) in model_call.dispatched_tool_calls().into_iter().enumerate() {
+        let is_error = raw.tool_errors[i % raw.tool_errors.len()];
+        model_call.tools.push(ToolOutcome {
+            content: if is_error {
+                format!("{id} failed")
+            } else {
+                format!("result of {id}")
+            },
+            call_id: id,
+            is_error,
+        });
+    }
+    model_call
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::test_runner::{Config, TestRunner};
+
+    #[test]
+    fn every_generated_script_is_valid() {
+        // The generator self-check (qcheck-stm's consistency test): shrinking relies on it.
+        for profile in Profile::ALL {
+            let mut runner = TestRunner::new(Config::with_cases(500));
+            let result = runner.run(&cases(profile), |case| {
+                prop_assert_eq!(case.script.validate(profile), Ok(()), "{}", case);
+                Ok(())
+            });
+            assert!(result.is_ok(), "{result:?}");
+        }
+    }
+}

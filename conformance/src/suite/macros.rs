@@ -1,0 +1,177 @@
+//! `suite!`: one `#[test]` per requirement for an in-process implementation.
+//!
+//! ```ignore
+//! use mirrorless_conformance::driver::{AgentLoop, Host};
+//! struct MyLoop { /* … */ }
+//! impl AgentLoop for MyLoop { /* … */ }
+//! mirrorless_conformance::suite!(MyLoop);
+//! ```
+//!
+//! expands to a module `mirrorless_conformance_suite` with one test per requirement the driver
+//! enforces (`chunk_1`, `mirror_3`, …), plus `coverage` (anti-vacuity) and `no_crash`. The
+//! suite runs once per test binary (the first test to need it runs it; the others read the
+//! shared result), under every profile, honouring `PROPTEST_CASES`, `PROPTEST_RNG_SEED`,
+//! `PROPTEST_MAX_SHRINK_TIME` and `PROPTEST_MAX_SHRINK_ITERS`. A failing test names its
+//! requirement and prints the minimal counterexample as JSON.
+
+use super::{Config, RunReport, Status, run};
+use crate::driver::{AgentLoop, InProcess};
+use crate::vocab::Profile;
+
+/// The requirement IDs the macro makes a test for, in registry order. A unit test checks the
+/// list against the registry, so it cannot drift.
+pub const SUITE_REQUIREMENTS: &[&str] = &[
+    "SEQ-1", "SURF-1", "SURF-2", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-5", "TURN-6",
+    "TURN-7", "STEP-1", "STEP-2", "STEP-3", "CHUNK-1", "CHUNK-2", "CHUNK-3", "CHUNK-4", "CHUNK-5",
+    "CHUNK-6", "MSG-1", "MSG-2", "MSG-3", "MSG-4", "MSG-5", "MSG-6", "TOOL-1", "TOOL-2", "TOOL-3",
+    "TOOL-4", "STEER-1", "STEER-2", "MIRROR-1", "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5",
+    "MIRROR-6", "LIVE-1", "LIVE-2",
+];
+
+/// Runs the suite for `L` with [`Config::from_env`]; the `suite!` tests share the result.
+pub fn run_for_tests<L: AgentLoop + 'static>(name: &str) -> Result<RunReport, String> {
+    let mut driver = InProcess::new(name, |p: Profile| Box::new(L::new(p)) as Box<dyn AgentLoop>);
+    let config = Config::from_env();
+    run(&mut driver, &config, &mut |_| {}).map_err(|e| e.to_string())
+}
+
+fn report_of(report: &Result<RunReport, String>) -> &RunReport {
+    match report {
+        Ok(r) => r,
+        Err(e) => panic!("the conformance suite could not run: {e}"),
+    }
+}
+
+/// Fails (panics) if `requirement` failed or was not exercised under some profile.
+pub fn check_requirement(report: &Result<RunReport, String>, requirement: &str) {
+    let report = report_of(report);
+    let mut problems = Vec::new();
+    for p in &report.profiles {
+        if let Some(f) = p.failures.iter().find(|f| f.requirement == requirement) {
+            problems.push(crate::report::render_failure(p.profile, f, false));
+        }
+        if let Some(r) = p.requirements.iter().find(|r| r.id == requirement)
+            && r.status == Status::NotExercised
+        {
+            problems.push(format!(
+                "{requirement} was never exercised under {} in {} cases: raise PROPTEST_CASES",
+                p.profile, p.generated
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\nseed {} (reproduce with PROPTEST_RNG_SEED={})",
+        problems.join("\n"),
+        report.seed,
+        report.seed
+    );
+}
+
+/// Fails if a coverage label stayed under its minimum.
+pub fn check_coverage(report: &Result<RunReport, String>) {
+    let report = report_of(report);
+    let low: Vec<String> = report
+        .profiles
+        .iter()
+        .flat_map(|p| {
+            p.coverage
+                .iter()
+                .filter(|l| l.count < l.minimum)
+                .map(move |l| {
+                    format!(
+                        "{}: `{}` in {} cases, minimum {}",
+                        p.profile, l.name, l.count, l.minimum
+                    )
+                })
+        })
+        .collect();
+    assert!(low.is_empty(), "coverage too low:\n{}", low.join("\n"));
+}
+
+/// Fails if the implementation crashed on some case.
+pub fn check_no_crash(report: &Result<RunReport, String>) {
+    check_requirement(report, crate::oracle::CRASH);
+}
+
+/// Expands to one `#[test]` per requirement for an in-process [`AgentLoop`] type; see the
+/// [module docs](crate::suite::macros).
+#[macro_export]
+macro_rules! suite {
+    ($impl:ty) => {
+        #[cfg(test)]
+        mod mirrorless_conformance_suite {
+            #[allow(unused_imports)]
+            use super::*;
+            use $crate::suite::macros as m;
+
+            fn report() -> &'static ::std::result::Result<$crate::suite::RunReport, ::std::string::String> {
+                static REPORT: ::std::sync::OnceLock<
+                    ::std::result::Result<$crate::suite::RunReport, ::std::string::String>,
+                > = ::std::sync::OnceLock::new();
+                REPORT.get_or_init(|| m::run_for_tests::<$impl>(stringify!($impl)))
+            }
+
+            $crate::suite!(@tests
+                seq_1 "SEQ-1", surf_1 "SURF-1", surf_2 "SURF-2", turn_1 "TURN-1", turn_2 "TURN-2",
+                turn_3 "TURN-3", turn_4 "TURN-4", turn_5 "TURN-5", turn_6 "TURN-6", turn_7 "TURN-7",
+                step_1 "STEP-1", step_2 "STEP-2", step_3 "STEP-3", chunk_1 "CHUNK-1",
+                chunk_2 "CHUNK-2", chunk_3 "CHUNK-3", chunk_4 "CHUNK-4", chunk_5 "CHUNK-5",
+                chunk_6 "CHUNK-6", msg_1 "MSG-1", msg_2 "MSG-2", msg_3 "MSG-3", msg_4 "MSG-4",
+                msg_5 "MSG-5", msg_6 "MSG-6", tool_1 "TOOL-1", tool_2 "TOOL-2", tool_3 "TOOL-3",
+                tool_4 "TOOL-4", steer_1 "STEER-1", steer_2 "STEER-2", mirror_1 "MIRROR-1",
+                mirror_2 "MIRROR-2", mirror_3 "MIRROR-3", mirror_4 "MIRROR-4", mirror_5 "MIRROR-5",
+                mirror_6 "MIRROR-6", live_1 "LIVE-1", live_2 "LIVE-2"
+            );
+
+            #[test]
+            fn coverage() {
+                m::check_coverage(report());
+            }
+
+            #[test]
+            fn no_crash() {
+                m::check_no_crash(report());
+            }
+        }
+    };
+    (@tests $($name:ident $id:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                m::check_requirement(report(), $id);
+            }
+        )*
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SUITE_REQUIREMENTS;
+    use crate::registry::{Enforcement, REQUIREMENTS};
+
+    #[test]
+    fn the_macro_covers_exactly_the_driver_enforced_requirements() {
+        let expected: Vec<&str> = REQUIREMENTS
+            .iter()
+            .filter(|r| r.enforced_by(Enforcement::Driver))
+            .map(|r| r.id)
+            .collect();
+        let mut listed = SUITE_REQUIREMENTS.to_vec();
+        let mut want = expected.clone();
+        listed.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(
+            listed, want,
+            "update SUITE_REQUIREMENTS and the test list in `suite!`"
+        );
+        let source = include_str!("macros.rs");
+        for id in expected {
+            let test = id.to_ascii_lowercase().replace('-', "_");
+            assert!(
+                source.contains(&format!("{test} \"{id}\"")),
+                "`suite!` has no test `{test}` for {id}"
+            );
+        }
+    }
+}

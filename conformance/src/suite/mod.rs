@@ -1,0 +1,616 @@
+//! The runner: replays the corpus, generates cases, shrinks failures, and decides whether an
+//! implementation conforms.
+//!
+//! For each profile a run
+//!
+//! 1. replays every case file of the corpus directory for that profile (regressions first);
+//! 2. generates [`Config::cases`] cases from the seed and runs each through the [`Driver`];
+//! 3. evaluates each case with the oracle and the checker ([`crate::oracle::evaluate`]), which
+//!    attributes a failing case to one requirement;
+//! 4. reports the first failure of each requirement at once, then shrinks it — bounded in time
+//!    and steps — to a minimal case that still fails *the same requirement*, and saves that as a
+//!    language-neutral case file (content-hash name) in the corpus;
+//! 5. fails the run if a MUST requirement was never exercised or a coverage label stayed under
+//!    its minimum, so that nothing passes vacuously.
+//!
+//! Everything is deterministic for a given seed; the seed is printed in every report.
+
+mod corpus;
+pub mod macros;
+
+pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
+
+use crate::driver::{Driver, HarnessError};
+use crate::oracle::{self, Finding, Verdict, evaluate};
+use crate::registry::{Enforcement, REQUIREMENTS, Tier};
+use crate::scenario::Case;
+use crate::scenario::coverage::{LABELS, labels_of, minimum};
+use crate::scenario::generate::cases;
+use crate::vocab::Profile;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The seed of CI mode: fixed, so CI runs are reproducible.
+pub const CI_SEED: u64 = 0x6d69_7272_6f72_6c73;
+/// The number of generated cases per profile unless told otherwise.
+pub const DEFAULT_CASES: u64 = 256;
+
+/// How a run is configured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The profiles to check, in order.
+    pub profiles: Vec<Profile>,
+    /// Generated cases per profile (the corpus is replayed on top).
+    pub cases: u64,
+    /// The seed; every generated case follows from it.
+    pub seed: u64,
+    /// How long shrinking one failure may take.
+    pub shrink_time: Duration,
+    /// How many shrink steps one failure may take.
+    pub shrink_steps: u32,
+    /// The corpus directory to replay first and save counterexamples to.
+    pub corpus: Option<PathBuf>,
+    /// Whether to save shrunk counterexamples into the corpus.
+    pub save: bool,
+    /// Whether the run is derandomized for CI.
+    pub ci: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            profiles: Profile::ALL.to_vec(),
+            cases: DEFAULT_CASES,
+            seed: CI_SEED,
+            shrink_time: Duration::from_secs(10),
+            shrink_steps: 4096,
+            corpus: None,
+            save: false,
+            ci: false,
+        }
+    }
+}
+
+fn env_u64(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
+/// Whether the environment is CI (`CI` set to anything but empty, `0` or `false`).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"))
+}
+
+/// A fresh random seed (time and process based; only used outside CI mode).
+pub fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    let mut x = nanos ^ (u64::from(std::process::id()) << 32) ^ 0x9e37_79b9_7f4a_7c15;
+    // splitmix64 finalizer: spreads close timestamps apart.
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+impl Config {
+    /// The configuration of an in-process test run (`suite!`): proptest's environment is
+    /// honoured — `PROPTEST_CASES`, `PROPTEST_RNG_SEED`, `PROPTEST_MAX_SHRINK_TIME` (ms),
+    /// `PROPTEST_MAX_SHRINK_ITERS` — and the seed is fixed unless `PROPTEST_RNG_SEED` says
+    /// otherwise, so `cargo test` is reproducible.
+    pub fn from_env() -> Config {
+        let mut c = Config::default();
+        if let Some(n) = env_u64("PROPTEST_CASES") {
+            c.cases = n;
+        }
+        if let Some(s) = env_u64("PROPTEST_RNG_SEED") {
+            c.seed = s;
+        }
+        if let Some(ms) = env_u64("PROPTEST_MAX_SHRINK_TIME").filter(|ms| *ms > 0) {
+            c.shrink_time = Duration::from_millis(ms);
+        }
+        if let Some(n) = env_u64("PROPTEST_MAX_SHRINK_ITERS") {
+            c.shrink_steps = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+        c.ci = in_ci();
+        c
+    }
+}
+
+/// The status of one requirement after a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Exercised and never violated.
+    Pass,
+    /// Violated by at least one case.
+    Fail,
+    /// A SHOULD requirement was violated (a warning).
+    Warn,
+    /// A MUST requirement no case exercised: counts as a failure.
+    NotExercised,
+    /// Exercised by no case, but not required to be (a SHOULD, or checked elsewhere).
+    Untested,
+    /// Does not apply to the profile.
+    NotApplicable,
+}
+
+/// The result of one requirement under one profile.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RequirementResult {
+    /// The requirement ID.
+    pub id: &'static str,
+    /// The tier under the profile.
+    pub tier: Option<Tier>,
+    /// The outcome.
+    pub status: Status,
+    /// How many cases exercised it.
+    pub exercised: u64,
+    /// How many cases were attributed to it.
+    pub failures: u64,
+}
+
+/// The count of one coverage label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LabelResult {
+    /// The label.
+    pub name: &'static str,
+    /// Generated cases with the label.
+    pub count: u64,
+    /// The minimum for this run.
+    pub minimum: u64,
+}
+
+/// One requirement's counterexample.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Failure {
+    /// The requirement the case is attributed to (or `CRASH`).
+    pub requirement: &'static str,
+    /// The minimal case.
+    pub case: Case,
+    /// Its content-hash id.
+    pub case_id: String,
+    /// The finding on the minimal case.
+    pub finding: Finding,
+    /// Other findings on the minimal case (consequences, or independent problems).
+    pub also: Vec<Finding>,
+    /// The unshrunk case as first found.
+    pub original: Case,
+    /// How many chunks the original and the minimal case have.
+    pub original_chunks: usize,
+    /// How many chunks the minimal case has.
+    pub shrunk_chunks: usize,
+    /// Shrink steps taken.
+    pub shrink_steps: u32,
+    /// Whether shrinking stopped at its time or step bound.
+    pub shrink_bounded: bool,
+    /// Whether the case came from the corpus (replayed, not generated).
+    pub from_corpus: bool,
+    /// The saved case file, if saved or replayed from one.
+    pub case_file: Option<String>,
+    /// The one-line replay command.
+    pub replay: String,
+    /// Standard error of an out-of-process implementation during the case.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+}
+
+/// The results under one profile.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProfileReport {
+    /// The profile.
+    pub profile: Profile,
+    /// Generated cases run.
+    pub generated: u64,
+    /// Corpus cases replayed.
+    pub replayed: u64,
+    /// Cases attributed to a failure.
+    pub failed_cases: u64,
+    /// Wall time in seconds, shrinking included.
+    pub seconds: f64,
+    /// Cases per second, shrinking excluded.
+    pub cases_per_second: f64,
+    /// Per requirement, registry order.
+    pub requirements: Vec<RequirementResult>,
+    /// Coverage labels that apply to the profile.
+    pub coverage: Vec<LabelResult>,
+    /// The first counterexample of each failing requirement.
+    pub failures: Vec<Failure>,
+}
+
+impl ProfileReport {
+    /// Whether the implementation conforms under this profile.
+    pub fn conformant(&self) -> bool {
+        self.failures.is_empty()
+            && !self
+                .requirements
+                .iter()
+                .any(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+            && self.coverage.iter().all(|l| l.count >= l.minimum)
+    }
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunReport {
+    /// The implementation's name.
+    pub implementation: String,
+    /// The seed (reproduce with `--seed`).
+    pub seed: u64,
+    /// Whether CI mode was on.
+    pub ci: bool,
+    /// Per profile.
+    pub profiles: Vec<ProfileReport>,
+    /// Problems with the inputs of the run (an unreadable corpus file, …); they make the run
+    /// a usage error.
+    pub problems: Vec<String>,
+}
+
+impl RunReport {
+    /// Whether the implementation conforms under every profile run.
+    pub fn conformant(&self) -> bool {
+        self.profiles.iter().all(ProfileReport::conformant)
+    }
+}
+
+/// What the runner reports while it runs.
+#[derive(Debug)]
+pub enum Progress<'a> {
+    /// A profile starts.
+    Started {
+        /// The profile.
+        profile: Profile,
+        /// Corpus cases to replay.
+        replay: u64,
+        /// Cases to generate.
+        cases: u64,
+    },
+    /// A case finished.
+    Case {
+        /// The profile.
+        profile: Profile,
+        /// Cases done (replayed and generated).
+        done: u64,
+        /// Cases in total.
+        total: u64,
+        /// Failed cases so far.
+        failures: u64,
+        /// Time since the profile started.
+        elapsed: Duration,
+    },
+    /// A requirement failed for the first time: the unshrunk case, printed before shrinking.
+    Found {
+        /// The profile.
+        profile: Profile,
+        /// The case as found.
+        case: &'a Case,
+        /// The attributed finding.
+        finding: &'a Finding,
+    },
+    /// A shrunk counterexample is ready.
+    Shrunk(&'a Failure),
+    /// A problem with the inputs (the run goes on).
+    Problem(&'a str),
+}
+
+fn rng_for(seed: u64, profile: Profile) -> TestRng {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&(profile as u64 + 1).to_le_bytes());
+    bytes[16..24].copy_from_slice(b"mirrorls");
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}
+
+struct Tally {
+    exercised: BTreeMap<&'static str, u64>,
+    failures: BTreeMap<&'static str, u64>,
+    labels: BTreeMap<&'static str, u64>,
+}
+
+/// Runs the suite against `driver`.
+pub fn run(
+    driver: &mut dyn Driver,
+    config: &Config,
+    on: &mut dyn FnMut(Progress<'_>),
+) -> Result<RunReport, HarnessError> {
+    let mut problems = Vec::new();
+    let corpus = match &config.corpus {
+        Some(dir) => load_corpus(dir, &mut problems),
+        None => Vec::new(),
+    };
+    for p in &problems {
+        on(Progress::Problem(p));
+    }
+    let mut profiles = Vec::new();
+    for &profile in &config.profiles {
+        profiles.push(run_profile(
+            driver,
+            config,
+            profile,
+            &corpus,
+            &mut problems,
+            on,
+        )?);
+    }
+    Ok(RunReport {
+        implementation: driver.name(),
+        seed: config.seed,
+        ci: config.ci,
+        profiles,
+        problems,
+    })
+}
+
+fn chunks_of(case: &Case) -> usize {
+    case.script.chunk_count() + case.script.actions.len()
+}
+
+fn run_profile(
+    driver: &mut dyn Driver,
+    config: &Config,
+    profile: Profile,
+    corpus: &[(String, CaseFile)],
+    problems: &mut Vec<String>,
+    on: &mut dyn FnMut(Progress<'_>),
+) -> Result<ProfileReport, HarnessError> {
+    let replay: Vec<&(String, CaseFile)> = corpus
+        .iter()
+        .filter(|(_, f)| f.case.profile == profile)
+        .collect();
+    on(Progress::Started {
+        profile,
+        replay: replay.len() as u64,
+        cases: config.cases,
+    });
+    let start = Instant::now();
+    let mut shrinking = Duration::ZERO;
+    let total = replay.len() as u64 + config.cases;
+    let mut tally = Tally {
+        exercised: BTreeMap::new(),
+        failures: BTreeMap::new(),
+        labels: BTreeMap::new(),
+    };
+    let mut failures: Vec<Failure> = Vec::new();
+    let mut failed_cases = 0;
+    let mut done = 0;
+
+    for (path, file) in &replay {
+        let case = &file.case;
+        let obs = driver.run_case(case)?;
+        let verdict = evaluate(case, &obs);
+        for r in oracle::exercised(case) {
+            *tally.exercised.entry(r).or_default() += 1;
+        }
+        done += 1;
+        if let Some(primary) = verdict.primary() {
+            failed_cases += 1;
+            *tally.failures.entry(primary.requirement).or_default() += 1;
+            if !failures
+                .iter()
+                .any(|f| f.requirement == primary.requirement)
+            {
+                let failure = Failure {
+                    requirement: primary.requirement,
+                    case: case.clone(),
+                    case_id: case.id(),
+                    finding: primary.clone(),
+                    also: others(&verdict, primary),
+                    original: case.clone(),
+                    original_chunks: chunks_of(case),
+                    shrunk_chunks: chunks_of(case),
+                    shrink_steps: 0,
+                    shrink_bounded: false,
+                    from_corpus: true,
+                    case_file: Some(path.clone()),
+                    replay: driver.replay_command(path),
+                    stderr: obs.stderr.clone(),
+                };
+                on(Progress::Shrunk(&failure));
+                failures.push(failure);
+            }
+        }
+        on(Progress::Case {
+            profile,
+            done,
+            total,
+            failures: failed_cases,
+            elapsed: start.elapsed(),
+        });
+    }
+
+    let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
+    let strategy = cases(profile);
+    for _ in 0..config.cases {
+        let mut tree = strategy
+            .new_tree(&mut runner)
+            .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
+        let case = tree.current();
+        for l in labels_of(&case) {
+            *tally.labels.entry(l).or_default() += 1;
+        }
+        for r in oracle::exercised(&case) {
+            *tally.exercised.entry(r).or_default() += 1;
+        }
+        let obs = driver.run_case(&case)?;
+        let verdict = evaluate(&case, &obs);
+        done += 1;
+        if let Some(primary) = verdict.primary() {
+            failed_cases += 1;
+            let requirement = primary.requirement;
+            *tally.failures.entry(requirement).or_default() += 1;
+            if !failures.iter().any(|f| f.requirement == requirement) {
+                on(Progress::Found {
+                    profile,
+                    case: &case,
+                    finding: primary,
+                });
+                let t = Instant::now();
+                let failure = shrink(
+                    driver,
+                    config,
+                    &mut tree,
+                    case.clone(),
+                    requirement,
+                    problems,
+                )?;
+                shrinking += t.elapsed();
+                on(Progress::Shrunk(&failure));
+                failures.push(failure);
+            }
+        }
+        on(Progress::Case {
+            profile,
+            done,
+            total,
+            failures: failed_cases,
+            elapsed: start.elapsed(),
+        });
+    }
+
+    let seconds = start.elapsed().as_secs_f64();
+    let running = (seconds - shrinking.as_secs_f64()).max(1e-9);
+    let required: BTreeSet<&str> = oracle::required(profile).collect();
+    let requirements = REQUIREMENTS
+        .iter()
+        .filter(|r| r.enforced_by(Enforcement::Driver))
+        .map(|r| {
+            let tier = r.tier(profile);
+            let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
+            let failed = tally.failures.get(r.id).copied().unwrap_or(0);
+            let status = match tier {
+                None => Status::NotApplicable,
+                Some(_) if failed > 0 && tier == Some(Tier::Should) => Status::Warn,
+                Some(_) if failed > 0 => Status::Fail,
+                Some(_) if exercised > 0 => Status::Pass,
+                Some(_) if required.contains(r.id) && config.cases + replay.len() as u64 > 0 => {
+                    Status::NotExercised
+                }
+                Some(_) => Status::Untested,
+            };
+            RequirementResult {
+                id: r.id,
+                tier,
+                status,
+                exercised,
+                failures: failed,
+            }
+        })
+        .collect();
+    let coverage = LABELS
+        .iter()
+        .filter(|l| l.profiles.contains(profile))
+        .map(|l| LabelResult {
+            name: l.name,
+            count: tally.labels.get(l.name).copied().unwrap_or(0),
+            minimum: minimum(l, profile, config.cases),
+        })
+        .collect();
+    Ok(ProfileReport {
+        profile,
+        generated: config.cases,
+        replayed: replay.len() as u64,
+        failed_cases,
+        seconds,
+        cases_per_second: done as f64 / running,
+        requirements,
+        coverage,
+        failures,
+    })
+}
+
+fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {
+    verdict
+        .findings
+        .iter()
+        .filter(|f| *f != primary)
+        .cloned()
+        .collect()
+}
+
+/// Shrinks a failing case to a minimal one that fails the same requirement, then saves it.
+fn shrink(
+    driver: &mut dyn Driver,
+    config: &Config,
+    tree: &mut dyn ValueTree<Value = Case>,
+    original: Case,
+    requirement: &'static str,
+    problems: &mut Vec<String>,
+) -> Result<Failure, HarnessError> {
+    let deadline = Instant::now() + config.shrink_time;
+    let mut best = original.clone();
+    let mut steps = 0;
+    let mut bounded = false;
+    let mut fails = |case: &Case| -> Result<bool, HarnessError> {
+        let obs = driver.run_case(case)?;
+        Ok(evaluate(case, &obs).primary().map(|f| f.requirement) == Some(requirement))
+    };
+    if tree.simplify() {
+        loop {
+            if steps >= config.shrink_steps || Instant::now() >= deadline {
+                bounded = true;
+                break;
+            }
+            steps += 1;
+            let candidate = tree.current();
+            let more = if fails(&candidate)? {
+                best = candidate;
+                tree.simplify()
+            } else {
+                tree.complicate()
+            };
+            if !more {
+                break;
+            }
+        }
+    }
+    let obs = driver.run_case(&best)?;
+    let verdict = evaluate(&best, &obs);
+    let finding = verdict
+        .findings
+        .iter()
+        .find(|f| f.error && f.requirement == requirement)
+        .cloned()
+        .ok_or_else(|| {
+            HarnessError(format!(
+                "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
+            ))
+        })?;
+    let case_id = best.id();
+    let mut case_file = None;
+    if let (Some(dir), true) = (&config.corpus, config.save) {
+        match save_case(dir, &best, requirement, &driver.name()) {
+            Ok(path) => case_file = Some(path),
+            Err(e) => problems.push(e),
+        }
+    }
+    let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
+    Ok(Failure {
+        requirement,
+        also: others(&verdict, &finding),
+        finding,
+        case_id,
+        original_chunks: chunks_of(&original),
+        shrunk_chunks: chunks_of(&best),
+        case: best,
+        original,
+        shrink_steps: steps,
+        shrink_bounded: bounded,
+        from_corpus: false,
+        case_file,
+        replay,
+        stderr: obs.stderr,
+    })
+}
+
+/// Runs one case and returns its verdict (`mirrorless replay`).
+pub fn replay_case(
+    driver: &mut dyn Driver,
+    case: &Case,
+) -> Result<(Verdict, crate::driver::Observation), HarnessError> {
+    let obs = driver.run_case(case)?;
+    Ok((evaluate(case, &obs), obs))
+}
