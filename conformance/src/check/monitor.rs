@@ -224,6 +224,18 @@ fn loc(line: Option<u64>, seq: u64) -> Loc {
     Loc { line, seq }
 }
 
+/// Whether two different texts are permutations of each other (reordered deltas).
+fn same_characters(a: &str, b: &str) -> bool {
+    if a.len() != b.len() || a == b {
+        return false;
+    }
+    let mut x: Vec<char> = a.chars().collect();
+    let mut y: Vec<char> = b.chars().collect();
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
+}
+
 /// The block index a chunk belongs to, if any.
 fn chunk_index(chunk: &Chunk<'_>) -> Option<u32> {
     match chunk {
@@ -1016,7 +1028,7 @@ impl Monitor {
             return;
         }
         call.closed = true;
-        let mismatches: Vec<(Loc, u32, String, String)> = call
+        let mismatches: Vec<(Loc, u32, String, String, bool)> = call
             .delta_mismatches()
             .into_iter()
             .map(|(b, deltas, end)| {
@@ -1025,10 +1037,11 @@ impl Monitor {
                     b.index,
                     clip(deltas),
                     clip(&end),
+                    same_characters(deltas, &end),
                 )
             })
             .collect();
-        for (at, index, deltas, end) in mismatches {
+        for (at, index, deltas, end, reordered) in mismatches {
             self.report_diff(
                 "MSG-2",
                 at,
@@ -1036,6 +1049,13 @@ impl Monitor {
                 format!("block-end text {end:?}"),
                 format!("deltas {deltas:?}"),
             );
+            if reordered {
+                self.report(
+                    "CHUNK-1",
+                    at,
+                    format!("the deltas of block {index} hold exactly the characters of its `block-end` text in another order: deltas were reordered"),
+                );
+            }
         }
     }
 
@@ -1465,8 +1485,52 @@ impl Monitor {
                     )),
                 ));
             }
+            // CHUNK-1 through provenance: the message was built from the stream the loop
+            // received, so a different number of recorded chunks means one was dropped or
+            // duplicated on the way to the log (or the citation itself is wrong).
+            if let Some(cited) = &cited
+                && cited.len() != call.seqs.len()
+            {
+                let what = if cited.len() > call.seqs.len() {
+                    "dropped"
+                } else {
+                    "duplicated"
+                };
+                findings.push((
+                    "CHUNK-1",
+                    format!(
+                        "the message cites {} chunk(s) but its model call recorded {}: a chunk was {what} (or the citation is wrong)",
+                        cited.len(),
+                        call.seqs.len()
+                    ),
+                    Some((
+                        format!("{} chunks", cited.len()),
+                        format!("{} chunks", call.seqs.len()),
+                    )),
+                ));
+            }
             // MSG-3: content against the assembly.
             let assembled = call.assembled(interrupted);
+            // A text the deltas rebuilt in another order than the message has (deltas only,
+            // no block-end to compare with): the recorded deltas were reordered.
+            let reordered = assembled.iter().zip(&content).any(|(a, c)| {
+                matches!(block_type(a), "text" | "reasoning")
+                    && block_type(a) == block_type(c)
+                    && match (
+                        a.get("text").and_then(Value::as_str),
+                        c.get("text").and_then(Value::as_str),
+                    ) {
+                        (Some(x), Some(y)) => same_characters(x, y),
+                        _ => false,
+                    }
+            });
+            if reordered {
+                findings.push((
+                    "CHUNK-1",
+                    "the message text holds exactly the characters of its call's deltas in another order: deltas were reordered".to_owned(),
+                    None,
+                ));
+            }
             if let Some((i, exp, obs)) = first_divergence(&assembled, &content) {
                 findings.push((
                     "MSG-3",
