@@ -218,6 +218,9 @@ pub(super) struct Monitor {
     turn: Option<Turn>,
     /// The previous line could not be read; its seq slot is unknown.
     resync: bool,
+    /// The header names a parent session or a seed: the first turn may continue the parent's
+    /// numbering instead of starting at 1.
+    fork_numbering: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
@@ -292,6 +295,7 @@ impl Monitor {
             last_turn: 0,
             turn: None,
             resync: false,
+            fork_numbering: false,
         }
     }
 
@@ -319,6 +323,11 @@ impl Monitor {
         let f = Finding::new(self.profile, req, at.line, Some(at.seq), msg)
             .diverging(expected, observed);
         self.push(f);
+    }
+
+    /// The log belongs to a forked or seeded session (see `fork_numbering`).
+    pub fn continue_turn_numbering(&mut self) {
+        self.fork_numbering = true;
     }
 
     /// The seq the next event should carry.
@@ -663,7 +672,8 @@ impl Monitor {
                 format!("turn {} is never closed by a `turn/end`", open.number),
             );
         }
-        if number != self.last_turn.saturating_add(1) {
+        let first_of_fork = self.fork_numbering && self.last_turn == 0 && number >= 1;
+        if number != self.last_turn.saturating_add(1) && !first_of_fork {
             self.report_diff(
                 "TURN-1",
                 at,

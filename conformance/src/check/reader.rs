@@ -345,6 +345,12 @@ impl LogChecker {
         };
         if first && self.expect_header {
             if kind == HEADER_TYPE {
+                // A forked or seeded session continues its parent's turn numbering.
+                let forked = memchr::memmem::find(bytes, b"\"parentSession\"").is_some()
+                    || memchr::memmem::find(bytes, b"\"seedLength\"").is_some();
+                if forked {
+                    self.monitor.continue_turn_numbering();
+                }
                 return;
             }
             self.error(
