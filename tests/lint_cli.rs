@@ -47,7 +47,7 @@ fn exit_codes_follow_the_documented_contract() {
     let f = fixtures();
     let clean = lint_in(&f, &["--no-config", "near_misses.rs"]);
     assert_eq!(clean.status.code(), Some(0), "{}", stdout(&clean));
-    assert!(stdout(&clean).contains("0 errors, 0 warnings, 0 notes in 1 file"));
+    assert!(stdout(&clean).contains("0 errors, 0 warnings, 0 notes in 1 file "));
     // Only notes and warnings: still 0.
     let notes = lint_in(&f, &["--no-config", "comments.rs"]);
     assert_eq!(notes.status.code(), Some(0));

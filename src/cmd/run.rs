@@ -76,6 +76,10 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Threads running cases (in-process implementations) [default: the number of cores].
+    /// The results do not depend on it.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<usize>,
     /// The implementation's command line (after `--`); the embedded reference implementation
     /// when omitted.
     #[arg(last = true, value_name = "CMD")]
@@ -228,6 +232,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         corpus: (!args.no_corpus).then(|| args.corpus.clone()),
         save: !args.no_corpus && !args.no_save,
         ci,
+        jobs: args.jobs.unwrap_or_else(suite::default_jobs).max(1),
     };
     eprintln!(
         "mirrorless run: {} — seed {}{}",

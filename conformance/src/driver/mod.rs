@@ -422,38 +422,43 @@ pub trait Driver {
     /// Runs one case and returns what the implementation did. An implementation crash is an
     /// `Ok` observation with [`Observation::crash`] set; `Err` is a harness fault.
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError>;
+    /// An independent driver for the same implementation, to run cases on another thread;
+    /// `None` if the driver cannot be duplicated (the runner then runs cases one by one).
+    fn fork(&self) -> Option<Box<dyn Driver + Send>> {
+        None
+    }
 }
 
-/// Runs an in-process [`AgentLoop`] built by a factory.
-pub struct InProcess<F> {
+/// The factory of an in-process driver: a fresh agent per case.
+pub type LoopFactory = std::sync::Arc<dyn Fn(Profile) -> Box<dyn AgentLoop> + Send + Sync>;
+
+/// Runs an in-process [`AgentLoop`] built by a factory. It forks (one agent per thread), so
+/// the runner can use every core.
+#[derive(Clone)]
+pub struct InProcess {
     name: String,
-    factory: F,
+    factory: LoopFactory,
 }
 
-impl<F> InProcess<F>
-where
-    F: FnMut(Profile) -> Box<dyn AgentLoop>,
-{
+impl InProcess {
     /// A driver named `name` whose agents come from `factory`.
-    pub fn new(name: impl Into<String>, factory: F) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        factory: impl Fn(Profile) -> Box<dyn AgentLoop> + Send + Sync + 'static,
+    ) -> Self {
         InProcess {
             name: name.into(),
-            factory,
+            factory: std::sync::Arc::new(factory),
         }
     }
 }
 
 /// The in-process driver of an [`AgentLoop`] type.
-pub fn in_process<L: AgentLoop + 'static>(
-    name: impl Into<String>,
-) -> InProcess<impl FnMut(Profile) -> Box<dyn AgentLoop>> {
+pub fn in_process<L: AgentLoop + 'static>(name: impl Into<String>) -> InProcess {
     InProcess::new(name, |p| Box::new(L::new(p)) as Box<dyn AgentLoop>)
 }
 
-impl<F> Driver for InProcess<F>
-where
-    F: FnMut(Profile) -> Box<dyn AgentLoop>,
-{
+impl Driver for InProcess {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -482,5 +487,9 @@ where
             }
         }
         Ok(harness.finish())
+    }
+
+    fn fork(&self) -> Option<Box<dyn Driver + Send>> {
+        Some(Box::new(self.clone()))
     }
 }

@@ -30,7 +30,7 @@ use crate::vocab::Profile;
 use crate::vocab::chunk::{ContentBlock, FinishReason, StreamChunk};
 use crate::vocab::durable::{AssistantChunkData, SessionEvent};
 use crate::vocab::live::{LiveStatus, classify};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -142,9 +142,12 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
             origin: Origin::Crash,
         });
     }
+    // The oracle knows the script, so its findings are the root cause; the checker's,
+    // computed from the log alone, come next (a dropped chunk also breaks provenance).
     findings.sort_by_key(|f| {
         (
             !f.error,
+            f.origin != Origin::Oracle,
             f.position.unwrap_or(u64::MAX),
             rank(f.requirement),
         )
@@ -156,10 +159,12 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
 pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
     let expected = Expected::of(case);
-    if let Some(f) = compare_chunks(case, &expected, &obs.log) {
+    let ix = LogIndex::of(&obs.log);
+    if let Some(f) = compare_chunks(case, &expected, &obs.log, &ix) {
         out.push(f);
     }
-    out.extend(check_steering(case, &expected, &obs.log));
+    out.extend(check_steering(case, &expected, &obs.log, &ix));
+    out.extend(check_interrupted(case, &obs.log, &ix));
     out.extend(check_reasons(&expected, &obs.log));
     out.extend(check_mirrors(obs));
     out
@@ -211,6 +216,8 @@ struct Expected {
     forbidden: Vec<(usize, u64, u64, StreamChunk)>,
     steers: Vec<ExpectedSteer>,
     turns: Vec<ExpectedTurn>,
+    /// The script-order indices of the interrupted calls.
+    interrupted_calls: BTreeSet<usize>,
 }
 
 impl Expected {
@@ -256,6 +263,7 @@ impl Expected {
                     });
                 }
                 if let CallEnding::Interrupted(_) = ending {
+                    e.interrupted_calls.insert(call_number);
                     for chunk in &call.chunks[recorded..] {
                         e.forbidden
                             .push((e.chunks.len(), turn.turn, *step, chunk.clone()));
@@ -295,26 +303,104 @@ impl Expected {
     }
 }
 
+/// Where each event of a log sits: the ordinal of the open turn and step (the n-th
+/// `turn/start`, the n-th `step/start` since it). The oracle compares by ordinals, so that a
+/// wrongly *numbered* turn or step is the checker's finding (TURN-1, STEP-1, STEP-3), not a
+/// chunk divergence.
+struct LogIndex {
+    ords: Vec<(u64, u64)>,
+    step_starts: Vec<((u64, u64), usize)>,
+    step_ends: Vec<((u64, u64), usize)>,
+    turn_ends: Vec<(u64, usize)>,
+}
+
+impl LogIndex {
+    fn of(log: &[SessionEvent]) -> LogIndex {
+        let (mut t, mut s) = (0, 0);
+        let mut ix = LogIndex {
+            ords: Vec::with_capacity(log.len()),
+            step_starts: Vec::new(),
+            step_ends: Vec::new(),
+            turn_ends: Vec::new(),
+        };
+        for (i, e) in log.iter().enumerate() {
+            match e.kind.as_str() {
+                "turn/start" => {
+                    t += 1;
+                    s = 0;
+                }
+                "step/start" => {
+                    s += 1;
+                    ix.step_starts.push(((t, s), i));
+                }
+                "step/end" => ix.step_ends.push(((t, s), i)),
+                "turn/end" => ix.turn_ends.push((t, i)),
+                _ => {}
+            }
+            ix.ords.push((t, s));
+        }
+        ix
+    }
+
+    fn step_start(&self, turn: u64, step: u64) -> Option<usize> {
+        self.step_starts
+            .iter()
+            .find(|(k, _)| *k == (turn, step))
+            .map(|(_, i)| *i)
+    }
+
+    fn step_end(&self, turn: u64, step: u64) -> Option<usize> {
+        self.step_ends
+            .iter()
+            .find(|(k, _)| *k == (turn, step))
+            .map(|(_, i)| *i)
+    }
+
+    fn turn_end(&self, turn: u64) -> Option<usize> {
+        self.turn_ends
+            .iter()
+            .find(|(k, _)| *k == turn)
+            .map(|(_, i)| *i)
+    }
+
+    /// The first event of `kind` in the ordinal step.
+    fn first_in_step(
+        &self,
+        log: &[SessionEvent],
+        kind: &str,
+        turn: u64,
+        step: u64,
+    ) -> Option<usize> {
+        let start = self.step_start(turn, step)?;
+        (start..log.len()).find(|i| self.ords[*i] == (turn, step) && log[*i].kind == kind)
+    }
+}
+
 /// A recorded chunk event.
 #[derive(Debug, Clone)]
 struct ObservedChunk {
     position: u64,
+    /// The ordinal turn and step it was recorded in.
     turn: u64,
     step: u64,
+    /// The turn and step it names.
+    named: (u64, u64),
     chunk: StreamChunk,
 }
 
-fn observed_chunks(log: &[SessionEvent]) -> Vec<ObservedChunk> {
+fn observed_chunks(log: &[SessionEvent], ix: &LogIndex) -> Vec<ObservedChunk> {
     log.iter()
         .enumerate()
         .filter(|(_, e)| e.kind == "assistant/chunk")
         .filter_map(|(i, e)| {
             // A malformed chunk event is the checker's to report; it is skipped here.
-            let d: AssistantChunkData = serde_json::from_value(e.data.clone()).ok()?;
+            let d = AssistantChunkData::deserialize(&e.data).ok()?;
+            let (turn, step) = ix.ords[i];
             Some(ObservedChunk {
                 position: i as u64,
-                turn: d.turn,
-                step: d.step,
+                turn,
+                step,
+                named: (d.turn, d.step),
                 chunk: d.chunk,
             })
         })
@@ -364,18 +450,18 @@ pub fn describe_chunk(chunk: &StreamChunk) -> String {
     }
 }
 
-fn same_finish_kind(a: &StreamChunk, b: &StreamChunk) -> bool {
-    matches!((a, b), (StreamChunk::Finish { reason: x, .. }, StreamChunk::Finish { reason: y, .. }) if x.kind() == y.kind())
-}
-
-fn matches(e: &ExpectedChunk, o: &ObservedChunk) -> bool {
-    e.turn == o.turn
-        && e.step == o.step
+fn matches_at(exp: &[ExpectedChunk], i: usize, o: &ObservedChunk) -> bool {
+    let e = &exp[i];
+    (e.turn, e.step) == (o.turn, o.step)
         && match e.role {
-            // The failure payload of a recorded throw is the runtime's to word.
+            // The failure payload of a recorded throw is the runtime's to word, so any failed
+            // `finish` stands for it — unless it is the next delivered chunk itself.
             ChunkRole::Synthetic => {
-                same_finish_kind(&e.chunk, &o.chunk)
-                    || matches!(&o.chunk, StreamChunk::Finish { reason, .. } if reason.is_failure())
+                e.chunk == o.chunk
+                    || (matches!(&o.chunk, StreamChunk::Finish { reason, .. } if reason.is_failure())
+                        && exp
+                            .get(i + 1)
+                            .is_none_or(|n| n.role == ChunkRole::Synthetic || n.chunk != o.chunk))
             }
             _ => e.chunk == o.chunk,
         }
@@ -414,8 +500,8 @@ fn window(
                 "{} #{} {}/{} {}",
                 if k == j { ">" } else { " " },
                 c.position,
-                c.turn,
-                c.step,
+                c.named.0,
+                c.named.1,
                 describe_chunk(&c.chunk)
             )
         })
@@ -423,165 +509,221 @@ fn window(
     (exp, obs)
 }
 
-/// Compares the recorded chunks with the delivered ones and reports the first divergence.
-fn compare_chunks(case: &Case, expected: &Expected, log: &[SessionEvent]) -> Option<Finding> {
-    let exp = &expected.chunks;
-    let obs = observed_chunks(log);
-    let mut i = 0;
-    let mut j = 0;
-    while i < exp.len() && j < obs.len() && matches(&exp[i], &obs[j]) {
-        i += 1;
-        j += 1;
+/// One step of the alignment of the delivered chunks with the recorded ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edit {
+    /// Expected chunk `i` was recorded as observed chunk `j`.
+    Match(usize, usize),
+    /// Expected chunk `i` is missing (before observed chunk `j`).
+    Missing(usize, usize),
+    /// Observed chunk `j` was recorded where expected chunk `i` would come next.
+    Extra(usize, usize),
+}
+
+/// Aligns the expected with the observed chunks at minimal cost. Losing a chunk of a failed or
+/// interrupted stream costs less than losing any other, so that when equal chunks repeat
+/// (a retried call that starts like the failed one) the alignment explains a divergence by
+/// the most specific fault.
+fn align(exp: &[ExpectedChunk], obs: &[ObservedChunk]) -> Vec<Edit> {
+    let (n, m) = (exp.len(), obs.len());
+    let miss = |i: usize| {
+        if exp[i].role == ChunkRole::Normal {
+            2
+        } else {
+            1
+        }
+    };
+    let width = m + 1;
+    let mut dp = vec![0u32; (n + 1) * width];
+    for i in (0..=n).rev() {
+        for j in (0..=m).rev() {
+            dp[i * width + j] = if i == n {
+                2 * (m - j) as u32
+            } else if j == m {
+                miss(i) + dp[(i + 1) * width + j]
+            } else {
+                let mut best = (miss(i) + dp[(i + 1) * width + j]).min(2 + dp[i * width + j + 1]);
+                if matches_at(exp, i, &obs[j]) {
+                    best = best.min(dp[(i + 1) * width + j + 1]);
+                }
+                best
+            };
+        }
     }
-    if i == exp.len() && j == obs.len() {
+    let mut edits = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        let here = dp[i * width + j];
+        if i < n && j < m && matches_at(exp, i, &obs[j]) && here == dp[(i + 1) * width + j + 1] {
+            edits.push(Edit::Match(i, j));
+            i += 1;
+            j += 1;
+        } else if i < n && here == miss(i) + dp[(i + 1) * width + j] {
+            edits.push(Edit::Missing(i, j));
+            i += 1;
+        } else {
+            edits.push(Edit::Extra(i, j));
+            j += 1;
+        }
+    }
+    edits
+}
+
+/// Compares the recorded chunks with the delivered ones and reports the first divergence.
+fn compare_chunks(
+    case: &Case,
+    expected: &Expected,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+) -> Option<Finding> {
+    let exp = &expected.chunks;
+    let obs = observed_chunks(log, ix);
+    if exp.len() == obs.len() && (0..exp.len()).all(|k| matches_at(exp, k, &obs[k])) {
         return None;
     }
-    let position = obs
-        .get(j)
-        .map(|o| o.position)
-        .or_else(|| j.checked_sub(1).map(|p| obs[p].position + 1))
-        .or_else(|| {
-            // Nothing matched: where the first chunk should have been, i.e. after its step
-            // opened.
-            exp.first()
-                .and_then(|e| {
-                    log.iter().position(|ev| {
-                        ev.kind == "step/start"
-                            && ev.data.get("turn").and_then(Value::as_u64) == Some(e.turn)
-                            && ev.data.get("step").and_then(Value::as_u64) == Some(e.step)
-                    })
-                })
-                .map(|p| p as u64 + 1)
-        })
-        .or(Some(log.len() as u64));
-    let (exp_w, obs_w) = window(exp, i, &obs, j);
-    let finding = |requirement: &'static str, message: String| Finding {
-        requirement,
-        error: true,
-        position,
-        message,
-        expected: exp_w.clone(),
-        observed: obs_w.clone(),
-        origin: Origin::Oracle,
+    let edits = align(exp, &obs);
+    let first = edits.iter().position(|e| !matches!(e, Edit::Match(..)))?;
+    let (i, j) = match edits[first] {
+        Edit::Match(i, j) | Edit::Missing(i, j) | Edit::Extra(i, j) => (i, j),
     };
-    let o = obs.get(j);
-    let e = exp.get(i);
-    // CHUNK-5: the chunk at (or after) the cancel point was recorded.
-    if let Some(o) = o
-        && let Some((_, t, s, c)) = expected
-            .forbidden
+    let missing = |k: usize| {
+        edits
             .iter()
-            .find(|(at, t, s, c)| *at == i && *t == o.turn && *s == o.step && *c == o.chunk)
-    {
-        return Some(finding(
-            "CHUNK-5",
-            format!(
-                "turn {t} step {s}: `{}` was recorded although the cancel was observed at it: nothing at or after the cancel point may be appended",
-                describe_chunk(c)
-            ),
-        ));
-    }
-    if let Some(e) = e {
-        if e.role == ChunkRole::Synthetic {
-            return Some(finding(
-                "CHUNK-3",
-                format!(
-                    "turn {} step {}: the model adapter threw; under {} the throw must be recorded as a terminal `finish {{error}}` chunk",
-                    e.turn, e.step, case.profile
-                ),
-            ));
-        }
-        // CHUNK-4: the chunks of a failed or interrupted call were dropped (the observed chunk
-        // is one expected later, or nothing follows), and everything skipped must be kept.
-        let resumes = match o {
-            Some(o) => exp[i..].iter().position(|x| matches(x, o)).map(|p| i + p),
-            None => Some(exp.len()),
-        };
-        if let Some(r) = resumes
-            && r > i
-            && exp[i..r].iter().all(|x| x.role == ChunkRole::Kept)
-        {
-            return Some(finding(
-                "CHUNK-4",
-                format!(
-                    "turn {} step {}: {} chunk(s) of a {} stream were delivered but not kept, starting with chunk {} `{}`",
-                    e.turn,
-                    e.step,
-                    r - i,
-                    if expected
-                        .forbidden
-                        .iter()
-                        .any(|(at, ..)| *at >= i && *at <= r)
-                    {
-                        "cancelled"
-                    } else {
-                        "failed"
-                    },
-                    e.index,
-                    describe_chunk(&e.chunk)
-                ),
-            ));
-        }
-    }
-    let message = match (e, o) {
-        (Some(e), Some(o)) if e.chunk == o.chunk => format!(
-            "chunk {} of model call {} was recorded with turn {} step {}, but it streamed in turn {} step {}",
-            e.index,
-            e.call + 1,
-            o.turn,
-            o.step,
-            e.turn,
-            e.step
-        ),
-        (Some(e), Some(o)) => {
-            let later = exp[i..].iter().any(|x| x.chunk == o.chunk);
-            let earlier = exp[..i]
+            .any(|e| matches!(e, Edit::Missing(x, _) if *x == k))
+    };
+    // Where the divergence shows: at the observed chunk when it belongs to the expected
+    // chunk's step; otherwise where the missing chunk should have been — right after the
+    // previous recorded chunk of its step, or right after its step opened.
+    let position = match (edits[first], exp.get(i), obs.get(j)) {
+        (Edit::Extra(..), _, Some(o)) => o.position,
+        (_, Some(e), o) if o.is_none_or(|o| (o.turn, o.step) != (e.turn, e.step)) => j
+            .checked_sub(1)
+            .map(|p| &obs[p])
+            .filter(|prev| (prev.turn, prev.step) == (e.turn, e.step))
+            .map(|prev| prev.position + 1)
+            .or_else(|| ix.step_start(e.turn, e.step).map(|p| p as u64 + 1))
+            .or(o.map(|o| o.position))
+            .unwrap_or(log.len() as u64),
+        (_, _, Some(o)) => o.position,
+        (_, _, None) => j
+            .checked_sub(1)
+            .map_or(log.len() as u64, |p| obs[p].position + 1),
+    };
+    let (exp_w, obs_w) = window(exp, i, &obs, j);
+    let finding = |requirement: &'static str, message: String| {
+        Some(Finding {
+            requirement,
+            error: true,
+            position: Some(position),
+            message,
+            expected: exp_w.clone(),
+            observed: obs_w.clone(),
+            origin: Origin::Oracle,
+        })
+    };
+    match edits[first] {
+        Edit::Extra(i, j) => {
+            let o = &obs[j];
+            if let Some((_, t, s, c)) = expected
+                .forbidden
                 .iter()
-                .any(|x| x.chunk == o.chunk && x.turn == o.turn && x.step == o.step);
-            if earlier {
+                .find(|(at, t, s, c)| *at == i && (*t, *s) == (o.turn, o.step) && *c == o.chunk)
+            {
+                return finding(
+                    "CHUNK-5",
+                    format!(
+                        "turn {t} step {s}: `{}` was recorded although the cancel was observed at it: nothing at or after the cancel point may be appended",
+                        describe_chunk(c)
+                    ),
+                );
+            }
+            let again = exp
+                .iter()
+                .any(|x| x.chunk == o.chunk && (x.turn, x.step) == (o.turn, o.step));
+            let replaces = edits[first..]
+                .iter()
+                .take_while(|e| !matches!(e, Edit::Match(..)))
+                .any(|e| matches!(e, Edit::Missing(..)));
+            finding(
+                "CHUNK-1",
+                if replaces {
+                    format!(
+                        "turn {} step {}: recorded `{}`, which the model never delivered there: chunks must be recorded verbatim, never merged or split",
+                        o.named.0,
+                        o.named.1,
+                        describe_chunk(&o.chunk)
+                    )
+                } else if again {
+                    format!(
+                        "`{}` was recorded again (turn {} step {}): each delivered chunk is recorded exactly once",
+                        describe_chunk(&o.chunk),
+                        o.named.0,
+                        o.named.1
+                    )
+                } else {
+                    format!(
+                        "turn {} step {}: recorded `{}`, which the model never delivered there",
+                        o.named.0,
+                        o.named.1,
+                        describe_chunk(&o.chunk)
+                    )
+                },
+            )
+        }
+        Edit::Missing(i, _) => {
+            let e = &exp[i];
+            if e.role == ChunkRole::Synthetic {
+                return finding(
+                    "CHUNK-3",
+                    format!(
+                        "turn {} step {}: the model adapter threw; under {} the throw must be recorded as a terminal `finish {{error}}` chunk",
+                        e.turn, e.step, case.profile
+                    ),
+                );
+            }
+            // CHUNK-4: everything from here to the end of a failed or cancelled stream is lost.
+            let tail_lost = (i..exp.len())
+                .take_while(|k| exp[*k].call == e.call)
+                .all(|k| exp[k].role == ChunkRole::Synthetic || missing(k));
+            // …and nothing was recorded in their place (that would be a rewrite: CHUNK-1).
+            let replaced = edits[first..]
+                .iter()
+                .take_while(|x| !matches!(x, Edit::Match(..)))
+                .any(|x| matches!(x, Edit::Extra(..)));
+            if e.role == ChunkRole::Kept && tail_lost && !replaced {
+                let lost = (i..exp.len())
+                    .take_while(|k| exp[*k].call == e.call)
+                    .count();
+                return finding(
+                    "CHUNK-4",
+                    format!(
+                        "turn {} step {}: the last {lost} chunk(s) a {} model call delivered were not kept, starting with chunk {} `{}`",
+                        e.turn,
+                        e.step,
+                        if expected.interrupted_calls.contains(&e.call) {
+                            "cancelled"
+                        } else {
+                            "failed"
+                        },
+                        e.index,
+                        describe_chunk(&e.chunk)
+                    ),
+                );
+            }
+            finding(
+                "CHUNK-1",
                 format!(
-                    "`{}` was recorded again (turn {} step {}): each delivered chunk is recorded exactly once",
-                    describe_chunk(&o.chunk),
-                    o.turn,
-                    o.step
-                )
-            } else if later {
-                format!(
-                    "turn {} step {}: chunk {} `{}` of model call {} was delivered but not recorded (the next recorded chunk comes later in the stream)",
+                    "turn {} step {}: chunk {} `{}` of model call {} was delivered but not recorded",
                     e.turn,
                     e.step,
                     e.index,
                     describe_chunk(&e.chunk),
                     e.call + 1
-                )
-            } else {
-                format!(
-                    "turn {} step {}: recorded `{}` where the model delivered chunk {} `{}`: chunks must be recorded verbatim, never merged or split",
-                    e.turn,
-                    e.step,
-                    describe_chunk(&o.chunk),
-                    e.index,
-                    describe_chunk(&e.chunk)
-                )
-            }
+                ),
+            )
         }
-        (Some(e), None) => format!(
-            "turn {} step {}: chunk {} `{}` of model call {} was delivered but never recorded",
-            e.turn,
-            e.step,
-            e.index,
-            describe_chunk(&e.chunk),
-            e.call + 1
-        ),
-        (None, Some(o)) => format!(
-            "`{}` (turn {} step {}) was recorded after every delivered chunk was: the model never delivered it there",
-            describe_chunk(&o.chunk),
-            o.turn,
-            o.step
-        ),
-        (None, None) => return None,
-    };
-    Some(finding("CHUNK-1", message))
+        Edit::Match(..) => None,
+    }
 }
 
 fn texts_of(event: &SessionEvent) -> Vec<&str> {
@@ -600,21 +742,14 @@ fn texts_of(event: &SessionEvent) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-fn boundary(log: &[SessionEvent], kind: &str, turn: u64, step: Option<u64>) -> Option<usize> {
-    log.iter().position(|e| {
-        e.kind == kind
-            && e.data.get("turn").and_then(Value::as_u64) == Some(turn)
-            && step.is_none_or(|s| e.data.get("step").and_then(Value::as_u64) == Some(s))
-    })
-}
-
-fn first_chunk_of(log: &[SessionEvent], turn: u64, step: u64) -> Option<usize> {
-    boundary(log, "assistant/chunk", turn, Some(step))
-}
-
 /// STEER-2: every steering message is recorded exactly once, as the profile's event, before
 /// the model call that follows it.
-fn check_steering(case: &Case, expected: &Expected, log: &[SessionEvent]) -> Vec<Finding> {
+fn check_steering(
+    case: &Case,
+    expected: &Expected,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in &expected.steers {
         let records: Vec<usize> = log
@@ -628,8 +763,8 @@ fn check_steering(case: &Case, expected: &Expected, log: &[SessionEvent]) -> Vec
             })
             .map(|(i, _)| i)
             .collect();
-        let next_request = first_chunk_of(log, s.turn, s.step + 1);
-        let turn_end = boundary(log, "turn/end", s.turn, None);
+        let next_request = ix.first_in_step(log, "assistant/chunk", s.turn, s.step + 1);
+        let turn_end = ix.turn_end(s.turn);
         let finding = |position: usize, message: String| Finding {
             requirement: "STEER-2",
             error: true,
@@ -662,22 +797,21 @@ fn check_steering(case: &Case, expected: &Expected, log: &[SessionEvent]) -> Vec
             )),
             [only] => {
                 let e = &log[*only];
+                let before_next = next_request.is_none_or(|n| *only < n);
                 let (want, placed) = match case.profile {
+                    // Where exactly inside the turn is STEER-1's to judge.
                     Profile::V2026_07 => (
                         "steering/message",
-                        e.data.get("turn").and_then(Value::as_u64) == Some(s.turn)
-                            && next_request.is_none_or(|n| *only < n)
-                            && turn_end.is_none_or(|t| *only < t),
+                        before_next && ix.ords[*only].0 == s.turn && turn_end.is_none_or(|t| *only < t),
                     ),
                     Profile::V2026_08 => {
-                        let opened = boundary(log, "step/start", s.turn, Some(s.step + 1));
+                        let opened = ix.step_start(s.turn, s.step + 1);
                         (
                             "user/message",
-                            opened.is_some_and(|o| *only > o)
-                                && next_request.is_none_or(|n| *only < n)
-                                && log[opened.unwrap_or(0) + 1..*only]
-                                    .iter()
-                                    .all(|x| x.kind == "user/message"),
+                            before_next
+                                && opened.is_some_and(|o| {
+                                    *only > o && log[o + 1..*only].iter().all(|x| x.kind == "user/message")
+                                }),
                         )
                     }
                 };
@@ -713,6 +847,77 @@ fn check_steering(case: &Case, expected: &Expected, log: &[SessionEvent]) -> Vec
                     records.len()
                 ),
             )),
+        }
+    }
+    out
+}
+
+/// MSG-5 against the script for interrupted calls: under 2026-07 a cancelled stream is not
+/// finalized; under 2026-08 it is finalized as an `interrupted` message exactly when its
+/// recorded prefix has non-whitespace text or reasoning.
+fn check_interrupted(case: &Case, log: &[SessionEvent], ix: &LogIndex) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for turn in case.script.plan(case.profile) {
+        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
+            continue;
+        };
+        for (call, step) in calls.iter().zip(&turn.steps_of_calls) {
+            let CallEnding::Interrupted(at) = call.ending() else {
+                continue;
+            };
+            let Some(start) = ix.step_start(turn.turn, *step) else {
+                continue;
+            };
+            let end = ix.step_end(turn.turn, *step).unwrap_or(log.len());
+            let messages: Vec<usize> = (start..end)
+                .filter(|i| log[*i].kind == "assistant/message")
+                .collect();
+            let interrupted: Vec<usize> = messages
+                .iter()
+                .copied()
+                .filter(|i| log[*i].data.get("interrupted") == Some(&Value::Bool(true)))
+                .collect();
+            let want = case.profile == Profile::V2026_08
+                && crate::scenario::coverage::has_non_whitespace_prefix(call, at.after);
+            let finding = |position: usize, message: String| Finding {
+                requirement: "MSG-5",
+                error: true,
+                position: Some(position as u64),
+                message,
+                expected: vec![if want {
+                    "assistant/message {interrupted: true} with the non-whitespace prefix, before step/end".to_owned()
+                } else {
+                    "no assistant/message for the cancelled call".to_owned()
+                }],
+                observed: messages
+                    .iter()
+                    .map(|i| format!("#{i} assistant/message {}", log[*i].data))
+                    .collect(),
+                origin: Origin::Oracle,
+            };
+            match (want, messages.as_slice(), interrupted.is_empty()) {
+                (true, _, true) => out.push(finding(
+                    end,
+                    format!(
+                        "turn {} step {}: the cancelled stream had streamed non-whitespace text or reasoning, but no `interrupted` message finalizes it",
+                        turn.turn, step
+                    ),
+                )),
+                (false, [first, ..], _) => out.push(finding(
+                    *first,
+                    format!(
+                        "turn {} step {}: a cancelled stream {} no `assistant/message`",
+                        turn.turn,
+                        step,
+                        if case.profile == Profile::V2026_07 {
+                            "is finalized by"
+                        } else {
+                            "that streamed no non-whitespace text or reasoning gets"
+                        }
+                    ),
+                )),
+                _ => {}
+            }
         }
     }
     out

@@ -84,7 +84,9 @@ fn open_block_after(call: &ModelCall, after: usize) -> Option<&'static str> {
     open.last().map(|(_, k)| *k)
 }
 
-fn has_non_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
+/// Whether chunks `0..=upto` of `call` stream non-whitespace text or reasoning (what a
+/// 2026-08 interrupted message keeps).
+pub fn has_non_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
     call.chunks.iter().take(upto + 1).any(|c| match c {
         StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
             !text.trim().is_empty()

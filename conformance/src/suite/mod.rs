@@ -58,6 +58,8 @@ pub struct Config {
     pub save: bool,
     /// Whether the run is derandomized for CI.
     pub ci: bool,
+    /// Threads running cases, when the driver can fork; results do not depend on it.
+    pub jobs: usize,
 }
 
 impl Default for Config {
@@ -71,8 +73,14 @@ impl Default for Config {
             corpus: None,
             save: false,
             ci: false,
+            jobs: default_jobs(),
         }
     }
+}
+
+/// The default number of threads: the available cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 fn env_u64(name: &str) -> Option<u64> {
@@ -424,51 +432,82 @@ fn run_profile(
 
     let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
     let strategy = cases(profile);
-    for _ in 0..config.cases {
-        let mut tree = strategy
-            .new_tree(&mut runner)
-            .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
-        let case = tree.current();
-        for l in labels_of(&case) {
-            *tally.labels.entry(l).or_default() += 1;
+    let mut forks: Vec<Box<dyn Driver + Send>> = if config.jobs > 1 {
+        (0..config.jobs).map_while(|_| driver.fork()).collect()
+    } else {
+        Vec::new()
+    };
+    if forks.len() < 2 {
+        forks.clear();
+    }
+    // Cases are generated in order from one RNG, run in batches (in parallel when the driver
+    // forks), and their results processed in order: a run does not depend on `jobs`.
+    let batch = if forks.is_empty() {
+        1
+    } else {
+        64 * forks.len() as u64
+    };
+    let mut generated = 0;
+    while generated < config.cases {
+        let n = batch.min(config.cases - generated);
+        generated += n;
+        let mut trees = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            trees.push(
+                strategy
+                    .new_tree(&mut runner)
+                    .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?,
+            );
         }
-        for r in oracle::exercised(&case) {
-            *tally.exercised.entry(r).or_default() += 1;
-        }
-        let obs = driver.run_case(&case)?;
-        let verdict = evaluate(&case, &obs);
-        done += 1;
-        if let Some(primary) = verdict.primary() {
-            failed_cases += 1;
-            let requirement = primary.requirement;
-            *tally.failures.entry(requirement).or_default() += 1;
-            if !failures.iter().any(|f| f.requirement == requirement) {
-                on(Progress::Found {
-                    profile,
-                    case: &case,
-                    finding: primary,
-                });
-                let t = Instant::now();
-                let failure = shrink(
-                    driver,
-                    config,
-                    &mut tree,
-                    case.clone(),
-                    requirement,
-                    problems,
-                )?;
-                shrinking += t.elapsed();
-                on(Progress::Shrunk(&failure));
-                failures.push(failure);
+        let batch_cases: Vec<Case> = trees.iter().map(ValueTree::current).collect();
+        let verdicts = if forks.is_empty() {
+            batch_cases
+                .iter()
+                .map(|c| driver.run_case(c).map(|obs| evaluate(c, &obs)))
+                .collect::<Result<Vec<_>, _>>()?
+        } else {
+            run_parallel(&mut forks, &batch_cases)?
+        };
+        for ((mut tree, case), verdict) in trees.into_iter().zip(batch_cases).zip(verdicts) {
+            for l in labels_of(&case) {
+                *tally.labels.entry(l).or_default() += 1;
             }
+            for r in oracle::exercised(&case) {
+                *tally.exercised.entry(r).or_default() += 1;
+            }
+            done += 1;
+            if let Some(primary) = verdict.primary() {
+                failed_cases += 1;
+                let requirement = primary.requirement;
+                *tally.failures.entry(requirement).or_default() += 1;
+                if !failures.iter().any(|f| f.requirement == requirement) {
+                    on(Progress::Found {
+                        profile,
+                        case: &case,
+                        finding: primary,
+                    });
+                    let t = Instant::now();
+                    let failure = shrink(
+                        driver,
+                        config,
+                        &mut tree,
+                        case.clone(),
+                        requirement,
+                        problems,
+                    )?;
+                    shrinking += t.elapsed();
+                    on(Progress::Shrunk(&failure));
+                    failures.push(failure);
+                }
+            }
+            on(Progress::Case {
+                profile,
+                done,
+                total,
+                failures: failed_cases,
+                elapsed: start.elapsed(),
+            });
         }
-        on(Progress::Case {
-            profile,
-            done,
-            total,
-            failures: failed_cases,
-            elapsed: start.elapsed(),
-        });
     }
 
     let seconds = start.elapsed().as_secs_f64();
@@ -520,6 +559,40 @@ fn run_profile(
         coverage,
         failures,
     })
+}
+
+/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order.
+fn run_parallel(
+    forks: &mut [Box<dyn Driver + Send>],
+    cases: &[Case],
+) -> Result<Vec<Verdict>, HarnessError> {
+    let per = cases.len().div_ceil(forks.len()).max(1);
+    let parts: Vec<Result<Vec<Verdict>, HarnessError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = forks
+            .iter_mut()
+            .zip(cases.chunks(per))
+            .map(|(d, slice)| {
+                scope.spawn(move || {
+                    slice
+                        .iter()
+                        .map(|c| d.run_case(c).map(|obs| evaluate(c, &obs)))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(HarnessError("a driver thread panicked".into())))
+            })
+            .collect()
+    });
+    let mut out = Vec::with_capacity(cases.len());
+    for part in parts {
+        out.extend(part?);
+    }
+    Ok(out)
 }
 
 fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {

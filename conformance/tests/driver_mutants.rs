@@ -1,0 +1,298 @@
+//! The deliberately broken implementations in `fixtures/impls/broken-rs/`: the suite catches
+//! each one with exactly its intended requirement, and its minimal counterexample report is
+//! pinned with insta.
+
+#[path = "../../fixtures/impls/broken-rs/mutant.rs"]
+mod mutant;
+
+#[path = "../../fixtures/impls/broken-rs/CHUNK-1-coalescer.rs"]
+mod chunk_1_coalescer;
+#[path = "../../fixtures/impls/broken-rs/CHUNK-1-retry-duplicator.rs"]
+mod chunk_1_retry_duplicator;
+#[path = "../../fixtures/impls/broken-rs/CHUNK-1-splitter.rs"]
+mod chunk_1_splitter;
+#[path = "../../fixtures/impls/broken-rs/CHUNK-3-throw-not-recorded.rs"]
+mod chunk_3_throw_not_recorded;
+#[path = "../../fixtures/impls/broken-rs/CHUNK-4-failed-stream-dropper.rs"]
+mod chunk_4_failed_stream_dropper;
+#[path = "../../fixtures/impls/broken-rs/CHUNK-5-after-cancel-appender.rs"]
+mod chunk_5_after_cancel_appender;
+#[path = "../../fixtures/impls/broken-rs/LIVE-1-repeated-status.rs"]
+mod live_1_repeated_status;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-1-stream-chunk-emitter.rs"]
+mod mirror_1_stream_chunk_emitter;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-2-steering-emitter.rs"]
+mod mirror_2_steering_emitter;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-3-turn-start-emitter.rs"]
+mod mirror_3_turn_start_emitter;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-4-turn-end-emitter.rs"]
+mod mirror_4_turn_end_emitter;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-5-step-start-emitter.rs"]
+mod mirror_5_step_start_emitter;
+#[path = "../../fixtures/impls/broken-rs/MIRROR-6-step-end-emitter.rs"]
+mod mirror_6_step_end_emitter;
+#[path = "../../fixtures/impls/broken-rs/MSG-1-first-chunk-uncited.rs"]
+mod msg_1_first_chunk_uncited;
+#[path = "../../fixtures/impls/broken-rs/MSG-4-usage-dropped.rs"]
+mod msg_4_usage_dropped;
+#[path = "../../fixtures/impls/broken-rs/MSG-5-interrupted-message-missing.rs"]
+mod msg_5_interrupted_message_missing;
+#[path = "../../fixtures/impls/broken-rs/SEQ-1-seq-gap.rs"]
+mod seq_1_seq_gap;
+#[path = "../../fixtures/impls/broken-rs/STEER-1-steering-wrong-turn.rs"]
+mod steer_1_steering_wrong_turn;
+#[path = "../../fixtures/impls/broken-rs/STEER-2-steering-dropper.rs"]
+mod steer_2_steering_dropper;
+#[path = "../../fixtures/impls/broken-rs/STEP-1-odd-step-numbers.rs"]
+mod step_1_odd_step_numbers;
+#[path = "../../fixtures/impls/broken-rs/SURF-1-user-message-without-surface-op.rs"]
+mod surf_1_user_message_without_surface_op;
+#[path = "../../fixtures/impls/broken-rs/TOOL-2-result-cites-wrong-event.rs"]
+mod tool_2_result_cites_wrong_event;
+#[path = "../../fixtures/impls/broken-rs/TURN-1-turns-from-two.rs"]
+mod turn_1_turns_from_two;
+#[path = "../../fixtures/impls/broken-rs/TURN-4-last-turn-open.rs"]
+mod turn_4_last_turn_open;
+#[path = "../../fixtures/impls/broken-rs/TURN-7-max-tokens-not-sticky.rs"]
+mod turn_7_max_tokens_not_sticky;
+
+use mirrorless_conformance::report::render_failure;
+use mirrorless_conformance::suite::{self, Config};
+use mutant::{MutantDriver, Mutation};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+fn catches(name: &str, mutation: Arc<dyn Mutation>) {
+    let intended = mutation.requirement();
+    let config = Config {
+        profiles: mutation.profiles(),
+        cases: 256,
+        seed: 7,
+        shrink_time: Duration::from_secs(120),
+        shrink_steps: 2000,
+        corpus: None,
+        save: false,
+        ci: true,
+        jobs: 1,
+    };
+    let mut driver = MutantDriver {
+        name: name.to_owned(),
+        mutation: mutation.clone(),
+    };
+    let report = suite::run(&mut driver, &config, &mut |_| {}).expect("the suite runs");
+    let failed: BTreeSet<&str> = report
+        .profiles
+        .iter()
+        .flat_map(|p| p.failures.iter().map(|f| f.requirement))
+        .collect();
+    let want: BTreeSet<&str> = [intended].into_iter().collect();
+    let rendered: Vec<String> = report
+        .profiles
+        .iter()
+        .flat_map(|p| {
+            p.failures
+                .iter()
+                .map(|f| render_failure(p.profile, f, true))
+        })
+        .collect();
+    assert_eq!(
+        failed,
+        want,
+        "{name} ({}) must fail exactly {intended}:\n{}",
+        mutation.describe(),
+        rendered.join("\n")
+    );
+    for p in &report.profiles {
+        assert!(!p.conformant(), "{name} passes under {}", p.profile);
+    }
+    insta::assert_snapshot!(name, rendered.join("\n"));
+}
+
+#[test]
+fn chunk_1_coalescer() {
+    catches("CHUNK-1-coalescer", Arc::new(chunk_1_coalescer::Fault));
+}
+
+#[test]
+fn chunk_1_retry_duplicator() {
+    catches(
+        "CHUNK-1-retry-duplicator",
+        Arc::new(chunk_1_retry_duplicator::Fault),
+    );
+}
+
+#[test]
+fn chunk_1_splitter() {
+    catches("CHUNK-1-splitter", Arc::new(chunk_1_splitter::Fault));
+}
+
+#[test]
+fn chunk_3_throw_not_recorded() {
+    catches(
+        "CHUNK-3-throw-not-recorded",
+        Arc::new(chunk_3_throw_not_recorded::Fault),
+    );
+}
+
+#[test]
+fn chunk_4_failed_stream_dropper() {
+    catches(
+        "CHUNK-4-failed-stream-dropper",
+        Arc::new(chunk_4_failed_stream_dropper::Fault),
+    );
+}
+
+#[test]
+fn chunk_5_after_cancel_appender() {
+    catches(
+        "CHUNK-5-after-cancel-appender",
+        Arc::new(chunk_5_after_cancel_appender::Fault),
+    );
+}
+
+#[test]
+fn live_1_repeated_status() {
+    catches(
+        "LIVE-1-repeated-status",
+        Arc::new(live_1_repeated_status::Fault),
+    );
+}
+
+#[test]
+fn mirror_1_stream_chunk_emitter() {
+    catches(
+        "MIRROR-1-stream-chunk-emitter",
+        Arc::new(mirror_1_stream_chunk_emitter::Fault),
+    );
+}
+
+#[test]
+fn mirror_2_steering_emitter() {
+    catches(
+        "MIRROR-2-steering-emitter",
+        Arc::new(mirror_2_steering_emitter::Fault),
+    );
+}
+
+#[test]
+fn mirror_3_turn_start_emitter() {
+    catches(
+        "MIRROR-3-turn-start-emitter",
+        Arc::new(mirror_3_turn_start_emitter::Fault),
+    );
+}
+
+#[test]
+fn mirror_4_turn_end_emitter() {
+    catches(
+        "MIRROR-4-turn-end-emitter",
+        Arc::new(mirror_4_turn_end_emitter::Fault),
+    );
+}
+
+#[test]
+fn mirror_5_step_start_emitter() {
+    catches(
+        "MIRROR-5-step-start-emitter",
+        Arc::new(mirror_5_step_start_emitter::Fault),
+    );
+}
+
+#[test]
+fn mirror_6_step_end_emitter() {
+    catches(
+        "MIRROR-6-step-end-emitter",
+        Arc::new(mirror_6_step_end_emitter::Fault),
+    );
+}
+
+#[test]
+fn msg_1_first_chunk_uncited() {
+    catches(
+        "MSG-1-first-chunk-uncited",
+        Arc::new(msg_1_first_chunk_uncited::Fault),
+    );
+}
+
+#[test]
+fn msg_4_usage_dropped() {
+    catches("MSG-4-usage-dropped", Arc::new(msg_4_usage_dropped::Fault));
+}
+
+#[test]
+fn msg_5_interrupted_message_missing() {
+    catches(
+        "MSG-5-interrupted-message-missing",
+        Arc::new(msg_5_interrupted_message_missing::Fault),
+    );
+}
+
+#[test]
+fn seq_1_seq_gap() {
+    catches("SEQ-1-seq-gap", Arc::new(seq_1_seq_gap::Fault));
+}
+
+#[test]
+fn steer_1_steering_wrong_turn() {
+    catches(
+        "STEER-1-steering-wrong-turn",
+        Arc::new(steer_1_steering_wrong_turn::Fault),
+    );
+}
+
+#[test]
+fn steer_2_steering_dropper() {
+    catches(
+        "STEER-2-steering-dropper",
+        Arc::new(steer_2_steering_dropper::Fault),
+    );
+}
+
+#[test]
+fn step_1_odd_step_numbers() {
+    catches(
+        "STEP-1-odd-step-numbers",
+        Arc::new(step_1_odd_step_numbers::Fault),
+    );
+}
+
+#[test]
+fn surf_1_user_message_without_surface_op() {
+    catches(
+        "SURF-1-user-message-without-surface-op",
+        Arc::new(surf_1_user_message_without_surface_op::Fault),
+    );
+}
+
+#[test]
+fn tool_2_result_cites_wrong_event() {
+    catches(
+        "TOOL-2-result-cites-wrong-event",
+        Arc::new(tool_2_result_cites_wrong_event::Fault),
+    );
+}
+
+#[test]
+fn turn_1_turns_from_two() {
+    catches(
+        "TURN-1-turns-from-two",
+        Arc::new(turn_1_turns_from_two::Fault),
+    );
+}
+
+#[test]
+fn turn_4_last_turn_open() {
+    catches(
+        "TURN-4-last-turn-open",
+        Arc::new(turn_4_last_turn_open::Fault),
+    );
+}
+
+#[test]
+fn turn_7_max_tokens_not_sticky() {
+    catches(
+        "TURN-7-max-tokens-not-sticky",
+        Arc::new(turn_7_max_tokens_not_sticky::Fault),
+    );
+}
