@@ -221,6 +221,10 @@ pub(super) struct Monitor {
     /// The header names a parent session or a seed: the first turn may continue the parent's
     /// numbering instead of starting at 1.
     fork_numbering: bool,
+    /// Whether to infer `CHUNK-1` from provenance and assembly (a chunk count that differs
+    /// from the citation, reordered delta text). On for recorded logs; off when a driver
+    /// checks chunk fidelity exactly against the model script.
+    pub(super) infer_chunk_fidelity: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
@@ -296,6 +300,7 @@ impl Monitor {
             turn: None,
             resync: false,
             fork_numbering: false,
+            infer_chunk_fidelity: true,
         }
     }
 
@@ -1059,7 +1064,7 @@ impl Monitor {
                 format!("block-end text {end:?}"),
                 format!("deltas {deltas:?}"),
             );
-            if reordered {
+            if reordered && self.infer_chunk_fidelity {
                 self.report(
                     "CHUNK-1",
                     at,
@@ -1435,6 +1440,7 @@ impl Monitor {
         let interrupted = self.profile == Profile::V2026_08
             && data.interrupted.is_some_and(|v| v.get() == "true");
         let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
+        let infer = self.infer_chunk_fidelity;
 
         let mut findings: Pending = Vec::new();
         let mut closing: Option<Call> = None;
@@ -1499,6 +1505,7 @@ impl Monitor {
             // received, so a different number of recorded chunks means one was dropped or
             // duplicated on the way to the log (or the citation itself is wrong).
             if let Some(cited) = &cited
+                && infer
                 && cited.len() != call.seqs.len()
             {
                 let what = if cited.len() > call.seqs.len() {
@@ -1534,7 +1541,7 @@ impl Monitor {
                         _ => false,
                     }
             });
-            if reordered {
+            if reordered && infer {
                 findings.push((
                     "CHUNK-1",
                     "the message text holds exactly the characters of its call's deltas in another order: deltas were reordered".to_owned(),

@@ -162,6 +162,16 @@ impl LogChecker {
         }
     }
 
+    /// Whether to infer `CHUNK-1` ("one durable chunk per stream chunk") from provenance and
+    /// assembly: a message citing a different number of chunks than its call recorded, or a
+    /// text rebuilt from the same characters in another order. On by default; a driver that
+    /// checks chunk fidelity exactly against its model script turns it off, so that a
+    /// provenance fault is attributed to `MSG-1` alone.
+    pub fn infer_chunk_fidelity(mut self, on: bool) -> LogChecker {
+        self.monitor.infer_chunk_fidelity = on;
+        self
+    }
+
     /// The profile this checker applies.
     pub fn profile(&self) -> Profile {
         self.profile
