@@ -1,0 +1,312 @@
+//! The TypeScript/JavaScript front end, on oxc (`.ts .tsx .mts .cts .js .jsx .mjs .cjs`).
+//!
+//! Like the Rust front end, the ground truth is the text: every exact, delimited removed name
+//! in the file is an occurrence. The oxc pass only decides what each one is doing (the
+//! innermost syntactic context wins) and adds the uses of identifiers that stand for a
+//! removed event (consts, const objects, enums, static class members, across files). A file
+//! oxc cannot parse is scanned lexically, and says so.
+
+pub mod lex;
+mod syntax;
+
+use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
+use crate::engine::LineIndex;
+use crate::model::{Occurrence, Role};
+use lex::{Token, TokenKind};
+use oxc_allocator::Allocator;
+use oxc_ast::ast::Program;
+use oxc_ast_visit::Visit;
+use oxc_parser::{ParseOptions, Parser};
+use oxc_span::SourceType;
+use std::cell::RefCell;
+use std::path::Path;
+
+/// The extensions this front end reads.
+pub const EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+
+/// The TypeScript/JavaScript front end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TypeScript;
+
+thread_local! {
+    // One arena per worker thread, reset between files (oxc allocates the AST in it).
+    static ARENA: RefCell<Allocator> = RefCell::new(Allocator::default());
+}
+
+fn source_type(path: &str) -> SourceType {
+    SourceType::from_path(path).unwrap_or_else(|_| SourceType::tsx())
+}
+
+/// Parses `src` and runs `f` on the program, or returns the offset and message of the error
+/// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
+fn with_program<R>(
+    path: &str,
+    src: &str,
+    f: impl FnOnce(&Program<'_>) -> R,
+) -> Result<R, (usize, String)> {
+    ARENA.with(|arena| {
+        let mut arena = arena.borrow_mut();
+        arena.reset();
+        let primary = source_type(path);
+        let mut candidates = vec![primary];
+        if !primary.is_jsx() {
+            candidates.push(primary.with_jsx(true));
+        }
+        let mut first_error = None;
+        for st in candidates {
+            arena.reset();
+            let ret = Parser::new(&arena, src, st)
+                .with_options(ParseOptions::default())
+                .parse();
+            if !ret.panicked {
+                return Ok(f(&ret.program));
+            }
+            if first_error.is_none() {
+                let d = ret.diagnostics.iter().next();
+                let offset = d
+                    .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
+                    .unwrap_or(0)
+                    .min(src.len());
+                let message =
+                    d.map_or_else(|| "syntax error".to_owned(), |d| d.message.to_string());
+                first_error = Some((offset, message));
+            }
+        }
+        Err(first_error.unwrap_or((0, "syntax error".to_owned())))
+    })
+}
+
+impl FrontEnd for TypeScript {
+    fn name(&self) -> &'static str {
+        "typescript"
+    }
+
+    fn handles(&self, path: &Path) -> bool {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e))
+    }
+
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+        let lines = LineIndex::new(src);
+        with_program(path, src, |program| {
+            let scope = syntax::Scope::of(program);
+            let resolver = syntax::Resolver {
+                symbols: cx.symbols,
+                scope: &scope,
+                path,
+            };
+            let mut c = syntax::Collector::new(cx, resolver, &lines);
+            c.visit_program(program);
+            c.found
+        })
+        .unwrap_or_default()
+    }
+
+    fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+        analyze_as(path, src, cx)
+    }
+}
+
+/// What the oxc pass found: contexts, identifier uses, strings and comments.
+struct Parsed {
+    contexts: Vec<(std::ops::Range<usize>, Option<Role>)>,
+    idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
+    tokens: Vec<Token>,
+}
+
+fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
+    with_program(path, src, |program| {
+        let scope = syntax::Scope::of(program);
+        let resolver = syntax::Resolver {
+            symbols: cx.symbols,
+            scope: &scope,
+            path,
+        };
+        let mut c = syntax::Classifier::new(cx, resolver);
+        c.visit_program(program);
+        let mut tokens = std::mem::take(&mut c.strings);
+        for com in &program.comments {
+            let (s, e) = (com.span.start as usize, com.span.end as usize);
+            let content = com.content_span();
+            tokens.push(Token {
+                kind: TokenKind::Comment,
+                start: s,
+                end: e,
+                content_start: content.start as usize,
+                content_end: content.end as usize,
+                whole: true,
+            });
+        }
+        tokens.sort_by_key(|t| (t.start, std::cmp::Reverse(t.end)));
+        Parsed {
+            contexts: c.contexts,
+            idents: c.occurrences,
+            tokens,
+        }
+    })
+}
+
+/// Analyzes `src` as the TypeScript/JavaScript file `path` (the extension picks the dialect;
+/// Markdown fences pass a synthetic name such as `fence.ts`).
+pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+    let mut analysis = FileAnalysis::default();
+    let parsed = match parse_and_classify(path, src, cx) {
+        Ok(p) => p,
+        Err(e) => {
+            analysis.parse_error = Some(e);
+            Parsed {
+                contexts: Vec::new(),
+                idents: Vec::new(),
+                tokens: lex::tokens(src),
+            }
+        }
+    };
+    let lexical = analysis.parse_error.is_some();
+    let context_at = |start: usize, end: usize| -> Option<Option<Role>> {
+        parsed
+            .contexts
+            .iter()
+            .filter(|(r, _)| r.start <= start && end <= r.end)
+            .min_by_key(|(r, _)| r.end - r.start)
+            .map(|(_, c)| *c)
+    };
+    for t in &parsed.tokens {
+        if t.kind == TokenKind::Comment {
+            let text = &src[t.content_start..t.content_end];
+            if text.contains("mirrorless:") {
+                analysis.suppression_comments.push(CommentText {
+                    start: t.start,
+                    text: text.to_owned(),
+                });
+            }
+        }
+    }
+    let mut occ = Vec::new();
+    let bytes = src.as_bytes();
+    for m in cx.catalog.find_names(src) {
+        let event = cx.catalog.events()[m.event].name.clone();
+        let i = parsed.tokens.partition_point(|t| t.end <= m.start);
+        // The innermost token holding the name (a string inside `${…}` sits after the quasi).
+        let token = parsed.tokens[i..]
+            .iter()
+            .take_while(|t| t.start <= m.start)
+            .filter(|t| m.end <= t.end)
+            .min_by_key(|t| t.end - t.start);
+        let role = match token {
+            Some(t) if t.kind == TokenKind::Comment => Role::Comment,
+            Some(t) => {
+                let exact = t.whole && &src[t.content_start..t.content_end] == event.as_str();
+                match context_at(t.start, t.end) {
+                    Some(None) => continue,
+                    Some(Some(Role::Mention)) => Role::Mention,
+                    Some(Some(role)) if exact => role,
+                    _ if exact => Role::Reference,
+                    _ => {
+                        let quote = |b: Option<&u8>| matches!(b, Some(b'"' | b'\'' | b'`'));
+                        let after = match bytes.get(m.end) {
+                            Some(b'\\') => bytes.get(m.end + 1),
+                            other => other,
+                        };
+                        if quote(m.start.checked_sub(1).and_then(|p| bytes.get(p))) && quote(after)
+                        {
+                            Role::Embedded
+                        } else {
+                            Role::Mention
+                        }
+                    }
+                }
+            }
+            None if lexical => Role::Reference,
+            None => match context_at(m.start, m.end) {
+                Some(None) => continue,
+                Some(Some(role)) => role,
+                None => Role::Reference,
+            },
+        };
+        occ.push(Occurrence {
+            role,
+            event,
+            start: m.start,
+            end: m.end,
+            via: None,
+        });
+    }
+    for (r, event, via) in parsed.idents {
+        let role = match context_at(r.start, r.end) {
+            Some(None) => continue,
+            Some(Some(Role::Mention)) => Role::Mention,
+            Some(Some(role)) => role,
+            None => Role::Reference,
+        };
+        occ.push(Occurrence {
+            role,
+            event,
+            start: r.start,
+            end: r.end,
+            via,
+        });
+    }
+    occ.sort_by_key(|o| (o.start, o.end));
+    occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
+    analysis.occurrences = occ;
+    analysis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::frontend::{CallNames, Symbols};
+
+    fn roles(src: &str) -> Vec<(Role, String)> {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+        };
+        let a = analyze_as("t.ts", src, cx);
+        a.occurrences
+            .iter()
+            .map(|o| (o.role, src[o.start..o.end].to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn template_quasis_and_nested_strings_are_classified() {
+        let r = roles(
+            "ctx.on(`agent/turn-end`, h); log.warn(`x ${'agent/step-end'} y agent/steering`);",
+        );
+        assert_eq!(
+            r,
+            vec![
+                (Role::Subscribe, "agent/turn-end".to_owned()),
+                (Role::Mention, "agent/step-end".to_owned()),
+                (Role::Mention, "agent/steering".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn broken_file_is_scanned_lexically() {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+        };
+        let a = analyze_as(
+            "t.ts",
+            "ctx.on('agent/turn-end', (\n // agent/step-end\n",
+            cx,
+        );
+        assert!(a.parse_error.is_some());
+        let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
+        assert_eq!(r, vec![Role::Reference, Role::Comment]);
+    }
+}
