@@ -168,15 +168,39 @@ fn direct_target(e: &Expression<'_>) -> Option<Range<usize>> {
     }
 }
 
-/// Names visible in a file: what it declares at any level and what it imports.
+/// Start offsets of the module-level variable declarators (`const X = …`, `export const X = …`).
+/// Only those declare a name for other code: a function-local `const event = 'agent/…'` is
+/// reported where its literal is, but its uses are not resolved (the name is too local).
+fn top_level_declarators(program: &Program<'_>) -> HashSet<u32> {
+    let mut out = HashSet::new();
+    for stmt in &program.body {
+        let decl = match stmt {
+            Statement::VariableDeclaration(d) => Some(&**d),
+            Statement::ExportDeclaration(e) => match &e.declaration {
+                oxc_ast::ast::Declaration::VariableDeclaration(d) => Some(&**d),
+                _ => None,
+            },
+            _ => None,
+        };
+        for d in decl.iter().flat_map(|d| d.declarations.iter()) {
+            out.insert(d.span.start);
+        }
+    }
+    out
+}
+
+/// Names visible in a file: what it declares at module level and what it imports.
 #[derive(Debug, Default)]
 pub(super) struct Scope {
     /// Identifiers imported by name (`import { A, B as C }`: `A`, `C`; default imports).
     pub imported: HashSet<String>,
     /// Namespace imports (`import * as ev`).
     pub namespaces: HashSet<String>,
-    /// Identifiers this file binds with `const`/`let`/`var`/`enum`/`class`.
+    /// Identifiers this file binds with a module-level `const`/`let`/`var`, or an
+    /// `enum`/`class`.
     pub declared: HashSet<String>,
+    /// Start offsets of the module-level declarators.
+    pub top: HashSet<u32>,
     /// Array literals bound to a `const` in this file: their element ranges.
     pub arrays: HashMap<String, Vec<Range<usize>>>,
 }
@@ -204,7 +228,9 @@ impl<'a> Visit<'a> for Scope {
                     .collect();
                 self.arrays.insert(name.clone(), elems);
             }
-            self.declared.insert(name);
+            if self.top.contains(&it.span.start) {
+                self.declared.insert(name);
+            }
         }
         walk::walk_variable_declarator(self, it);
     }
@@ -222,7 +248,10 @@ impl<'a> Visit<'a> for Scope {
 
 impl Scope {
     pub fn of(program: &Program<'_>) -> Scope {
-        let mut s = Scope::default();
+        let mut s = Scope {
+            top: top_level_declarators(program),
+            ..Scope::default()
+        };
         s.visit_program(program);
         s
     }
@@ -367,7 +396,9 @@ impl<'a> Collector<'a> {
 
 impl<'a> Visit<'a> for Collector<'_> {
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
-        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init)
+            && self.resolver.scope.top.contains(&it.span.start)
+        {
             let name = id.name.as_str();
             if let Some((ev, via)) = self.resolver.eval(init, self.cx) {
                 let desc = Self::describe(format!("const `{name}`"), via);
