@@ -191,19 +191,34 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
     }
     let lexical = result.parse_error.as_ref().map(|(offset, msg)| {
         let line = src[..content.to_source(*offset)].matches('\n').count() + 1;
-        format!(
-            "found by the lexical scan: the code block does not parse (line {line}: {msg}), so the use could not be classified"
-        )
+        format!("found by the lexical scan: the code block does not parse (line {line}: {msg})")
     });
     let len = content.text.len();
     let inside = |o: usize| o >= shift && o - shift <= len;
+    let bytes = src.as_bytes();
     for o in result.occurrences {
         if !inside(o.start) || !inside(o.end) {
             continue;
         }
+        let (start, end) = (
+            content.to_source(o.start - shift),
+            content.to_source(o.end - shift),
+        );
+        // In a block that does not parse, a bare name outside any string is pseudocode
+        // (`emit agent/stream-chunk`): prose, not a code reference.
+        let quoted = start
+            .checked_sub(1)
+            .and_then(|p| bytes.get(p))
+            .is_some_and(|b| matches!(b, b'"' | b'\'' | b'`'));
+        let role = if lexical.is_some() && o.role == Role::Reference && !quoted {
+            Role::Mention
+        } else {
+            o.role
+        };
         analysis.occurrences.push(Occurrence {
-            start: content.to_source(o.start - shift),
-            end: content.to_source(o.end - shift),
+            role,
+            start,
+            end,
             via: o.via.or_else(|| lexical.clone()),
             ..o
         });
@@ -235,6 +250,11 @@ impl FrontEnd for Markdown {
 
     fn analyze(&self, _path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let mut analysis = FileAnalysis::default();
+        let names = cx.catalog.find_names(src);
+        if names.is_empty() && !cx.symbols.idents().any(|i| src.contains(i)) {
+            // Only a namespace prefix matched the prefilter: nothing to report.
+            return analysis;
+        }
         let (blocks, inline_code) = parse_blocks(src);
         let code: Vec<Range<usize>> = blocks
             .iter()
@@ -256,7 +276,7 @@ impl FrontEnd for Markdown {
                 lint_block(src, b, cx, &mut analysis);
             }
         }
-        for m in cx.catalog.find_names(src) {
+        for m in names {
             let block = blocks
                 .iter()
                 .find(|b| b.range.start <= m.start && m.end <= b.range.end);

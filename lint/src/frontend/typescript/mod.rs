@@ -88,6 +88,9 @@ impl FrontEnd for TypeScript {
     }
 
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+        if !worth_parsing(src, cx) {
+            return Vec::new();
+        }
         let lines = LineIndex::new(src);
         with_program(path, src, |program| {
             let scope = syntax::Scope::of(program);
@@ -106,6 +109,29 @@ impl FrontEnd for TypeScript {
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         analyze_as(path, src, cx)
     }
+}
+
+/// Whether `src` can hold anything to report: an exact removed name, or an identifier that
+/// stands for one. The engine's byte prefilter also admits files that only contain a
+/// namespace prefix such as `agent/` (common in dependency trees: `https-proxy-agent/…`);
+/// those are not worth an oxc parse.
+fn worth_parsing(src: &str, cx: Context<'_>) -> bool {
+    !cx.catalog.find_names(src).is_empty() || cx.symbols.idents().any(|i| src.contains(i))
+}
+
+/// Without a syntax tree, `ctx.on('agent/x'` is still recognisable: the string is the first
+/// argument of a call whose name subscribes or emits.
+fn lexical_call_role(src: &str, string_start: usize, cx: Context<'_>) -> Option<Role> {
+    let before = src[..string_start].trim_end();
+    let before = before.strip_suffix('(')?.trim_end();
+    let name_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .map_or(0, |i| i + 1);
+    let name = &before[name_start..];
+    if name.is_empty() {
+        return None;
+    }
+    syntax::call_role(cx.calls, name)
 }
 
 /// What the oxc pass found: contexts, identifier uses, strings and comments.
@@ -151,6 +177,9 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
 /// Markdown fences pass a synthetic name such as `fence.ts`).
 pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
     let mut analysis = FileAnalysis::default();
+    if !worth_parsing(src, cx) {
+        return analysis;
+    }
     let parsed = match parse_and_classify(path, src, cx) {
         Ok(p) => p,
         Err(e) => {
@@ -198,6 +227,9 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             Some(t) => {
                 let exact = t.whole && &src[t.content_start..t.content_end] == event.as_str();
                 match context_at(t.start, t.end) {
+                    _ if lexical && exact => {
+                        lexical_call_role(src, t.start, cx).unwrap_or(Role::Reference)
+                    }
                     Some(None) => continue,
                     Some(Some(Role::Mention)) => Role::Mention,
                     Some(Some(role)) if exact => role,
@@ -307,6 +339,6 @@ mod tests {
         );
         assert!(a.parse_error.is_some());
         let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
-        assert_eq!(r, vec![Role::Reference, Role::Comment]);
+        assert_eq!(r, vec![Role::Subscribe, Role::Comment]);
     }
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Benchmark: `mirrorless lint` on a large TypeScript/JavaScript tree against `rg -F` for the
+# six removed names. Results are recorded in docs/benchmarks/lint-ts.md.
+#
+# Usage: docs/benchmarks/lint-ts.sh [CORPUS_DIR]
+#   CORPUS_DIR defaults to /tmp/mirrorless-bench-ts; it is created with `npm install` of a real
+#   application's dependency set the first time (a few hundred MB, needs the npm registry).
+# Environment: RUNS (default 5) timed runs per command after one warm-up run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${1:-/tmp/mirrorless-bench-ts}
+runs=${RUNS:-5}
+
+if ! command -v rg >/dev/null; then
+    echo "installing ripgrep" >&2
+    apt-get update -qq && apt-get install -y -qq ripgrep
+fi
+
+if [ ! -d "$corpus/node_modules" ]; then
+    echo "installing the corpus into $corpus" >&2
+    npm install --prefix "$corpus" --no-audit --no-fund --ignore-scripts \
+        typescript @types/node react react-dom next eslint @typescript-eslint/parser vite >&2
+fi
+
+# A few planted files, so both tools have something to find (the npm set names none).
+planted="$corpus/mirrorless-planted"
+mkdir -p "$planted"
+cat > "$planted/plugin.ts" <<'EOF'
+export function apply(ctx: Context) {
+  ctx.on('agent/stream-chunk', (_a, _t, _s, chunk) => print(chunk))
+  ctx.emit('agent/turn-end', agent, turn, reason) // agent/steering
+}
+EOF
+cat > "$planted/README.md" <<'EOF'
+Listens to `agent/turn-start` and `agent/step-end`.
+EOF
+
+(cd "$root" && cargo build --release --locked --bin mirrorless >&2)
+bin="$root/target/release/mirrorless"
+
+# The six names come from the shared catalogue (`mirrorless explain MIRROR-n`), not a copy.
+names=$(mktemp)
+for n in 1 2 3 4 5 6; do
+    "$bin" explain "MIRROR-$n" | grep -o '`agent/[a-z-]*`' | head -1 | tr -d '`'
+done > "$names"
+echo "names: $(tr '\n' ' ' < "$names")" >&2
+
+types=(-g '*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,md,markdown,rs}')
+
+time_best() { # prints the best and the median wall time of RUNS runs, in seconds
+    "$@" >/dev/null 2>&1 || true
+    local times=()
+    for _ in $(seq "$runs"); do
+        local start end
+        start=$(date +%s.%N)
+        "$@" >/dev/null 2>&1 || true
+        end=$(date +%s.%N)
+        times+=("$(echo "$end - $start" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.3f %.3f\n", a[1], a[int((NR+1)/2)]}'
+}
+
+files=$(find "$corpus" -type f | wc -l)
+mb=$(du -sm "$corpus" | cut -f1)
+lint_files=$(find "$corpus" -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.mts' -o -name '*.cts' \
+    -o -name '*.js' -o -name '*.jsx' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.md' -o -name '*.markdown' \
+    -o -name '*.rs' \) | wc -l)
+lint_mb=$(find "$corpus" -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.mts' -o -name '*.cts' \
+    -o -name '*.js' -o -name '*.jsx' -o -name '*.mjs' -o -name '*.cjs' -o -name '*.md' -o -name '*.markdown' \
+    -o -name '*.rs' \) -printf '%s\n' | awk '{s+=$1} END {printf "%.0f", s/1048576}')
+
+read -r rg_best rg_med < <(time_best rg --hidden --no-ignore -F -c -f "$names" "$corpus")
+read -r rgt_best rgt_med < <(time_best rg --hidden --no-ignore -F -c -f "$names" "${types[@]}" "$corpus")
+read -r ml_best ml_med < <(time_best "$bin" lint --no-config --format json "$corpus")
+read -r ml1_best ml1_med < <(time_best "$bin" lint --no-config --format json -j 1 "$corpus")
+
+hits=$(rg --hidden --no-ignore -F -c -f "$names" "$corpus" | wc -l)
+summary=$("$bin" lint --no-config --color never "$corpus" 2>&1 | tail -1 || true)
+
+cat <<EOF
+machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(rustc --version), $(rg --version | head -1)
+corpus: $corpus: $files files, $mb MB on disk; $lint_files files / $lint_mb MB of the types mirrorless reads
+rg files with a hit: $hits
+mirrorless: $summary
+
+command                                             best (s)  median (s)
+rg -F -f names (all files)                          $rg_best     $rg_med
+rg -F -f names (the same file types)                $rgt_best     $rgt_med
+mirrorless lint (default threads)                   $ml_best     $ml_med
+mirrorless lint -j 1                                $ml1_best     $ml1_med
+ratio mirrorless / rg (all files, median)           $(echo "$ml_med / $rg_med" | bc -l | cut -c1-4)
+ratio mirrorless / rg (same types, median)          $(echo "$ml_med / $rgt_med" | bc -l | cut -c1-4)
+EOF
+rm -f "$names"
