@@ -93,6 +93,11 @@ impl Catalog {
         self.prefilter.is_match(bytes)
     }
 
+    /// Start offsets of every prefilter match (names and namespace prefixes).
+    pub fn prefilter_hits(&self, bytes: &[u8]) -> Vec<usize> {
+        self.prefilter.find_iter(bytes).map(|m| m.start()).collect()
+    }
+
     /// Every exact, delimited occurrence of a removed name in `text`. A name continued by
     /// more name characters (`agent/turn-started`) or preceded by them
     /// (`subagent/turn-start`, `/agent/turn-start`) is a different name and is not matched.

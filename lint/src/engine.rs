@@ -21,6 +21,8 @@ pub struct Options {
     pub paths: Vec<PathBuf>,
     /// Worker threads (default: one per core).
     pub jobs: Option<usize>,
+    /// Follow symbolic links while walking (loops are reported, not followed forever).
+    pub follow: bool,
     /// The configuration.
     pub config: Config,
 }
@@ -30,8 +32,9 @@ pub struct Options {
 pub struct Stats {
     /// Files walked and read.
     pub files: usize,
-    /// Files a front end parsed (after the byte prefilter).
-    pub parsed: usize,
+    /// Files that passed the byte prefilter (a removed name, its namespace, or a declared
+    /// identifier) and were analysed.
+    pub candidates: usize,
     /// Identifiers found to stand for a removed event.
     pub declarations: usize,
     /// Findings removed by inline suppressions.
@@ -150,6 +153,7 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
+    let mut ident_hit = vec![false; sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
     for _round in 0..16 {
         if frontier.is_empty() {
@@ -159,6 +163,7 @@ fn lint_in_pool(opts: &Options) -> Report {
             catalog: &catalog,
             symbols: &symbols,
             calls: &calls,
+            mentions_declared: !symbols.is_empty(),
         };
         let found: Vec<_> = frontier
             .par_iter()
@@ -190,29 +195,31 @@ fn lint_in_pool(opts: &Options) -> Report {
             .collect();
         for &i in &frontier {
             candidate[i] = true;
+            ident_hit[i] = true;
         }
     }
     report.stats.declarations = symbols.len();
 
     // Pass 2: every candidate file, with the whole run's symbols.
-    let cx = Context {
-        catalog: &catalog,
-        symbols: &symbols,
-        calls: &calls,
-    };
     let per_file: Vec<(Vec<Finding>, usize)> = sources
         .par_iter()
         .enumerate()
         .filter(|(i, _)| candidate[*i])
-        .map(|(_, s)| match front_of(s) {
+        .map(|(i, s)| match front_of(s) {
             Some(f) => {
+                let cx = Context {
+                    catalog: &catalog,
+                    symbols: &symbols,
+                    calls: &calls,
+                    mentions_declared: ident_hit[i],
+                };
                 let analysis = f.analyze(&s.display, &s.text, cx);
                 file_findings(s, analysis, &catalog, config)
             }
             None => (Vec::new(), 0),
         })
         .collect();
-    report.stats.parsed = candidate.iter().filter(|c| **c).count();
+    report.stats.candidates = candidate.iter().filter(|c| **c).count();
     for (findings, suppressed) in per_file {
         report.findings.extend(findings);
         report.stats.suppressed += suppressed;
@@ -307,7 +314,7 @@ fn walk(
         let walker = ignore::WalkBuilder::new(root_path)
             .hidden(false)
             .require_git(false)
-            .follow_links(false)
+            .follow_links(opts.follow)
             .filter_entry(|e| e.file_name() != ".git")
             .build();
         for entry in walker {
@@ -577,7 +584,9 @@ fn file_findings(
         for sp in sups.iter_mut() {
             if sp.problem.is_none()
                 && sp.target_line == f.line
-                && sp.rules.iter().any(|r| r.id == f.rule)
+                && sp.rules.iter().any(|(r, ev)| {
+                    r.id == f.rule && ev.as_ref().is_none_or(|e| f.event.as_ref() == Some(e))
+                })
             {
                 sp.used = true;
                 return false;
@@ -592,7 +601,14 @@ fn file_findings(
                 (Some(p), _) => format!("malformed suppression: {p}"),
                 (None, false) => format!(
                     "unused suppression: no {} finding on line {}",
-                    sp.rules.iter().map(|r| r.id).collect::<Vec<_>>().join("/"),
+                    sp.rules
+                        .iter()
+                        .map(|(r, ev)| match ev {
+                            Some(e) => format!("{}[{e}]", r.id),
+                            None => r.id.to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("/"),
                     sp.target_line
                 ),
                 (None, true) => continue,

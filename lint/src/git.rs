@@ -99,6 +99,7 @@ pub fn baseline_at(rev: &str, opts: &Options) -> Result<Baseline, String> {
     let old = engine::lint(&Options {
         paths: old_paths,
         jobs: opts.jobs,
+        follow: opts.follow,
         config,
     });
     let mut baseline = Baseline::from_findings(&old.findings);

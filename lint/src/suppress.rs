@@ -12,8 +12,8 @@ pub struct Suppression {
     pub start: usize,
     /// The line whose findings it suppresses.
     pub target_line: usize,
-    /// The rules it allows.
-    pub rules: Vec<&'static Rule>,
+    /// The rules it allows, each optionally for one event only (`ML001[agent/turn-start]`).
+    pub rules: Vec<(&'static Rule, Option<String>)>,
     /// What is wrong with it, if anything (then it suppresses nothing).
     pub problem: Option<String>,
     /// Whether it suppressed at least one finding.
@@ -52,13 +52,23 @@ pub fn parse(
         s.problem = Some("unclosed `allow(`".to_owned());
         return Some(s);
     };
-    for name in body[..close]
+    for item in body[..close]
         .split(',')
         .map(str::trim)
         .filter(|n| !n.is_empty())
     {
+        let (name, event) = match item.split_once('[') {
+            Some((n, rest)) => match rest.strip_suffix(']') {
+                Some(ev) => (n.trim(), Some(ev.trim().to_owned())),
+                None => {
+                    s.problem = Some(format!("unclosed `[` in `{item}`"));
+                    return Some(s);
+                }
+            },
+            None => (item, None),
+        };
         match rules::rule(name) {
-            Some(r) => s.rules.push(r),
+            Some(r) => s.rules.push((r, event)),
             None => {
                 s.problem = Some(format!("unknown rule `{name}`"));
                 return Some(s);
@@ -100,10 +110,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            s.rules.iter().map(|r| r.id).collect::<Vec<_>>(),
+            s.rules.iter().map(|r| r.0.id).collect::<Vec<_>>(),
             ["ML001", "ML002"]
         );
         assert_eq!((s.target_line, s.problem), (3, None));
+        let s = parse(
+            " mirrorless: allow(ML001[agent/turn-end]) bridge",
+            0,
+            3,
+            false,
+            4,
+        )
+        .unwrap();
+        assert_eq!(s.rules[0].1.as_deref(), Some("agent/turn-end"));
+        let s = parse(" mirrorless: allow(ML001[agent/x) y", 0, 1, false, 2).unwrap();
+        assert!(s.problem.is_some());
         let s = parse(" mirrorless: allow(ML001)", 0, 3, true, 5).unwrap();
         assert_eq!(s.target_line, 5);
         assert!(s.problem.unwrap().contains("reason"));

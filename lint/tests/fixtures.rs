@@ -84,6 +84,7 @@ fn run_case(case: &Path) -> (String, BTreeMap<(String, usize), Vec<String>>) {
     let report = lint(&Options {
         paths: vec![case.to_path_buf()],
         jobs: Some(2),
+        follow: false,
         config,
     });
     assert!(report.errors.is_empty(), "{:?}", report.errors);

@@ -90,6 +90,9 @@ pub struct LintArgs {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Follow symbolic links when walking directories (symlink loops are reported).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
 }
 
 /// Runs `mirrorless lint`.
@@ -119,6 +122,7 @@ pub fn run(args: LintArgs) -> ExitCode {
     let opts = Options {
         paths: args.paths.clone(),
         jobs: args.jobs,
+        follow: args.follow,
         config,
     };
     let since = match &args.new_since {

@@ -38,7 +38,8 @@ pub struct Declaration {
     pub ident: String,
     /// What it is.
     pub kind: DeclKind,
-    /// For variants, the enum that owns it.
+    /// For variants, the enum that owns it; for associated consts of an inherent impl, the
+    /// type.
     pub owner: Option<String>,
     /// The removed event it stands for.
     pub event: String,
@@ -46,6 +47,10 @@ pub struct Declaration {
     pub location: String,
     /// How it is described in findings, e.g. "const `TURN_START`".
     pub description: String,
+    /// Names a path may use to reach it: the declaring file's directories and stem, its
+    /// inline modules, and its package name. A qualified path or import through a module
+    /// that is none of these (`llm::StreamChunk`) is another item with the same name.
+    pub modules: Vec<String>,
 }
 
 /// Every declaration collected in pass 1, by identifier.
@@ -66,11 +71,40 @@ impl Symbols {
         true
     }
 
+    /// Every declaration of `ident`.
+    pub fn all_of(&self, ident: &str) -> &[Declaration] {
+        self.by_ident.get(ident).map_or(&[], Vec::as_slice)
+    }
+
     /// The declarations of `ident` of `kind`.
     pub fn get(&self, ident: &str, kind: DeclKind) -> Option<&Declaration> {
         self.by_ident
             .get(ident)
             .and_then(|l| l.iter().find(|d| d.kind == kind))
+    }
+
+    /// The const `ident` as reached by a path whose previous segment is `prev`: a free const
+    /// matches any path, an associated const only `Owner::IDENT` or `Self::IDENT`.
+    pub fn get_const(&self, ident: &str, prev: Option<&str>) -> Option<&Declaration> {
+        self.by_ident.get(ident).and_then(|l| {
+            l.iter().find(|d| {
+                d.kind == DeclKind::Const
+                    && match d.owner.as_deref() {
+                        None => true,
+                        Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
+                    }
+            })
+        })
+    }
+
+    /// Every declaration made at the same site as `d` (a const array of several removed names
+    /// declares one entry per event).
+    pub fn same_site(&self, d: &Declaration) -> Vec<&Declaration> {
+        self.by_ident.get(&d.ident).map_or_else(Vec::new, |l| {
+            l.iter()
+                .filter(|x| x.kind == d.kind && x.owner == d.owner && x.location == d.location)
+                .collect()
+        })
     }
 
     /// The variant `ident` of enum `owner`.
@@ -117,6 +151,45 @@ pub struct CallNames {
     pub emit: Vec<String>,
     /// Receivers (last identifier of the receiver expression) whose events are not ours.
     pub ignore_receivers: Vec<String>,
+}
+
+/// Verbs that make a call a subscription also as a word of a longer name
+/// (`subscribe_typed`, `try_listen`).
+pub const SUBSCRIBE_VERBS: &[&str] = &["subscribe", "unsubscribe", "listen", "unlisten"];
+
+/// Verbs that make a call an emit also as a word of a longer name (`emit_typed`,
+/// `publish_event`, `try_emit`).
+pub const EMIT_VERBS: &[&str] = &[
+    "emit",
+    "publish",
+    "dispatch",
+    "fire",
+    "trigger",
+    "broadcast",
+];
+
+impl CallNames {
+    /// Whether a call, macro or attribute named `name` subscribes or emits.
+    pub fn role_of(&self, name: &str) -> Option<crate::model::Role> {
+        use crate::model::Role;
+        let word = |verbs: &[&str]| {
+            verbs.iter().any(|v| {
+                name.strip_prefix(v).is_some_and(|r| r.starts_with('_'))
+                    || name.strip_suffix(v).is_some_and(|r| r.ends_with('_'))
+            })
+        };
+        if self.subscribe.iter().any(|n| n == name) {
+            Some(Role::Subscribe)
+        } else if self.emit.iter().any(|n| n == name) {
+            Some(Role::Emit)
+        } else if word(SUBSCRIBE_VERBS) {
+            Some(Role::Subscribe)
+        } else if word(EMIT_VERBS) {
+            Some(Role::Emit)
+        } else {
+            None
+        }
+    }
 }
 
 /// Default subscription call names.
@@ -180,6 +253,9 @@ pub struct Context<'a> {
     pub symbols: &'a Symbols,
     /// Subscription/emit call names.
     pub calls: &'a CallNames,
+    /// The file mentions an identifier declared in pass 1, so it needs a full parse even if
+    /// every removed name in it sits in a comment.
+    pub mentions_declared: bool,
 }
 
 /// A comment that may carry a suppression, as found by a front end.

@@ -73,13 +73,13 @@ pub fn render(report: &Report, color: bool) -> String {
     let (errors, warnings, notes) = super::counts(report);
     let st = &report.stats;
     let mut summary = format!(
-        "{errors} error{}, {warnings} warning{}, {notes} note{} in {} file{} ({} parsed)",
+        "{errors} error{}, {warnings} warning{}, {notes} note{} in {} file{} ({} past the prefilter)",
         plural(errors),
         plural(warnings),
         plural(notes),
         st.files,
         plural(st.files),
-        st.parsed
+        st.candidates
     );
     if st.suppressed > 0 {
         summary.push_str(&format!(", {} suppressed inline", st.suppressed));

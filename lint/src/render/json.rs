@@ -20,7 +20,7 @@ pub fn render(report: &Report) -> String {
             "warnings": warnings,
             "notes": notes,
             "files": report.stats.files,
-            "parsed": report.stats.parsed,
+            "candidates": report.stats.candidates,
             "declarations": report.stats.declarations,
             "suppressed": report.stats.suppressed,
             "baselined": report.stats.baselined,

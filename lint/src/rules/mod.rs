@@ -66,6 +66,26 @@ pub fn rule(id_or_name: &str) -> Option<&'static Rule> {
         .find(|r| r.id.eq_ignore_ascii_case(id_or_name) || r.name.eq_ignore_ascii_case(id_or_name))
 }
 
+/// The index page of `docs/rules/`.
+pub fn index() -> String {
+    let mut s = String::from(
+        "# mirrorless lint rules\n\n<!-- Generated from lint/src/rules/ by `MIRRORLESS_BLESS=1 cargo test -p mirrorless-lint --test rule_docs`; do not edit. -->\n\n\
+Rule IDs never change meaning. Every front end (Rust today; TS/JS and Markdown next) reports \
+through these rules. `mirrorless explain ID` prints a page in the terminal.\n\n\
+| ID | name | default | summary |\n|---|---|---|---|\n",
+    );
+    for r in RULES {
+        s.push_str(&format!(
+            "| [{id}]({id}.md) | `{}` | {} | {} |\n",
+            r.name,
+            r.default_severity,
+            r.summary,
+            id = r.id
+        ));
+    }
+    s
+}
+
 /// The rule that reports occurrences with this role.
 pub fn for_role(role: Role) -> &'static Rule {
     match role {
@@ -91,7 +111,10 @@ pub fn doc_url(rule: &Rule) -> String {
 impl Rule {
     /// The Markdown page of this rule (`docs/rules/<ID>.md` and `mirrorless explain`).
     pub fn page(&self) -> String {
-        let mut s = format!("# {} `{}`\n\n", self.id, self.name);
+        let mut s = format!(
+            "# {} `{}`\n\n<!-- Generated from lint/src/rules/{}.rs; do not edit. -->\n\n",
+            self.id, self.name, self.name
+        );
         s.push_str(&format!(
             "**Default severity: {}**\n\n{}\n\n",
             self.default_severity, self.summary

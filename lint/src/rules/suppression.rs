@@ -11,7 +11,7 @@ pub const RULE: Rule = Rule {
     summary: "A `mirrorless: allow(…)` comment is unused, names an unknown rule, or gives no reason.",
     explanation: "
 A suppression has the form `// mirrorless: allow(RULE[, RULE…]) reason`, where each RULE is an ID
-(`ML001`) or a name (`subscribe`). It applies to the findings on its own line, or, when the comment
+(`ML001`) or a name (`subscribe`), optionally limited to one event (`ML004[agent/turn-start]`). It applies to the findings on its own line, or, when the comment
 stands alone on its line, to the next line. The reason is required: a suppression without one
 suppresses nothing. A suppression that matched no finding is reported so it cannot rot after the
 code it excused is gone.

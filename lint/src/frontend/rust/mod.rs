@@ -9,7 +9,9 @@ use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
 use syn::visit::Visit;
 use syntax::Ctx;
 
@@ -36,6 +38,72 @@ fn parse(src: &str) -> Result<syn::File, syn::Error> {
     syn::parse_file(&parse_text(src))
 }
 
+/// The names a path may use to reach items of the file at `path`: its directory names and
+/// file stem (dashes as underscores) and the package name of the nearest `Cargo.toml`.
+fn module_words(path: &str) -> Vec<String> {
+    let p = Path::new(path);
+    let mut words: Vec<String> = p
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .map(|s| {
+            s.strip_suffix(".rs")
+                .map(str::to_owned)
+                .unwrap_or(s)
+                .replace('-', "_")
+        })
+        .collect();
+    if let Some(name) = package_name(p) {
+        words.push(name.replace('-', "_"));
+    }
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// The `[package] name` of the nearest `Cargo.toml` above `file`, cached per directory.
+fn package_name(file: &Path) -> Option<String> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Option<String>>>> = OnceLock::new();
+    let dir = std::path::absolute(file).ok()?.parent()?.to_path_buf();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Ok(map) = cache.lock()
+        && let Some(hit) = map.get(&dir)
+    {
+        return hit.clone();
+    }
+    let found = dir.ancestors().find_map(|d| {
+        let text = std::fs::read_to_string(d.join("Cargo.toml")).ok()?;
+        let value: toml::Table = toml::from_str(&text).ok()?;
+        Some(
+            value
+                .get("package")
+                .and_then(|p| p.get("name"))
+                .and_then(|n| n.as_str())
+                .map(str::to_owned),
+        )
+    });
+    let name = found.flatten();
+    if let Ok(mut map) = cache.lock() {
+        map.insert(dir, name.clone());
+    }
+    name
+}
+
+/// Whether every prefilter hit (removed name or namespace prefix) lies inside a comment.
+fn names_only_in_comments(src: &str, tokens: &[lex::Token], cx: Context<'_>) -> bool {
+    cx.catalog
+        .prefilter_hits(src.as_bytes())
+        .into_iter()
+        .all(|at| {
+            let i = tokens.partition_point(|t| t.end <= at);
+            tokens
+                .get(i)
+                .is_some_and(|t| t.start <= at && t.kind == TokenKind::Comment)
+        })
+}
+
 /// Frees proc-macro2's per-thread source map; spans of earlier parses become invalid.
 fn release_spans() {
     proc_macro2::extra::invalidate_current_thread_spans();
@@ -51,12 +119,19 @@ impl FrontEnd for Rust {
     }
 
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+        if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
+            return Vec::new();
+        }
         let found = match parse(src) {
             Ok(file) => {
                 let mut c = syntax::Collector {
                     cx,
                     path,
                     found: Vec::new(),
+                    impl_self: Vec::new(),
+                    modules: module_words(path),
+                    mod_stack: Vec::new(),
+                    locals: syntax::local_strings(&file, cx.symbols),
                 };
                 c.visit_file(&file);
                 c.found
@@ -67,15 +142,21 @@ impl FrontEnd for Rust {
         found
     }
 
-    fn analyze(&self, _path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+    fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let mut analysis = FileAnalysis::default();
-        let (contexts, idents) = match parse(src) {
-            Ok(file) => {
-                let mut c = syntax::Classifier::new(cx, &file);
+        let tokens = lex::tokens(src);
+        // Files whose only mentions are comments (the usual state after a migration) need
+        // no syntax tree.
+        let lexical_only = !cx.mentions_declared && names_only_in_comments(src, &tokens, cx);
+        let parsed = if lexical_only { None } else { Some(parse(src)) };
+        let (contexts, idents) = match parsed {
+            None => (Vec::new(), Vec::new()),
+            Some(Ok(file)) => {
+                let mut c = syntax::Classifier::new(cx, path, &file);
                 c.visit_file(&file);
                 (c.contexts, c.occurrences)
             }
-            Err(e) => {
+            Some(Err(e)) => {
                 analysis.parse_error = Some((e.span().byte_range().start, e.to_string()));
                 (Vec::new(), Vec::new())
             }
@@ -89,7 +170,6 @@ impl FrontEnd for Rust {
                 .map(|(_, c)| *c)
         };
 
-        let tokens = lex::tokens(src);
         for t in &tokens {
             if t.kind == TokenKind::Comment {
                 let text = &src[t.content_start..t.content_end];
@@ -108,6 +188,13 @@ impl FrontEnd for Rust {
             let i = tokens.partition_point(|t| t.end <= m.start);
             let token = tokens.get(i).filter(|t| t.start <= m.start);
             let role = match token {
+                // A suppression naming the event it allows is not documentation.
+                Some(t)
+                    if t.kind == TokenKind::Comment
+                        && src[t.content_start..t.content_end].contains("mirrorless:") =>
+                {
+                    continue;
+                }
                 Some(t) if t.kind == TokenKind::Comment => Role::Comment,
                 Some(t) => {
                     let content = &src[t.content_start..t.content_end];

@@ -3,7 +3,7 @@
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
 use proc_macro2::{Span, TokenStream, TokenTree};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -31,9 +31,18 @@ const PEEL_METHODS: &[&str] = &[
 ];
 const PEEL_FUNCTIONS: &[&str] = &["from", "new", "Borrowed", "Owned", "Some", "Cow", "String"];
 
-/// Evaluates `expr` as a constant string where possible: literals, `concat!`, simple
-/// `format!`, conversions, and consts or typed events already declared.
-pub(super) fn eval_str(expr: &Expr, symbols: &Symbols) -> Option<String> {
+/// What string evaluation may consult: declarations of removed names across the run, and
+/// the file's own string consts (`const NS: &str = "agent/";`).
+#[derive(Clone, Copy)]
+pub(super) struct Env<'a> {
+    pub symbols: &'a Symbols,
+    pub locals: &'a HashMap<String, String>,
+}
+
+/// Evaluates `expr` as a constant string where possible: literals, `concat!`, `format!` with
+/// positional, numbered, named and captured arguments, `+` and `[..].concat()`, conversions,
+/// consts or typed events already declared, and the file's own string consts.
+pub(super) fn eval_str(expr: &Expr, env: &Env<'_>) -> Option<String> {
     match expr {
         Expr::Lit(l) => match &l.lit {
             Lit::Str(s) => Some(s.value()),
@@ -47,36 +56,58 @@ pub(super) fn eval_str(expr: &Expr, symbols: &Symbols) -> Option<String> {
                 .map(|s| s.ident.to_string())
                 .collect();
             let last = segs.last()?;
-            if let Some(d) = symbols.get(last, DeclKind::Const) {
+            let prev = segs.len().checked_sub(2).map(|i| segs[i].as_str());
+            if let Some(d) = env.symbols.get_const(last, prev) {
                 return Some(d.event.clone());
             }
             if segs.len() >= 2 {
                 let owner = &segs[segs.len() - 2];
-                if let Some(d) = symbols.get(owner, DeclKind::Type) {
+                if let Some(d) = env.symbols.get(owner, DeclKind::Type) {
                     return Some(d.event.clone());
                 }
             }
+            if segs.len() == 1 {
+                return env.locals.get(last).cloned();
+            }
             None
         }
-        Expr::Reference(r) => eval_str(&r.expr, symbols),
-        Expr::Paren(p) => eval_str(&p.expr, symbols),
-        Expr::Group(g) => eval_str(&g.expr, symbols),
+        Expr::Reference(r) => eval_str(&r.expr, env),
+        Expr::Paren(p) => eval_str(&p.expr, env),
+        Expr::Group(g) => eval_str(&g.expr, env),
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => {
+            Some(eval_str(&b.left, env)? + &eval_str(&b.right, env)?)
+        }
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "concat" => {
+            let Expr::Array(a) = peel(&m.receiver) else {
+                return None;
+            };
+            a.elems.iter().map(|e| eval_str(e, env)).collect()
+        }
         Expr::MethodCall(m)
             if m.args.is_empty() && PEEL_METHODS.contains(&m.method.to_string().as_str()) =>
         {
-            eval_str(&m.receiver, symbols)
+            eval_str(&m.receiver, env)
         }
         Expr::Call(c) if c.args.len() == 1 => {
             let Expr::Path(f) = &*c.func else { return None };
             let last = f.path.segments.last()?.ident.to_string();
             if PEEL_FUNCTIONS.contains(&last.as_str()) {
-                eval_str(&c.args[0], symbols)
+                eval_str(&c.args[0], env)
             } else {
                 None
             }
         }
-        Expr::Macro(m) => eval_macro(&m.mac, symbols),
+        Expr::Macro(m) => eval_macro(&m.mac, env),
         _ => None,
+    }
+}
+
+fn peel(e: &Expr) -> &Expr {
+    match e {
+        Expr::Reference(r) => peel(&r.expr),
+        Expr::Paren(p) => peel(&p.expr),
+        Expr::Group(g) => peel(&g.expr),
+        e => e,
     }
 }
 
@@ -94,7 +125,7 @@ fn macro_args(mac: &syn::Macro) -> Option<Punctuated<Expr, syn::Token![,]>> {
 }
 
 /// `concat!("agent/", "turn-start")`, `format!("agent/{}", "step-end")`.
-fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
+fn eval_macro(mac: &syn::Macro, env: &Env<'_>) -> Option<String> {
     let name = macro_name(mac);
     if name != "concat" && name != "format" {
         return None;
@@ -110,7 +141,7 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
                     Lit::Char(c) => out.push(c.value()),
                     _ => return None,
                 },
-                other => out.push_str(&eval_str(other, symbols)?),
+                other => out.push_str(&eval_str(other, env)?),
             }
         }
         return Some(out);
@@ -122,7 +153,20 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
     else {
         return None;
     };
-    let values: Vec<String> = it.map(|a| eval_str(a, symbols)).collect::<Option<_>>()?;
+    let mut positional = Vec::new();
+    let mut named = HashMap::new();
+    for a in it {
+        match a {
+            Expr::Assign(asg) => {
+                let Expr::Path(p) = &*asg.left else {
+                    return None;
+                };
+                let key = p.path.get_ident()?.to_string();
+                named.insert(key, eval_str(&asg.right, env)?);
+            }
+            a => positional.push(eval_str(a, env)?),
+        }
+    }
     let fmt = fmt.value();
     let mut out = String::new();
     let mut next = 0;
@@ -145,18 +189,53 @@ fn eval_macro(mac: &syn::Macro, symbols: &Symbols) -> Option<String> {
                     }
                     spec.push(c);
                 }
-                let index = if spec.is_empty() {
+                // Only plain `{}` / `{0}` / `{name}`: a format spec could change the text.
+                let value = if spec.is_empty() {
                     next += 1;
-                    next - 1
+                    positional.get(next - 1)?.clone()
+                } else if let Ok(i) = spec.parse::<usize>() {
+                    positional.get(i)?.clone()
+                } else if let Some(v) = named.get(&spec) {
+                    v.clone()
                 } else {
-                    spec.parse::<usize>().ok()?
+                    eval_str(&syn::parse_str::<Expr>(&spec).ok()?, env)?
                 };
-                out.push_str(values.get(index)?);
+                out.push_str(&value);
             }
             c => out.push(c),
         }
     }
     Some(out)
+}
+
+/// The file's own string consts and statics whose value can be evaluated (literals, `concat!`,
+/// other such consts), for building names from pieces (`format!("{NS}turn-start")`).
+pub(super) fn local_strings(file: &syn::File, symbols: &Symbols) -> HashMap<String, String> {
+    struct Items<'f>(Vec<(&'f syn::Ident, &'f Expr)>);
+    impl<'ast> Visit<'ast> for Items<'ast> {
+        fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
+            self.0.push((&i.ident, &i.expr));
+        }
+        fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
+            self.0.push((&i.ident, &i.expr));
+        }
+    }
+    let mut items = Items(Vec::new());
+    items.visit_file(file);
+    let mut locals = HashMap::new();
+    // Two rounds resolve a const defined from an earlier or later one.
+    for _ in 0..2 {
+        for (ident, expr) in &items.0 {
+            let env = Env {
+                symbols,
+                locals: &locals,
+            };
+            if let Some(v) = eval_str(expr, &env) {
+                locals.insert(ident.to_string(), v);
+            }
+        }
+    }
+    locals
 }
 
 fn removed<'c>(value: Option<String>, cx: Context<'c>) -> Option<String> {
@@ -221,6 +300,14 @@ pub(super) struct Collector<'a> {
     pub cx: Context<'a>,
     pub path: &'a str,
     pub found: Vec<Declaration>,
+    /// Self types of the enclosing impls.
+    pub impl_self: Vec<String>,
+    /// Module words of the file (see [`Declaration::modules`]).
+    pub modules: Vec<String>,
+    /// Enclosing inline modules.
+    pub mod_stack: Vec<String>,
+    /// The file's own string consts.
+    pub locals: HashMap<String, String>,
 }
 
 impl Collector<'_> {
@@ -232,6 +319,8 @@ impl Collector<'_> {
         event: String,
         description: String,
     ) {
+        let mut modules = self.modules.clone();
+        modules.extend(self.mod_stack.iter().cloned());
         let d = Declaration {
             ident: ident.to_string(),
             kind,
@@ -239,48 +328,229 @@ impl Collector<'_> {
             event,
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
+            modules,
         };
-        if self.cx.symbols.get(&d.ident, kind).is_none() && !self.found.contains(&d) {
+        if !self.found.contains(&d) {
             self.found.push(d);
         }
     }
 
     fn eval(&self, e: &Expr) -> Option<String> {
-        removed(eval_str(e, self.cx.symbols), self.cx)
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        removed(eval_str(e, &env), self.cx)
+    }
+}
+
+impl Collector<'_> {
+    /// A `const`/`static` holding a removed name, or an array/slice of names with at least
+    /// one removed name (one declaration per removed event).
+    fn const_item(&mut self, ident: &syn::Ident, expr: &Expr, what: &str) {
+        if let Some(ev) = self.eval(expr) {
+            self.add(
+                ident,
+                DeclKind::Const,
+                None,
+                ev,
+                format!("{what} `{ident}`"),
+            );
+            return;
+        }
+        let mut names = Vec::new();
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        array_strs(expr, &env, &mut names);
+        for ev in names
+            .into_iter()
+            .filter(|n| self.cx.catalog.lookup(n).is_some())
+        {
+            self.add(
+                ident,
+                DeclKind::Const,
+                None,
+                ev,
+                format!("{what} array `{ident}`"),
+            );
+        }
+    }
+
+    /// `match` arms that map an enum variant to a removed name (`Self::TurnStart =>
+    /// "agent/turn-start"`) or back (`"agent/turn-start" => AgentEvent::TurnStart`).
+    fn variant_arm(&mut self, arm: &syn::Arm) {
+        let (variant_path, value) = match (pat_path(&arm.pat), variant_expr_path(&arm.body)) {
+            (Some(p), _) => (p, self.eval(&arm.body)),
+            (None, Some(p)) => (
+                p,
+                pat_str(&arm.pat).filter(|v| self.cx.catalog.lookup(v).is_some()),
+            ),
+            _ => return,
+        };
+        let Some(ev) = value else { return };
+        let segs: Vec<&syn::PathSegment> = variant_path.segments.iter().collect();
+        let [.., owner, variant] = segs.as_slice() else {
+            return;
+        };
+        let owner = match owner.ident.to_string().as_str() {
+            "Self" => match self.impl_self.last() {
+                Some(t) => t.clone(),
+                None => return,
+            },
+            o => o.to_owned(),
+        };
+        let desc = format!("variant `{owner}::{}`", variant.ident);
+        self.add(&variant.ident, DeclKind::Variant, Some(owner), ev, desc);
+    }
+}
+
+/// `(Ident, "literal")` pairs in a token stream where an UpperCamelCase identifier is followed,
+/// within three tokens of punctuation (`,`, `=>`, `=`, `:`), by a string literal.
+fn ident_literal_pairs(tokens: TokenStream, out: &mut Vec<(syn::Ident, syn::LitStr)>) {
+    let mut last_ident: Option<(syn::Ident, usize)> = None;
+    for (i, tt) in tokens.into_iter().enumerate() {
+        match tt {
+            TokenTree::Group(g) => {
+                ident_literal_pairs(g.stream(), out);
+                last_ident = None;
+            }
+            TokenTree::Ident(id) => {
+                let upper = id.to_string().starts_with(char::is_uppercase);
+                last_ident = upper.then_some((id, i));
+            }
+            TokenTree::Punct(_) => {}
+            TokenTree::Literal(l) => {
+                if let Some((id, at)) = last_ident.take()
+                    && i - at <= 3
+                    && let Ok(s) = syn::parse2::<syn::LitStr>(TokenTree::Literal(l).into())
+                {
+                    out.push((id, s));
+                }
+            }
+        }
+    }
+}
+
+/// The string elements of an array or slice expression (through `&`).
+fn array_strs(expr: &Expr, env: &Env<'_>, out: &mut Vec<String>) {
+    match expr {
+        Expr::Reference(r) => array_strs(&r.expr, env, out),
+        Expr::Array(a) => {
+            for e in &a.elems {
+                if let Some(v) = eval_str(e, env) {
+                    out.push(v);
+                } else {
+                    array_strs(e, env, out);
+                }
+            }
+        }
+        Expr::Tuple(t) => {
+            for e in &t.elems {
+                if let Some(v) = eval_str(e, env) {
+                    out.push(v);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The path of a pattern naming an enum variant (`A::B`, `A::B { .. }`, `A::B(..)`).
+fn pat_path(p: &syn::Pat) -> Option<&syn::Path> {
+    let path = match p {
+        syn::Pat::Path(p) => &p.path,
+        syn::Pat::Struct(s) => &s.path,
+        syn::Pat::TupleStruct(t) => &t.path,
+        _ => return None,
+    };
+    (path.segments.len() >= 2).then_some(path)
+}
+
+/// The variant path an arm body builds (`A::B`, `Some(A::B { .. })`, `Ok(A::B(..))`).
+fn variant_expr_path(e: &Expr) -> Option<&syn::Path> {
+    let path = match e {
+        Expr::Path(p) => &p.path,
+        Expr::Struct(s) => &s.path,
+        Expr::Call(c) => match &*c.func {
+            Expr::Path(f) if f.path.segments.len() == 1 && c.args.len() == 1 => {
+                return variant_expr_path(&c.args[0]);
+            }
+            Expr::Path(f) => &f.path,
+            _ => return None,
+        },
+        Expr::Block(b) => return tail_expr(&b.block).and_then(variant_expr_path),
+        _ => return None,
+    };
+    let upper = |s: &syn::PathSegment| s.ident.to_string().starts_with(char::is_uppercase);
+    (path.segments.len() >= 2 && path.segments.iter().rev().take(2).all(upper)).then_some(path)
+}
+
+/// The string literal of a pattern.
+fn pat_str(p: &syn::Pat) -> Option<String> {
+    match p {
+        syn::Pat::Lit(l) => match &l.lit {
+            Lit::Str(s) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
 impl<'ast> Visit<'ast> for Collector<'_> {
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
-        if let Some(ev) = self.eval(&i.expr) {
-            self.add(
-                &i.ident,
-                DeclKind::Const,
-                None,
-                ev,
-                format!("const `{}`", i.ident),
-            );
-        }
+        self.const_item(&i.ident, &i.expr, "const");
         visit::visit_item_const(self, i);
     }
 
     fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
-        if let Some(ev) = self.eval(&i.expr) {
-            self.add(
-                &i.ident,
-                DeclKind::Const,
-                None,
-                ev,
-                format!("static `{}`", i.ident),
-            );
-        }
+        self.const_item(&i.ident, &i.expr, "static");
         visit::visit_item_static(self, i);
+    }
+
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        self.mod_stack.push(m.ident.to_string());
+        visit::visit_item_mod(self, m);
+        self.mod_stack.pop();
+    }
+
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        self.variant_arm(arm);
+        visit::visit_arm(self, arm);
+    }
+
+    /// Item-level declaration macros such as `event!(TurnStart, "agent/turn-start");` or
+    /// `events! { TurnStart => "agent/turn-start", … }`: an UpperCamelCase identifier right
+    /// before a removed name becomes a typed event.
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        if !i.mac.path.is_ident("macro_rules") {
+            let mut pairs = Vec::new();
+            ident_literal_pairs(i.mac.tokens.clone(), &mut pairs);
+            for (ident, lit) in pairs {
+                let value = lit.value();
+                if self.cx.catalog.lookup(&value).is_some() {
+                    let name = macro_name(&i.mac);
+                    let desc = format!("typed event `{ident}` (declared by `{name}!`)");
+                    self.add(&ident, DeclKind::Type, None, value, desc);
+                }
+            }
+        }
+        visit::visit_item_macro(self, i);
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
         if let Some(ty) = type_ident(&i.self_ty) {
             for item in &i.items {
                 let (ev, what) = match item {
+                    // An inherent impl holding name consts is a namespace, not a typed event.
+                    syn::ImplItem::Const(c) if i.trait_.is_none() => {
+                        if let Some(ev) = self.eval(&c.expr) {
+                            let desc = format!("associated const `{ty}::{}`", c.ident);
+                            self.add(&c.ident, DeclKind::Const, Some(ty.to_string()), ev, desc);
+                        }
+                        continue;
+                    }
                     syn::ImplItem::Const(c) => (self.eval(&c.expr), format!("`{ty}::{}`", c.ident)),
                     syn::ImplItem::Fn(f) => (
                         tail_expr(&f.block).and_then(|e| self.eval(e)),
@@ -295,7 +565,12 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 }
             }
         }
+        let self_name = type_ident(&i.self_ty)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
+        self.impl_self.pop();
     }
 
     fn visit_item_struct(&mut self, i: &'ast syn::ItemStruct) {
@@ -340,15 +615,22 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         visit::visit_item_type(self, i);
     }
 
-    fn visit_use_rename(&mut self, r: &'ast syn::UseRename) {
-        let source = r.ident.to_string();
-        for kind in [DeclKind::Const, DeclKind::Type] {
-            if let Some(d) = self.cx.symbols.get(&source, kind) {
-                let (ev, desc) = (
-                    d.event.clone(),
-                    format!("`{}`, an alias of {}", r.rename, d.description),
-                );
-                self.add(&r.rename, kind, None, ev, desc);
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut imported = Vec::new();
+        use_leaves(&u.tree, &mut Vec::new(), &mut imported);
+        for (ident, alias, prefix) in imported {
+            let Some(alias) = alias else { continue };
+            let symbols: &Symbols = self.cx.symbols;
+            let found: Vec<Declaration> = symbols
+                .all_of(&ident.to_string())
+                .iter()
+                .filter(|d| matches!(d.kind, DeclKind::Const | DeclKind::Type) && d.owner.is_none())
+                .filter(|d| reachable_through(&prefix, d))
+                .cloned()
+                .collect();
+            for d in found {
+                let desc = format!("`{alias}`, an alias of {}", d.description);
+                self.add(&alias, d.kind, None, d.event.clone(), desc);
             }
         }
     }
@@ -367,38 +649,47 @@ pub(super) enum Ctx {
 /// declared identifiers and of names built by macros.
 pub(super) struct Classifier<'a> {
     pub cx: Context<'a>,
-    /// Identifiers visible by bare name in this file (declared or imported here).
-    pub visible: HashSet<String>,
+    /// The file being classified, as reported.
+    pub path: &'a str,
+    /// Identifiers declared in this file.
+    pub declared: HashSet<String>,
+    /// Identifiers imported by name, with the path prefixes they are imported through.
+    pub imports: HashMap<String, Vec<Vec<String>>>,
     /// The file has a glob import, so any declared identifier may be visible.
     pub glob: bool,
+    /// Enums whose variants are glob-imported (`use AgentEvent::*;`).
+    pub variant_owners: HashSet<String>,
     pub contexts: Vec<(Range<usize>, Ctx)>,
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// Byte ranges where the identifier is a definition, not a use.
     skip: Vec<usize>,
+    /// Self types of the enclosing impls (for `Self::Variant`).
+    impl_self: Vec<String>,
+    /// The file's own string consts.
+    locals: HashMap<String, String>,
 }
 
 impl<'a> Classifier<'a> {
-    pub fn new(cx: Context<'a>, file: &syn::File) -> Self {
+    pub fn new(cx: Context<'a>, path: &'a str, file: &syn::File) -> Self {
         let mut scope = Scope::default();
         scope.visit_file(file);
         Classifier {
             cx,
-            visible: scope.names,
+            path,
+            declared: scope.names,
+            imports: scope.imports,
             glob: scope.glob,
+            variant_owners: scope.variant_owners,
             contexts: Vec::new(),
             occurrences: Vec::new(),
             skip: Vec::new(),
+            impl_self: Vec::new(),
+            locals: local_strings(file, cx.symbols),
         }
     }
 
     fn call_ctx(&self, name: &str) -> Option<Ctx> {
-        if self.cx.calls.subscribe.iter().any(|n| n == name) {
-            Some(Ctx::Role(Role::Subscribe))
-        } else if self.cx.calls.emit.iter().any(|n| n == name) {
-            Some(Ctx::Role(Role::Emit))
-        } else {
-            None
-        }
+        self.cx.calls.role_of(name).map(Ctx::Role)
     }
 
     fn mark_args<'e>(&mut self, ctx: Ctx, args: impl Iterator<Item = &'e Expr>) {
@@ -409,14 +700,44 @@ impl<'a> Classifier<'a> {
         }
     }
 
-    fn resolve(&self, ident: &str, single: bool) -> Option<&'a Declaration> {
+    /// The declaration a use of `ident` refers to. `prev` is the previous path segment, if
+    /// any; `single` says the identifier stands alone (so it must be declared or imported in
+    /// this file).
+    fn resolve(&self, ident: &str, prev: Option<&str>, single: bool) -> Option<&'a Declaration> {
         let symbols: &'a Symbols = self.cx.symbols;
-        if single && !self.glob && !self.visible.contains(ident) {
-            return None;
+        let candidates = symbols.all_of(ident).iter().filter(|d| match d.kind {
+            DeclKind::Const => match d.owner.as_deref() {
+                None => true,
+                Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
+            },
+            DeclKind::Type => true,
+            DeclKind::Variant => false,
+        });
+        for d in candidates {
+            // A file declaring its own item of that name means that item, unless the removed
+            // event's declaration is this very file's.
+            let declared_here = d
+                .location
+                .rsplit_once(':')
+                .is_some_and(|(p, _)| p == self.path);
+            if self.declared.contains(ident) && !declared_here && single {
+                continue;
+            }
+            let reachable = if single {
+                declared_here
+                    || self
+                        .imports
+                        .get(ident)
+                        .is_some_and(|ps| ps.iter().any(|p| reachable_through(p, d)))
+                    || (self.glob && !self.imports.contains_key(ident))
+            } else {
+                prev.is_none_or(|p| reachable_through(&[p.to_owned()], d))
+            };
+            if reachable {
+                return Some(d);
+            }
         }
-        symbols
-            .get(ident, DeclKind::Const)
-            .or_else(|| symbols.get(ident, DeclKind::Type))
+        None
     }
 
     fn hit(&mut self, span: Span, d: &Declaration) {
@@ -424,14 +745,17 @@ impl<'a> Classifier<'a> {
         if self.skip.contains(&r.start) {
             return;
         }
-        self.occurrences.push((
-            r,
-            d.event.clone(),
-            Some(format!(
-                "through {} declared at {}",
-                d.description, d.location
-            )),
-        ));
+        let symbols: &Symbols = self.cx.symbols;
+        for d in symbols.same_site(d) {
+            self.occurrences.push((
+                r.clone(),
+                d.event.clone(),
+                Some(format!(
+                    "through {} declared at {}",
+                    d.description, d.location
+                )),
+            ));
+        }
     }
 
     fn scan_tokens(&mut self, tokens: TokenStream) {
@@ -455,7 +779,7 @@ impl<'a> Classifier<'a> {
                         .and_then(|o| self.cx.symbols.variant(o, &name));
                     if let Some(d) = variant {
                         self.hit(id.span(), d);
-                    } else if let Some(d) = self.resolve(&name, owner.is_none()) {
+                    } else if let Some(d) = self.resolve(&name, owner.as_deref(), owner.is_none()) {
                         self.hit(id.span(), d);
                     }
                 }
@@ -469,7 +793,11 @@ impl<'a> Classifier<'a> {
     }
 
     fn visit_macro_body(&mut self, mac: &syn::Macro) {
-        if let Some(ev) = removed(eval_macro(mac, self.cx.symbols), self.cx) {
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        if let Some(ev) = removed(eval_macro(mac, &env), self.cx) {
             // Only a name built from pieces needs this: a literal holding it is found anyway.
             let mut lits = Vec::new();
             token_literals(mac.tokens.clone(), &mut lits);
@@ -499,6 +827,8 @@ impl<'a> Classifier<'a> {
 /// something else (a closure, a call).
 fn direct_target(e: &Expr) -> Option<Range<usize>> {
     match e {
+        Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => Some(range(e.span())),
+        Expr::MethodCall(m) if m.args.is_empty() && m.method == "concat" => Some(range(e.span())),
         Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => Some(range(l.span())),
         Expr::Path(p) => Some(range(p.span())),
         Expr::Macro(m) => Some(range(m.span())),
@@ -543,8 +873,40 @@ fn receiver_name(e: &Expr) -> Option<String> {
     }
 }
 
+impl Classifier<'_> {
+    /// A name assembled at run time from evaluable pieces (`NS.to_owned() + "turn-start"`,
+    /// `[NS, "turn-start"].concat()`). Returns whether it was one.
+    fn assembled(&mut self, e: &Expr, how: &str) -> bool {
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        match removed(eval_str(e, &env), self.cx) {
+            Some(ev) => {
+                self.occurrences
+                    .push((range(e.span()), ev, Some(format!("built by {how}"))));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 impl<'ast> Visit<'ast> for Classifier<'_> {
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if matches!(b.op, syn::BinOp::Add(_)) && self.assembled(&Expr::Binary(b.clone()), "`+`") {
+            return;
+        }
+        visit::visit_expr_binary(self, b);
+    }
+
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if m.args.is_empty()
+            && m.method == "concat"
+            && self.assembled(&Expr::MethodCall(m.clone()), "`concat()`")
+        {
+            return;
+        }
         let method = m.method.to_string();
         if let Some(mut ctx) = self.call_ctx(&method) {
             if receiver_name(&m.receiver)
@@ -582,6 +944,14 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         visit::visit_macro(self, mac);
     }
 
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        if !i.mac.path.is_ident("macro_rules") {
+            self.contexts
+                .push((range(i.mac.span()), Ctx::Role(Role::Declare)));
+        }
+        visit::visit_item_macro(self, i);
+    }
+
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
         self.contexts
             .push((range(i.expr.span()), Ctx::Role(Role::Declare)));
@@ -609,7 +979,10 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        // `fn name(&self) -> &str { "agent/x" }` declares; `fn start() -> Self { Self::X {..} }`
+        // merely builds a value.
         if let Some(e) = tail_expr(&f.block)
+            && !matches!(e, Expr::Struct(_) | Expr::Call(_))
             && let Some(r) = direct_target(e)
         {
             self.contexts.push((r, Ctx::Role(Role::Declare)));
@@ -622,7 +995,12 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         if let Some(ty) = type_ident(&i.self_ty) {
             self.skip.push(range(ty.span()).start);
         }
+        let self_name = type_ident(&i.self_ty)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        self.impl_self.push(self_name);
         visit::visit_item_impl(self, i);
+        self.impl_self.pop();
     }
 
     fn visit_attribute(&mut self, a: &'ast syn::Attribute) {
@@ -646,11 +1024,38 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let segs: Vec<&syn::PathSegment> = p.segments.iter().collect();
         let single = segs.len() == 1 && p.leading_colon.is_none();
+        if single {
+            // A variant in scope by `use Enum::*` or `use Enum::Variant`.
+            let name = segs[0].ident.to_string();
+            let imported_from = self
+                .imports
+                .get(&name)
+                .into_iter()
+                .flatten()
+                .filter_map(|p| p.last().cloned());
+            let owners: Vec<String> = self
+                .variant_owners
+                .iter()
+                .cloned()
+                .chain(imported_from)
+                .collect();
+            let symbols: &Symbols = self.cx.symbols;
+            if let Some(d) = owners.iter().find_map(|o| symbols.variant(o, &name)) {
+                self.hit(segs[0].ident.span(), d);
+                self.visit_path_arguments(&segs[0].arguments);
+                return;
+            }
+        }
         let mut found = false;
         for (i, seg) in segs.iter().enumerate() {
             let name = seg.ident.to_string();
             if i > 0 {
-                let owner = segs[i - 1].ident.to_string();
+                let mut owner = segs[i - 1].ident.to_string();
+                if owner == "Self"
+                    && let Some(t) = self.impl_self.last()
+                {
+                    owner = t.clone();
+                }
                 if let Some(d) = self.cx.symbols.variant(&owner, &name) {
                     self.hit(seg.ident.span(), d);
                     found = true;
@@ -658,12 +1063,15 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
                 }
             }
             let is_last = i + 1 == segs.len();
+            let prev = i.checked_sub(1).map(|j| segs[j].ident.to_string());
             let d = if is_last {
-                self.resolve(&name, single)
+                self.resolve(&name, prev.as_deref(), single)
             } else {
-                self.resolve(&name, false)
+                let symbols: &Symbols = self.cx.symbols;
+                symbols
+                    .get(&name, DeclKind::Type)
+                    .and_then(|_| self.resolve(&name, prev.as_deref(), i == 0))
                     .filter(|d| d.kind == DeclKind::Type)
-                    .filter(|_| self.glob || self.visible.contains(&name) || i > 0)
             };
             if let Some(d) = d {
                 self.hit(seg.ident.span(), d);
@@ -683,23 +1091,64 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
         // A bare const in pattern position (`TURN_START => …`) parses as an identifier pattern.
         if p.subpat.is_none()
-            && let Some(d) = self.resolve(&p.ident.to_string(), true)
+            && let Some(d) = self.resolve(&p.ident.to_string(), None, true)
             && d.kind == DeclKind::Const
         {
             self.hit(p.ident.span(), d);
+        } else if p.subpat.is_none() {
+            // A unit variant in scope by `use Enum::*` also parses as an identifier pattern.
+            let name = p.ident.to_string();
+            let symbols: &Symbols = self.cx.symbols;
+            let owners: Vec<String> = self.variant_owners.iter().cloned().collect();
+            if let Some(d) = owners.iter().find_map(|o| symbols.variant(o, &name)) {
+                self.hit(p.ident.span(), d);
+            }
         }
         visit::visit_pat_ident(self, p);
     }
 
-    fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), false) {
-            self.hit(u.ident.span(), d);
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        let mut imported = Vec::new();
+        use_leaves(&u.tree, &mut Vec::new(), &mut imported);
+        let symbols: &Symbols = self.cx.symbols;
+        for (ident, _, prefix) in imported {
+            let name = ident.to_string();
+            let found = symbols.all_of(&name).iter().find(|d| {
+                matches!(d.kind, DeclKind::Const | DeclKind::Type)
+                    && d.owner.is_none()
+                    && reachable_through(&prefix, d)
+            });
+            let variant = prefix
+                .last()
+                .and_then(|owner| symbols.variant(owner, &name));
+            if let Some(d) = found.or(variant) {
+                self.hit(ident.span(), d);
+            }
         }
     }
+}
 
-    fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-        if let Some(d) = self.resolve(&u.ident.to_string(), false) {
-            self.hit(u.ident.span(), d);
+/// Every `(imported ident, alias, path prefix)` of a use tree.
+fn use_leaves(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    out: &mut Vec<(syn::Ident, Option<syn::Ident>, Vec<String>)>,
+) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            use_leaves(&p.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) => out.push((n.ident.clone(), None, prefix.clone())),
+        syn::UseTree::Rename(r) => {
+            out.push((r.ident.clone(), Some(r.rename.clone()), prefix.clone()))
+        }
+        syn::UseTree::Glob(_) => {}
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                use_leaves(t, prefix, out);
+            }
         }
     }
 }
@@ -708,22 +1157,72 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
 #[derive(Default)]
 struct Scope {
     names: HashSet<String>,
+    imports: HashMap<String, Vec<Vec<String>>>,
     glob: bool,
+    /// Enums whose variants are glob-imported.
+    variant_owners: HashSet<String>,
+}
+
+impl Scope {
+    fn use_tree(&mut self, tree: &syn::UseTree, prefix: &mut Vec<String>) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(&p.tree, prefix);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => {
+                self.imports
+                    .entry(n.ident.to_string())
+                    .or_default()
+                    .push(prefix.clone());
+            }
+            syn::UseTree::Rename(r) => {
+                // The alias is declared by pass 1 where it renames a known item.
+                self.names.insert(r.rename.to_string());
+            }
+            syn::UseTree::Glob(_) => {
+                // `use AgentEvent::*;` brings variants into scope, not items.
+                match prefix.last() {
+                    Some(owner) if owner.starts_with(char::is_uppercase) => {
+                        self.variant_owners.insert(owner.clone());
+                    }
+                    _ => self.glob = true,
+                }
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(t, prefix);
+                }
+            }
+        }
+    }
+}
+
+/// Whether an import or qualified path through `prefix` can reach `d`: a prefix made only of
+/// `crate`/`self`/`super`, or one naming a module word of the declaration.
+fn reachable_through(prefix: &[String], d: &Declaration) -> bool {
+    let named: Vec<&String> = prefix
+        .iter()
+        .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super" | "Self"))
+        .filter(|s| !s.starts_with(char::is_uppercase))
+        .collect();
+    named.is_empty() || named.iter().any(|s| d.modules.contains(s))
 }
 
 impl<'ast> Visit<'ast> for Scope {
-    fn visit_use_name(&mut self, u: &'ast syn::UseName) {
-        self.names.insert(u.ident.to_string());
-    }
-    fn visit_use_rename(&mut self, u: &'ast syn::UseRename) {
-        self.names.insert(u.rename.to_string());
-    }
-    fn visit_use_glob(&mut self, _: &'ast syn::UseGlob) {
-        self.glob = true;
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        self.use_tree(&u.tree, &mut Vec::new());
     }
     fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
         self.names.insert(i.ident.to_string());
         visit::visit_item_const(self, i);
+    }
+    fn visit_item_macro(&mut self, i: &'ast syn::ItemMacro) {
+        let mut pairs = Vec::new();
+        ident_literal_pairs(i.mac.tokens.clone(), &mut pairs);
+        self.names
+            .extend(pairs.into_iter().map(|(id, _)| id.to_string()));
     }
     fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
         self.names.insert(i.ident.to_string());

@@ -116,7 +116,8 @@ impl FrontEnd for TypeScript {
 /// namespace prefix such as `agent/` (common in dependency trees: `https-proxy-agent/…`);
 /// those are not worth an oxc parse.
 fn worth_parsing(src: &str, cx: Context<'_>) -> bool {
-    !cx.catalog.find_names(src).is_empty() || cx.symbols.idents().any(|i| src.contains(i))
+    !cx.catalog.find_names(src).is_empty()
+        || (!cx.symbols.is_empty() && cx.symbols.idents().any(|i| src.contains(i)))
 }
 
 /// Without a syntax tree, `ctx.on('agent/x'` is still recognisable: the string is the first
@@ -299,6 +300,7 @@ mod tests {
             catalog: &catalog,
             symbols: &symbols,
             calls: &calls,
+            mentions_declared: false,
         };
         let a = analyze_as("t.ts", src, cx);
         a.occurrences
@@ -331,6 +333,7 @@ mod tests {
             catalog: &catalog,
             symbols: &symbols,
             calls: &calls,
+            mentions_declared: false,
         };
         let a = analyze_as(
             "t.ts",

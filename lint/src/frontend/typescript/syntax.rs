@@ -168,6 +168,42 @@ fn direct_target(e: &Expression<'_>) -> Option<Range<usize>> {
     }
 }
 
+/// The names an import specifier may use to reach a file: its directories and its stem
+/// (`src/events.ts` → `src`, `events`), see [`Declaration::modules`].
+fn module_words(path: &str) -> Vec<String> {
+    let mut words: Vec<String> = std::path::Path::new(path)
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .map(|s| {
+            let stem = s.split('.').next().unwrap_or(&s);
+            stem.to_owned()
+        })
+        .filter(|s| !s.is_empty())
+        .collect();
+    words.sort();
+    words.dedup();
+    words
+}
+
+/// Whether a declaration can be what `import … from 'source'` brings in. A relative import
+/// must name the declaring file (or its directory, for `index` files and re-exports); a
+/// package import (`@scope/pkg`, `cordis`) cannot be mapped to a file and is trusted.
+fn reachable(source: &str, d: &Declaration) -> bool {
+    if !source.starts_with('.') {
+        return true;
+    }
+    let last = source
+        .trim_end_matches('/')
+        .rsplit('/')
+        .find(|s| !s.is_empty() && *s != "index")
+        .unwrap_or("");
+    let last = last.split('.').next().unwrap_or("");
+    last.is_empty() || d.modules.iter().any(|m| m == last)
+}
+
 /// Start offsets of the module-level variable declarators (`const X = …`, `export const X = …`).
 /// Only those declare a name for other code: a function-local `const event = 'agent/…'` is
 /// reported where its literal is, but its uses are not resolved (the name is too local).
@@ -194,6 +230,10 @@ fn top_level_declarators(program: &Program<'_>) -> HashSet<u32> {
 pub(super) struct Scope {
     /// Identifiers imported by name (`import { A, B as C }`: `A`, `C`; default imports).
     pub imported: HashSet<String>,
+    /// The module each imported identifier (or namespace) comes from.
+    pub sources: HashMap<String, String>,
+    /// The source of the import declaration being visited.
+    current_source: Option<String>,
     /// Namespace imports (`import * as ev`).
     pub namespaces: HashSet<String>,
     /// Identifiers this file binds with a module-level `const`/`let`/`var`, or an
@@ -205,15 +245,31 @@ pub(super) struct Scope {
     pub arrays: HashMap<String, Vec<Range<usize>>>,
 }
 
+impl Scope {
+    fn import(&mut self, local: &str) {
+        if let Some(src) = &self.current_source {
+            self.sources.insert(local.to_owned(), src.clone());
+        }
+    }
+}
+
 impl<'a> Visit<'a> for Scope {
+    fn visit_import_declaration(&mut self, it: &ImportDeclaration<'a>) {
+        self.current_source = Some(it.source.value.as_str().to_owned());
+        walk::walk_import_declaration(self, it);
+        self.current_source = None;
+    }
     fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
         self.imported.insert(it.local.name.as_str().to_owned());
+        self.import(it.local.name.as_str());
     }
     fn visit_import_default_specifier(&mut self, it: &ImportDefaultSpecifier<'a>) {
         self.imported.insert(it.local.name.as_str().to_owned());
+        self.import(it.local.name.as_str());
     }
     fn visit_import_namespace_specifier(&mut self, it: &ImportNamespaceSpecifier<'a>) {
         self.namespaces.insert(it.local.name.as_str().to_owned());
+        self.import(it.local.name.as_str());
     }
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
         if let BindingPattern::BindingIdentifier(id) = &it.id {
@@ -281,22 +337,32 @@ impl<'a> Resolver<'a> {
         if !self.scope.visible(name) {
             return None;
         }
-        let d = self.symbols.get(name, DeclKind::Const)?;
+        let consts = || {
+            self.symbols
+                .all_of(name)
+                .iter()
+                .filter(|x| x.kind == DeclKind::Const)
+        };
         if self.scope.declared.contains(name) && !self.scope.imported.contains(name) {
             // Declared here: only this file's declaration counts.
-            return self
-                .symbols
-                .all()
-                .find(|x| x.ident == name && x.kind == DeclKind::Const && self.own(x));
+            return consts().find(|x| self.own(x));
         }
-        Some(d)
+        match self.scope.sources.get(name) {
+            Some(source) => consts().find(|x| reachable(source, x)),
+            None => consts().next(),
+        }
     }
 
     /// `owner.prop`: a member of a const object, enum or class, or a const reached through a
     /// namespace import.
     pub fn member(&self, owner: &str, prop: &str) -> Option<&'a Declaration> {
         if self.scope.namespaces.contains(owner) {
-            return self.symbols.get(prop, DeclKind::Const);
+            let source = self.scope.sources.get(owner);
+            return self
+                .symbols
+                .all_of(prop)
+                .iter()
+                .find(|x| x.kind == DeclKind::Const && source.is_none_or(|s| reachable(s, x)));
         }
         if !self.scope.visible(owner) {
             return None;
@@ -368,6 +434,7 @@ impl<'a> Collector<'a> {
                 self.lines.position(at.start as usize).0
             ),
             description,
+            modules: module_words(self.resolver.path),
         };
         let known = match kind {
             DeclKind::Variant => d
@@ -484,12 +551,24 @@ impl<'a> Visit<'a> for Collector<'_> {
     fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
         let imported = it.imported.name();
         let local = it.local.name.as_str();
+        let source = self.resolver.scope.sources.get(local);
         if imported.as_str() != local
-            && let Some(d) = self.cx.symbols.get(imported.as_str(), DeclKind::Const)
+            && let Some(d) = self
+                .cx
+                .symbols
+                .all_of(imported.as_str())
+                .iter()
+                .find(|d| d.kind == DeclKind::Const && source.is_none_or(|s| reachable(s, d)))
         {
             let desc = format!("`{local}`, an alias of {}", d.description);
-            let ev = d.event.clone();
+            let (ev, modules) = (d.event.clone(), d.modules.clone());
             self.add(local, it.local.span, DeclKind::Const, None, ev, desc);
+            // The alias is reached through the same module as what it renames.
+            if let Some(last) = self.found.last_mut()
+                && last.ident == local
+            {
+                last.modules = modules;
+            }
         }
     }
 
@@ -832,8 +911,7 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
-        let imported = it.imported.name();
-        if let Some(d) = self.cx.symbols.get(imported.as_str(), DeclKind::Const) {
+        if let Some(d) = self.resolver.ident(it.local.name.as_str()) {
             self.hit(it.span, d);
         }
     }
