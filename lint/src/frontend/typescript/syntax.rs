@@ -68,17 +68,12 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-/// The role a call with this callee name gives its arguments, if any.
+/// The role a call with this callee name gives its arguments, if any: the shared call names
+/// and verbs, matched as written and in snake case (`addListener`, `emitAsync`).
 pub(super) fn call_role(calls: &CallNames, name: &str) -> Option<Role> {
-    let snake = snake_case(name);
-    let hit = |list: &[String]| list.iter().any(|n| n == name || *n == snake);
-    if hit(&calls.subscribe) {
-        Some(Role::Subscribe)
-    } else if hit(&calls.emit) {
-        Some(Role::Emit)
-    } else {
-        None
-    }
+    calls
+        .role_of(name)
+        .or_else(|| calls.role_of(&snake_case(name)))
 }
 
 /// The name a call is known by: `on` for `ctx.on(…)`, `this.ctx.on(…)`, `on(…)`,
