@@ -250,7 +250,13 @@ impl FrontEnd for Markdown {
 
     fn analyze(&self, _path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let mut analysis = FileAnalysis::default();
-        let names = cx.catalog.find_names(src);
+        // `_agent/turn-end_` is emphasis, not a longer name: blank the underscores (same byte
+        // length, so offsets stay valid) before matching.
+        let names = if src.contains('_') {
+            cx.catalog.find_names(&src.replace('_', " "))
+        } else {
+            cx.catalog.find_names(src)
+        };
         if names.is_empty() && !cx.symbols.idents().any(|i| src.contains(i)) {
             // Only a namespace prefix matched the prefilter: nothing to report.
             return analysis;
