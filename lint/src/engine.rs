@@ -305,7 +305,7 @@ fn walk(
                 errors.push(FileError {
                     path: display_path(root_path),
                     line: None,
-                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md and *.markdown files)"
+                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md, *.markdown and *.mdx files)"
                         .to_owned(),
                 });
             }

@@ -22,7 +22,7 @@ const ROOTS: &[(&str, &str, &[&str], usize)] = &[
         &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
         8,
     ),
-    ("md", "md__", &["md", "markdown"], 5),
+    ("md", "md__", &["md", "markdown", "mdx"], 5),
 ];
 
 fn fixtures_root(lang: &str) -> PathBuf {

@@ -66,7 +66,7 @@ pub struct LintArgs {
     /// Files or directories to lint (default: the current directory). Directories are walked
     /// in parallel, honouring .gitignore/.ignore; named files are always linted (unless the
     /// configuration's allow-paths covers them). Reads *.rs, *.ts/*.tsx/*.mts/*.cts,
-    /// *.js/*.jsx/*.mjs/*.cjs and *.md/*.markdown.
+    /// *.js/*.jsx/*.mjs/*.cjs and *.md/*.markdown/*.mdx.
     pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]

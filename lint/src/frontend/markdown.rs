@@ -1,4 +1,4 @@
-//! The Markdown front end (`.md`, `.markdown`), on pulldown-cmark.
+//! The Markdown front end (`.md`, `.markdown`, `.mdx`), on pulldown-cmark.
 //!
 //! - A fenced block tagged `ts`/`tsx`/`js`/`jsx`/`mjs`/`cjs`/`mts`/`cts`/`typescript`/
 //!   `javascript` is linted by the TypeScript front end, and one tagged `rust`/`rs` by the
@@ -239,8 +239,11 @@ impl FrontEnd for Markdown {
     }
 
     fn handles(&self, path: &Path) -> bool {
-        path.extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
+        path.extension().is_some_and(|e| {
+            ["md", "markdown", "mdx"]
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        })
     }
 
     fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Vec<Declaration> {
