@@ -63,10 +63,13 @@ fn with_program<R>(
             }
             if first_error.is_none() {
                 let d = ret.diagnostics.iter().next();
-                let offset = d
+                let mut offset = d
                     .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
                     .unwrap_or(0)
                     .min(src.len());
+                while !src.is_char_boundary(offset) {
+                    offset -= 1;
+                }
                 let message =
                     d.map_or_else(|| "syntax error".to_owned(), |d| d.message.to_string());
                 first_error = Some((offset, message));
@@ -88,7 +91,7 @@ impl FrontEnd for TypeScript {
     }
 
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
-        if !worth_parsing(src, cx) {
+        if !may_declare(src, cx) {
             return Vec::new();
         }
         let lines = LineIndex::new(src);
@@ -126,13 +129,31 @@ fn lexical_call_role(src: &str, string_start: usize, cx: Context<'_>) -> Option<
     let before = src[..string_start].trim_end();
     let before = before.strip_suffix('(')?.trim_end();
     let name_start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '$'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let name = &before[name_start..];
     if name.is_empty() {
         return None;
     }
     syntax::call_role(cx.calls, name)
+}
+
+/// Whether pass 1 can find a declaration in `src`: a removed name assigned or given as a
+/// property value (`X = 'agent/…'`, `key: 'agent/…'`, `static X = …`, `Member = …`), or an
+/// identifier already known to stand for one (aliases, re-exports). Most files that mention a
+/// name only use it, and skip this parse.
+fn may_declare(src: &str, cx: Context<'_>) -> bool {
+    if !cx.symbols.is_empty() && cx.symbols.idents().any(|i| src.contains(i)) {
+        return true;
+    }
+    cx.catalog.find_names(src).iter().any(|m| {
+        let before = src[..m.start]
+            .trim_end_matches(['"', '\'', '`'])
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        before.ends_with('=') || before.ends_with(':')
+    })
 }
 
 /// What the oxc pass found: contexts, identifier uses, strings and comments.
@@ -322,6 +343,23 @@ mod tests {
                 (Role::Mention, "agent/steering".to_owned()),
             ]
         );
+    }
+
+    #[test]
+    fn lexical_call_role_reads_past_non_ascii() {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: false,
+        };
+        let src = "中on('agent/turn-end'); é.emit('agent/step-end'";
+        let a = analyze_as("t.ts", src, cx);
+        let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
+        assert_eq!(r, vec![Role::Reference, Role::Emit]);
     }
 
     #[test]

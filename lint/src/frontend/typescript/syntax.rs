@@ -220,6 +220,19 @@ fn top_level_declarators(program: &Program<'_>) -> HashSet<u32> {
     out
 }
 
+/// The element ranges of an array literal (`[…]`, `[…] as const`).
+fn array_elements(e: &Expression<'_>) -> Option<Vec<Range<usize>>> {
+    match e.get_inner_expression() {
+        Expression::ArrayExpression(arr) => Some(
+            arr.elements
+                .iter()
+                .filter_map(|el| el.as_expression().and_then(direct_target))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// Names visible in a file: what it declares at module level and what it imports.
 #[derive(Debug, Default)]
 pub(super) struct Scope {
@@ -227,8 +240,6 @@ pub(super) struct Scope {
     pub imported: HashSet<String>,
     /// The module each imported identifier (or namespace) comes from.
     pub sources: HashMap<String, String>,
-    /// The source of the import declaration being visited.
-    current_source: Option<String>,
     /// Namespace imports (`import * as ev`).
     pub namespaces: HashSet<String>,
     /// Identifiers this file binds with a module-level `const`/`let`/`var`, or an
@@ -236,75 +247,77 @@ pub(super) struct Scope {
     pub declared: HashSet<String>,
     /// Start offsets of the module-level declarators.
     pub top: HashSet<u32>,
-    /// Array literals bound to a `const` in this file: their element ranges.
+    /// Array literals bound to a module-level binding: their element ranges.
     pub arrays: HashMap<String, Vec<Range<usize>>>,
 }
 
 impl Scope {
-    fn import(&mut self, local: &str) {
-        if let Some(src) = &self.current_source {
-            self.sources.insert(local.to_owned(), src.clone());
-        }
-    }
-}
-
-impl<'a> Visit<'a> for Scope {
-    fn visit_import_declaration(&mut self, it: &ImportDeclaration<'a>) {
-        self.current_source = Some(it.source.value.as_str().to_owned());
-        walk::walk_import_declaration(self, it);
-        self.current_source = None;
-    }
-    fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
-        self.imported.insert(it.local.name.as_str().to_owned());
-        self.import(it.local.name.as_str());
-    }
-    fn visit_import_default_specifier(&mut self, it: &ImportDefaultSpecifier<'a>) {
-        self.imported.insert(it.local.name.as_str().to_owned());
-        self.import(it.local.name.as_str());
-    }
-    fn visit_import_namespace_specifier(&mut self, it: &ImportNamespaceSpecifier<'a>) {
-        self.namespaces.insert(it.local.name.as_str().to_owned());
-        self.import(it.local.name.as_str());
-    }
-    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
-        if let BindingPattern::BindingIdentifier(id) = &it.id {
-            let name = id.name.as_str().to_owned();
-            if let Some(Expression::ArrayExpression(arr)) =
-                it.init.as_ref().map(Expression::get_inner_expression)
-            {
-                let elems = arr
-                    .elements
-                    .iter()
-                    .filter_map(|el| el.as_expression().and_then(direct_target))
-                    .collect();
-                self.arrays.insert(name.clone(), elems);
-            }
-            if self.top.contains(&it.span.start) {
-                self.declared.insert(name);
-            }
-        }
-        walk::walk_variable_declarator(self, it);
-    }
-    fn visit_ts_enum_declaration(&mut self, it: &TSEnumDeclaration<'a>) {
-        self.declared.insert(it.id.name.as_str().to_owned());
-        walk::walk_ts_enum_declaration(self, it);
-    }
-    fn visit_class(&mut self, it: &Class<'a>) {
-        if let Some(id) = &it.id {
-            self.declared.insert(id.name.as_str().to_owned());
-        }
-        walk::walk_class(self, it);
-    }
-}
-
-impl Scope {
+    /// The module-level bindings of a program: imports, `const`/`let`/`var`, enums and classes
+    /// (plain or exported). Only the top level is read, so this costs nothing next to a parse.
     pub fn of(program: &Program<'_>) -> Scope {
         let mut s = Scope {
             top: top_level_declarators(program),
             ..Scope::default()
         };
-        s.visit_program(program);
+        for stmt in &program.body {
+            match stmt {
+                Statement::ImportDeclaration(d) => s.import(d),
+                Statement::ExportDeclaration(e) => s.declaration(&e.declaration),
+                other => {
+                    if let Some(d) = other.as_declaration() {
+                        s.declaration(d);
+                    }
+                }
+            }
+        }
         s
+    }
+
+    fn import(&mut self, d: &ImportDeclaration<'_>) {
+        let source = d.source.value.as_str();
+        for spec in d.specifiers.iter().flatten() {
+            let local = match spec {
+                ImportDeclarationSpecifier::ImportSpecifier(x) => {
+                    self.imported.insert(x.local.name.as_str().to_owned());
+                    x.local.name.as_str()
+                }
+                ImportDeclarationSpecifier::ImportDefaultSpecifier(x) => {
+                    self.imported.insert(x.local.name.as_str().to_owned());
+                    x.local.name.as_str()
+                }
+                ImportDeclarationSpecifier::ImportNamespaceSpecifier(x) => {
+                    self.namespaces.insert(x.local.name.as_str().to_owned());
+                    x.local.name.as_str()
+                }
+            };
+            self.sources.insert(local.to_owned(), source.to_owned());
+        }
+    }
+
+    fn declaration(&mut self, d: &oxc_ast::ast::Declaration<'_>) {
+        match d {
+            oxc_ast::ast::Declaration::VariableDeclaration(v) => {
+                for it in &v.declarations {
+                    let BindingPattern::BindingIdentifier(id) = &it.id else {
+                        continue;
+                    };
+                    let name = id.name.as_str().to_owned();
+                    if let Some(elems) = it.init.as_ref().and_then(array_elements) {
+                        self.arrays.insert(name.clone(), elems);
+                    }
+                    self.declared.insert(name);
+                }
+            }
+            oxc_ast::ast::Declaration::TSEnumDeclaration(e) => {
+                self.declared.insert(e.id.name.as_str().to_owned());
+            }
+            oxc_ast::ast::Declaration::ClassDeclaration(c) => {
+                if let Some(id) = &c.id {
+                    self.declared.insert(id.name.as_str().to_owned());
+                }
+            }
+            _ => {}
+        }
     }
 
     fn visible(&self, name: &str) -> bool {
@@ -597,6 +610,8 @@ pub(super) struct Classifier<'a> {
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// String, template and JSX-text tokens (the comments come from the parser).
     pub strings: Vec<super::lex::Token>,
+    /// Array literals bound in functions so far (module-level ones are in the scope).
+    local_arrays: HashMap<String, Vec<Range<usize>>>,
 }
 
 impl<'a> Classifier<'a> {
@@ -607,6 +622,7 @@ impl<'a> Classifier<'a> {
             contexts: Vec::new(),
             occurrences: Vec::new(),
             strings: Vec::new(),
+            local_arrays: HashMap::new(),
         }
     }
 
@@ -720,10 +736,9 @@ impl<'a> Classifier<'a> {
                 .filter_map(|el| el.as_expression().and_then(direct_target))
                 .collect(),
             Expression::Identifier(id) => self
-                .resolver
-                .scope
-                .arrays
+                .local_arrays
                 .get(id.name.as_str())
+                .or_else(|| self.resolver.scope.arrays.get(id.name.as_str()))
                 .cloned()
                 .unwrap_or_default(),
             _ => Vec::new(),
@@ -840,6 +855,11 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&it.id, &it.init)
+            && let Some(elems) = array_elements(init)
+        {
+            self.local_arrays.insert(id.name.as_str().to_owned(), elems);
+        }
         if let Some(init) = &it.init {
             match init.get_inner_expression() {
                 e @ (Expression::StringLiteral(_) | Expression::TemplateLiteral(_)) => {
