@@ -5,7 +5,7 @@
 use crate::baseline::{self, Baseline, Entry};
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{CallNames, Context, FileAnalysis, FrontEnd, Symbols};
+use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
 use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Suppression};
@@ -149,7 +149,8 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
-    let mut ident_hit = vec![false; sources.len()];
+    let mut collected = vec![false; sources.len()];
+    let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
     for _round in 0..16 {
         if frontier.is_empty() {
@@ -161,20 +162,28 @@ fn lint_in_pool(opts: &Options) -> Report {
             calls: &calls,
             mentions_declared: !symbols.is_empty(),
         };
-        let found: Vec<_> = frontier
+        let results: Vec<(usize, Declarations)> = frontier
             .par_iter()
-            .flat_map_iter(|&i| {
+            .map(|&i| {
                 let s = &sources[i];
-                front_of(s).map_or_else(Vec::new, |f| f.declarations(&s.display, &s.text, cx))
+                let d = front_of(s).map_or_else(Declarations::default, |f| {
+                    f.declarations(&s.display, &s.text, cx)
+                });
+                (i, d)
             })
             .collect();
         let mut new_idents = Vec::new();
-        for d in found {
-            let ident = d.ident.clone();
-            if symbols.insert(d) {
-                new_idents.push(ident);
+        for (i, d) in results {
+            collected[i] = true;
+            pending[i] = d.pending;
+            for decl in d.found {
+                let ident = decl.ident.clone();
+                if symbols.insert(decl) {
+                    new_idents.push(ident);
+                }
             }
         }
+        symbols.finish();
         if new_idents.is_empty() {
             break;
         }
@@ -183,15 +192,35 @@ fn lint_in_pool(opts: &Options) -> Report {
         let Ok(matcher) = AhoCorasick::new(&new_idents) else {
             break;
         };
+        // Next: files never collected that mention a new identifier, and collected files
+        // with an item waiting for one.
         frontier = sources
             .par_iter()
             .enumerate()
-            .filter(|(_, s)| contains_ident(&matcher, s.text.as_bytes()))
+            .filter(|(i, s)| {
+                if collected[*i] {
+                    pending[*i]
+                        .iter()
+                        .any(|p| new_idents.binary_search(p).is_ok())
+                } else {
+                    contains_ident(&matcher, s.text.as_bytes())
+                }
+            })
             .map(|(i, _)| i)
             .collect();
-        for &i in &frontier {
-            candidate[i] = true;
-            ident_hit[i] = true;
+    }
+    // Every file mentioning a declared identifier is analysed in pass 2.
+    let mut ident_hit = vec![false; sources.len()];
+    let idents: Vec<&str> = symbols.idents().collect();
+    if let Ok(matcher) = AhoCorasick::new(&idents)
+        && !idents.is_empty()
+    {
+        ident_hit = sources
+            .par_iter()
+            .map(|s| contains_ident(&matcher, s.text.as_bytes()))
+            .collect();
+        for (c, hit) in candidate.iter_mut().zip(&ident_hit) {
+            *c |= *hit;
         }
     }
     report.stats.declarations = symbols.len();

@@ -308,6 +308,35 @@ pub(super) struct Collector<'a> {
     pub mod_stack: Vec<String>,
     /// The file's own string consts.
     pub locals: HashMap<String, String>,
+    /// Identifiers referred to by items that could not be resolved yet.
+    pub pending: HashSet<String>,
+}
+
+/// Every identifier in an expression (paths and macro tokens).
+fn expr_idents(e: &Expr, out: &mut HashSet<String>) {
+    struct Idents<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Idents<'_> {
+        fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+            self.0.insert(i.to_string());
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            token_idents(m.tokens.clone(), self.0);
+            visit::visit_macro(self, m);
+        }
+    }
+    Idents(out).visit_expr(e);
+}
+
+fn token_idents(tokens: TokenStream, out: &mut HashSet<String>) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Group(g) => token_idents(g.stream(), out),
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Collector<'_> {
@@ -358,6 +387,7 @@ impl Collector<'_> {
             );
             return;
         }
+        expr_idents(expr, &mut self.pending);
         let mut names = Vec::new();
         let env = Env {
             symbols: self.cx.symbols,
@@ -389,7 +419,10 @@ impl Collector<'_> {
             ),
             _ => return,
         };
-        let Some(ev) = value else { return };
+        let Some(ev) = value else {
+            expr_idents(&arm.body, &mut self.pending);
+            return;
+        };
         let segs: Vec<&syn::PathSegment> = variant_path.segments.iter().collect();
         let [.., owner, variant] = segs.as_slice() else {
             return;
@@ -548,6 +581,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                         if let Some(ev) = self.eval(&c.expr) {
                             let desc = format!("associated const `{ty}::{}`", c.ident);
                             self.add(&c.ident, DeclKind::Const, Some(ty.to_string()), ev, desc);
+                        } else {
+                            expr_idents(&c.expr, &mut self.pending);
                         }
                         continue;
                     }
@@ -562,6 +597,15 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                     let desc = format!("typed event `{ty}` (named by {what})");
                     self.add(ty, DeclKind::Type, None, ev, desc);
                     break;
+                }
+                match item {
+                    syn::ImplItem::Const(c) => expr_idents(&c.expr, &mut self.pending),
+                    syn::ImplItem::Fn(f) => {
+                        if let Some(e) = tail_expr(&f.block) {
+                            expr_idents(e, &mut self.pending);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -603,6 +647,9 @@ impl<'ast> Visit<'ast> for Collector<'_> {
     }
 
     fn visit_item_type(&mut self, i: &'ast syn::ItemType) {
+        if let Some(src) = type_ident(&i.ty) {
+            self.pending.insert(src.to_string());
+        }
         if let Some(src) = type_ident(&i.ty)
             && let Some(d) = self.cx.symbols.get(&src.to_string(), DeclKind::Type)
         {
@@ -620,14 +667,17 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         use_leaves(&u.tree, &mut Vec::new(), &mut imported);
         for (ident, alias, prefix) in imported {
             let Some(alias) = alias else { continue };
+            self.pending.insert(ident.to_string());
             let symbols: &Symbols = self.cx.symbols;
-            let found: Vec<Declaration> = symbols
+            let reachable = symbols
                 .all_of(&ident.to_string())
                 .iter()
                 .filter(|d| matches!(d.kind, DeclKind::Const | DeclKind::Type) && d.owner.is_none())
-                .filter(|d| reachable_through(&prefix, d))
-                .cloned()
-                .collect();
+                .filter(|d| reachable_through(&prefix, d));
+            // The alias stands for the nearest declaration (all events of a const array).
+            let found: Vec<Declaration> = nearest(reachable, self.path)
+                .map(|d| symbols.same_site(d).into_iter().cloned().collect())
+                .unwrap_or_default();
             for d in found {
                 let desc = format!("`{alias}`, an alias of {}", d.description);
                 self.add(&alias, d.kind, None, d.event.clone(), desc);
@@ -713,6 +763,7 @@ impl<'a> Classifier<'a> {
             DeclKind::Type => true,
             DeclKind::Variant => false,
         });
+        let mut best: Option<(usize, &'a Declaration)> = None;
         for d in candidates {
             // A file declaring its own item of that name means that item, unless the removed
             // event's declaration is this very file's.
@@ -733,11 +784,14 @@ impl<'a> Classifier<'a> {
             } else {
                 prev.is_none_or(|p| reachable_through(&[p.to_owned()], d))
             };
-            if reachable {
-                return Some(d);
+            // Of several reachable declarations (the same name in several crates), the
+            // nearest one in the tree is meant.
+            let closeness = common_prefix(&d.location, self.path);
+            if reachable && best.is_none_or(|(c, _)| closeness > c) {
+                best = Some((closeness, d));
             }
         }
-        None
+        best.map(|(_, d)| d)
     }
 
     fn hit(&mut self, span: Span, d: &Declaration) {
@@ -1113,11 +1167,14 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         let symbols: &Symbols = self.cx.symbols;
         for (ident, _, prefix) in imported {
             let name = ident.to_string();
-            let found = symbols.all_of(&name).iter().find(|d| {
-                matches!(d.kind, DeclKind::Const | DeclKind::Type)
-                    && d.owner.is_none()
-                    && reachable_through(&prefix, d)
-            });
+            let found = nearest(
+                symbols.all_of(&name).iter().filter(|d| {
+                    matches!(d.kind, DeclKind::Const | DeclKind::Type)
+                        && d.owner.is_none()
+                        && reachable_through(&prefix, d)
+                }),
+                self.path,
+            );
             let variant = prefix
                 .last()
                 .and_then(|owner| symbols.variant(owner, &name));
@@ -1197,6 +1254,31 @@ impl Scope {
             }
         }
     }
+}
+
+/// Number of leading path components `location` (`path:line`) shares with `path`.
+fn common_prefix(location: &str, path: &str) -> usize {
+    let decl_path = location.rsplit_once(':').map_or(location, |(p, _)| p);
+    decl_path
+        .split('/')
+        .zip(path.split('/'))
+        .take_while(|(a, b)| a == b)
+        .count()
+}
+
+/// The nearest of `decls` to `path` (ties: the first).
+fn nearest<'d>(
+    decls: impl Iterator<Item = &'d Declaration>,
+    path: &str,
+) -> Option<&'d Declaration> {
+    let mut best: Option<(usize, &Declaration)> = None;
+    for d in decls {
+        let c = common_prefix(&d.location, path);
+        if best.is_none_or(|(b, _)| c > b) {
+            best = Some((c, d));
+        }
+    }
+    best.map(|(_, d)| d)
 }
 
 /// Whether an import or qualified path through `prefix` can reach `d`: a prefix made only of
