@@ -717,7 +717,11 @@ pub(super) struct Classifier<'a> {
     impl_self: Vec<String>,
     /// The file's own string consts.
     locals: HashMap<String, String>,
+    /// Resolutions already made in this file, by (identifier, previous segment, bare).
+    memo: std::cell::RefCell<Memo<'a>>,
 }
+
+type Memo<'a> = HashMap<(String, Option<String>, bool), Option<&'a Declaration>>;
 
 impl<'a> Classifier<'a> {
     pub fn new(cx: Context<'a>, path: &'a str, file: &syn::File) -> Self {
@@ -735,6 +739,7 @@ impl<'a> Classifier<'a> {
             skip: Vec::new(),
             impl_self: Vec::new(),
             locals: local_strings(file, cx.symbols),
+            memo: Default::default(),
         }
     }
 
@@ -754,6 +759,24 @@ impl<'a> Classifier<'a> {
     /// any; `single` says the identifier stands alone (so it must be declared or imported in
     /// this file).
     fn resolve(&self, ident: &str, prev: Option<&str>, single: bool) -> Option<&'a Declaration> {
+        if !self.cx.symbols.contains(ident) {
+            return None;
+        }
+        let key = (ident.to_owned(), prev.map(str::to_owned), single);
+        if let Some(hit) = self.memo.borrow().get(&key) {
+            return *hit;
+        }
+        let found = self.resolve_uncached(ident, prev, single);
+        self.memo.borrow_mut().insert(key, found);
+        found
+    }
+
+    fn resolve_uncached(
+        &self,
+        ident: &str,
+        prev: Option<&str>,
+        single: bool,
+    ) -> Option<&'a Declaration> {
         let symbols: &'a Symbols = self.cx.symbols;
         let candidates = symbols.all_of(ident).iter().filter(|d| match d.kind {
             DeclKind::Const => match d.owner.as_deref() {
@@ -786,8 +809,11 @@ impl<'a> Classifier<'a> {
             };
             // Of several reachable declarations (the same name in several crates), the
             // nearest one in the tree is meant.
+            if !reachable {
+                continue;
+            }
             let closeness = common_prefix(&d.location, self.path);
-            if reachable && best.is_none_or(|(c, _)| closeness > c) {
+            if best.is_none_or(|(c, _)| closeness > c) {
                 best = Some((closeness, d));
             }
         }
