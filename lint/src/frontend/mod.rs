@@ -41,6 +41,8 @@ pub struct Declaration {
     pub owner: Option<String>,
     /// The removed event it stands for.
     pub event: String,
+    /// The file it is declared in, as reported.
+    pub file: String,
     /// Where it is declared, `path:line`.
     pub location: String,
     /// How it is described in findings, e.g. "const `TURN_START`".

@@ -355,6 +355,7 @@ impl Collector<'_> {
             kind,
             owner,
             event,
+            file: self.path.to_owned(),
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
             modules,
@@ -790,10 +791,7 @@ impl<'a> Classifier<'a> {
         for d in candidates {
             // A file declaring its own item of that name means that item, unless the removed
             // event's declaration is this very file's.
-            let declared_here = d
-                .location
-                .rsplit_once(':')
-                .is_some_and(|(p, _)| p == self.path);
+            let declared_here = d.file == self.path;
             if self.declared.contains(ident) && !declared_here && single {
                 continue;
             }
@@ -812,7 +810,7 @@ impl<'a> Classifier<'a> {
             if !reachable {
                 continue;
             }
-            let closeness = common_prefix(&d.location, self.path);
+            let closeness = common_prefix(&d.file, self.path);
             if best.is_none_or(|(c, _)| closeness > c) {
                 best = Some((closeness, d));
             }
@@ -1282,9 +1280,8 @@ impl Scope {
     }
 }
 
-/// Number of leading path components `location` (`path:line`) shares with `path`.
-fn common_prefix(location: &str, path: &str) -> usize {
-    let decl_path = location.rsplit_once(':').map_or(location, |(p, _)| p);
+/// Number of leading path components the file `decl_path` shares with `path`.
+fn common_prefix(decl_path: &str, path: &str) -> usize {
     decl_path
         .split('/')
         .zip(path.split('/'))
@@ -1299,7 +1296,7 @@ fn nearest<'d>(
 ) -> Option<&'d Declaration> {
     let mut best: Option<(usize, &Declaration)> = None;
     for d in decls {
-        let c = common_prefix(&d.location, path);
+        let c = common_prefix(&d.file, path);
         if best.is_none_or(|(b, _)| c > b) {
             best = Some((c, d));
         }
