@@ -13,6 +13,7 @@ use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What to lint and how.
 #[derive(Debug, Clone, Default)]
@@ -327,30 +328,47 @@ fn walk(
             }
             continue;
         }
-        let walker = ignore::WalkBuilder::new(root_path)
+        // Parallel walk (ripgrep's walker); the order is restored by sorting below.
+        let found: Mutex<Walked> = Mutex::default();
+        let threads = opts.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
+        ignore::WalkBuilder::new(root_path)
             .hidden(false)
             .require_git(false)
             .follow_links(opts.follow)
+            .threads(threads)
             .filter_entry(|e| e.file_name() != ".git")
-            .build();
-        for entry in walker {
-            match entry {
-                Ok(e) => {
-                    if e.file_type().is_some_and(|t| t.is_file())
-                        && fronts.iter().any(|f| f.handles(e.path()))
-                        && selected(e.path())
+            .build_parallel()
+            .run(|| {
+                Box::new(|entry| {
+                    let item = match entry {
+                        Ok(e) => (e.file_type().is_some_and(|t| t.is_file())
+                            && fronts.iter().any(|f| f.handles(e.path()))
+                            && selected(e.path()))
+                        .then(|| Ok(e.into_path())),
+                        Err(err) => Some(Err(walk_error(&err, root_path))),
+                    };
+                    if let Some(item) = item
+                        && let Ok(mut lists) = found.lock()
                     {
-                        out.push((e.into_path(), false));
+                        match item {
+                            Ok(p) => lists.0.push((p, false)),
+                            Err(e) => lists.1.push(e),
+                        }
                     }
-                }
-                Err(err) => errors.push(walk_error(&err, root_path)),
-            }
-        }
+                    ignore::WalkState::Continue
+                })
+            });
+        let (files, errs) = found.into_inner().unwrap_or_default();
+        out.extend(files);
+        errors.extend(errs);
     }
     out.sort();
     out.dedup_by(|a, b| a.0 == b.0);
     out
 }
+
+/// Files found by a walk (path, named explicitly) and the walk's errors.
+type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
 
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     let text = err.to_string();
