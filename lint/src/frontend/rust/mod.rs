@@ -91,6 +91,19 @@ fn package_name(file: &Path) -> Option<String> {
     name
 }
 
+/// A suppression is a plain comment (not a doc comment, which may well describe the syntax)
+/// that starts with `mirrorless:`.
+fn is_suppression(src: &str, t: &lex::Token) -> bool {
+    let whole = &src[t.start..t.end];
+    let doc = (whole.starts_with("///") && !whole.starts_with("////"))
+        || whole.starts_with("//!")
+        || (whole.starts_with("/**") && !whole.starts_with("/**/"))
+        || whole.starts_with("/*!");
+    !doc && src[t.content_start..t.content_end]
+        .trim_start()
+        .starts_with("mirrorless:")
+}
+
 /// Whether every prefilter hit (removed name or namespace prefix) lies inside a comment.
 fn names_only_in_comments(src: &str, tokens: &[lex::Token], cx: Context<'_>) -> bool {
     cx.catalog
@@ -179,7 +192,7 @@ impl FrontEnd for Rust {
         for t in &tokens {
             if t.kind == TokenKind::Comment {
                 let text = &src[t.content_start..t.content_end];
-                if text.contains("mirrorless:") {
+                if is_suppression(src, t) {
                     analysis.suppression_comments.push(CommentText {
                         start: t.start,
                         text: text.to_owned(),
@@ -195,10 +208,7 @@ impl FrontEnd for Rust {
             let token = tokens.get(i).filter(|t| t.start <= m.start);
             let role = match token {
                 // A suppression naming the event it allows is not documentation.
-                Some(t)
-                    if t.kind == TokenKind::Comment
-                        && src[t.content_start..t.content_end].contains("mirrorless:") =>
-                {
+                Some(t) if t.kind == TokenKind::Comment && is_suppression(src, t) => {
                     continue;
                 }
                 Some(t) if t.kind == TokenKind::Comment => Role::Comment,
