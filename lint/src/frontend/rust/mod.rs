@@ -22,16 +22,19 @@ pub struct Rust;
 /// syn strips a BOM and a shebang line before parsing, which would shift every byte offset;
 /// blank them out instead so offsets stay those of the file.
 fn parse_text(src: &str) -> Cow<'_, str> {
-    let mut text = Cow::Borrowed(src);
-    if let Some(rest) = src.strip_prefix('\u{feff}') {
-        text = Cow::Owned(format!("   {rest}"));
+    let body = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let bom = src.len() - body.len();
+    let shebang = body.starts_with("#!") && !body[2..].trim_start().starts_with('[');
+    if bom == 0 && !shebang {
+        return Cow::Borrowed(src);
     }
-    if text.starts_with("#!") && !text[2..].trim_start().starts_with('[') {
-        let end = text.find('\n').unwrap_or(text.len());
-        let blanked = " ".repeat(end) + &text[end..];
-        text = Cow::Owned(blanked);
-    }
-    text
+    let blank_to = if shebang {
+        bom + body.find('\n').unwrap_or(body.len())
+    } else {
+        bom
+    };
+    // Spaces, one per byte, keep every later byte offset unchanged.
+    Cow::Owned(" ".repeat(blank_to) + &src[blank_to..])
 }
 
 fn parse(src: &str) -> Result<syn::File, syn::Error> {
