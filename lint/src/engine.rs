@@ -150,6 +150,7 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
+    let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
@@ -190,38 +191,30 @@ fn lint_in_pool(opts: &Options) -> Report {
         }
         new_idents.sort();
         new_idents.dedup();
-        let Ok(matcher) = AhoCorasick::new(&new_idents) else {
+        let Some(matcher) = ident_matcher(&new_idents) else {
             break;
         };
-        // Next: files never collected that mention a new identifier, and collected files
-        // with an item waiting for one.
-        frontier = sources
-            .par_iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                if collected[*i] {
-                    pending[*i]
-                        .iter()
-                        .any(|p| new_idents.binary_search(p).is_ok())
-                } else {
-                    contains_ident(&matcher, s.text.as_bytes())
-                }
-            })
-            .map(|(i, _)| i)
-            .collect();
-    }
-    // Every file mentioning a declared identifier is analysed in pass 2.
-    let mut ident_hit = vec![false; sources.len()];
-    let idents: Vec<&str> = symbols.idents().collect();
-    if let Ok(matcher) = AhoCorasick::new(&idents)
-        && !idents.is_empty()
-    {
-        ident_hit = sources
+        // One scan per round: which files mention a new identifier. Files never collected
+        // that do are collected next, as are collected files with an item waiting for one.
+        let mentions: Vec<bool> = sources
             .par_iter()
             .map(|s| contains_ident(&matcher, s.text.as_bytes()))
             .collect();
-        for (c, hit) in candidate.iter_mut().zip(&ident_hit) {
-            *c |= *hit;
+        frontier = (0..sources.len())
+            .filter(|&i| {
+                if collected[i] {
+                    pending[i]
+                        .iter()
+                        .any(|p| new_idents.binary_search(p).is_ok())
+                } else {
+                    mentions[i]
+                }
+            })
+            .collect();
+        // Every file mentioning a declared identifier is analysed in pass 2.
+        for (i, m) in mentions.into_iter().enumerate() {
+            ident_hit[i] |= m;
+            candidate[i] |= m;
         }
     }
     report.stats.declarations = symbols.len();
@@ -258,6 +251,15 @@ fn lint_in_pool(opts: &Options) -> Report {
         .errors
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     report
+}
+
+/// A matcher for identifiers: a DFA, since every file of the tree is scanned with it.
+fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
+    AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .build(idents)
+        .or_else(|_| AhoCorasick::new(idents))
+        .ok()
 }
 
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
