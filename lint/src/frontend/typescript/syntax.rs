@@ -908,13 +908,17 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if self.cx.symbols.is_empty() {
+            return;
+        }
         if let Some(d) = self.resolver.ident(it.name.as_str()) {
             self.hit(it.span, d);
         }
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
-        if let Expression::Identifier(o) = it.object.get_inner_expression()
+        if !self.cx.symbols.is_empty()
+            && let Expression::Identifier(o) = it.object.get_inner_expression()
             && let Some(d) = self
                 .resolver
                 .member(o.name.as_str(), it.property.name.as_str())
