@@ -194,7 +194,7 @@ fn lint_in_pool(opts: &Options) -> Report {
         }
         new_idents.sort();
         new_idents.dedup();
-        let Ok(matcher) = AhoCorasick::new(&new_idents) else {
+        let Ok(matcher) = ident_matcher(&new_idents) else {
             break;
         };
         // Next: files never collected that mention a new identifier, and collected files
@@ -217,7 +217,7 @@ fn lint_in_pool(opts: &Options) -> Report {
     // Every file mentioning a declared identifier is analysed in pass 2.
     let mut ident_hit = vec![false; sources.len()];
     let idents: Vec<&str> = symbols.idents().collect();
-    if let Ok(matcher) = AhoCorasick::new(&idents)
+    if let Ok(matcher) = ident_matcher(&idents)
         && !idents.is_empty()
     {
         ident_hit = sources
@@ -262,6 +262,15 @@ fn lint_in_pool(opts: &Options) -> Report {
         .errors
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     report
+}
+
+/// A matcher for whole identifiers. Leftmost-longest, so a short identifier (an alias `S`)
+/// never hides a longer one starting at the same place (`STEP`): `contains_ident` rejects
+/// the short match for its word boundary and would otherwise resume past the long one.
+fn ident_matcher<I: AsRef<[u8]>>(idents: &[I]) -> Result<AhoCorasick, aho_corasick::BuildError> {
+    AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .build(idents)
 }
 
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {

@@ -14,7 +14,7 @@
 
 use super::rust::Rust;
 use super::typescript;
-use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
 use crate::model::{Occurrence, Role};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -246,9 +246,9 @@ impl FrontEnd for Markdown {
         })
     }
 
-    fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Vec<Declaration> {
+    fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Declarations {
         // A snippet's constants are local to the snippet.
-        Vec::new()
+        Declarations::default()
     }
 
     fn analyze(&self, _path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
