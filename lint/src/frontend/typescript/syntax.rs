@@ -713,6 +713,7 @@ impl<'a> Classifier<'a> {
         // `NAMES.forEach((name) => ctx.on(name, …))`.
         if name.is_some_and(|n| ITERATORS.contains(&n))
             && let Some(obj) = callee_object(&call.callee)
+            && self.is_known_array(obj)
             && let Some(Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) =
                 call.arguments
                     .first()
@@ -737,6 +738,19 @@ impl<'a> Classifier<'a> {
             if let Some(param) = param {
                 self.iterated(obj, &param, body_span, call);
             }
+        }
+    }
+
+    /// An array literal, or a name bound to one: only then are its elements worth following
+    /// into a loop body (which is walked a second time to find the call).
+    fn is_known_array(&self, e: &Expression<'_>) -> bool {
+        match e.get_inner_expression() {
+            Expression::ArrayExpression(_) => true,
+            Expression::Identifier(id) => {
+                self.local_arrays.contains_key(id.name.as_str())
+                    || self.resolver.scope.arrays.contains_key(id.name.as_str())
+            }
+            _ => false,
         }
     }
 
@@ -871,7 +885,9 @@ impl<'a> Visit<'a> for Classifier<'_> {
             },
             _ => None,
         };
-        if let Some(var) = var {
+        if let Some(var) = var
+            && self.is_known_array(&it.right)
+        {
             let mut finder = LoopUse {
                 calls: self.cx.calls,
                 var: &var,
