@@ -977,7 +977,16 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
-        if let Some(d) = self.resolver.ident(it.local.name.as_str()) {
+        // Report the import through what it imports (`TURN_START` in `events.ts`), not
+        // through the alias it creates on this very line.
+        let imported = it.imported.name();
+        let source = self.resolver.scope.sources.get(it.local.name.as_str());
+        let original = self.cx.symbols.all_of(imported.as_str()).iter().find(|d| {
+            d.kind == DeclKind::Const
+                && d.file != self.resolver.path
+                && source.is_none_or(|s| reachable(s, d))
+        });
+        if let Some(d) = original.or_else(|| self.resolver.ident(it.local.name.as_str())) {
             self.hit(it.span, d);
         }
     }
