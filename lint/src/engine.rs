@@ -154,6 +154,7 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
+    let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
@@ -194,38 +195,30 @@ fn lint_in_pool(opts: &Options) -> Report {
         }
         new_idents.sort();
         new_idents.dedup();
-        let Ok(matcher) = ident_matcher(&new_idents) else {
+        let Some(matcher) = ident_matcher(&new_idents) else {
             break;
         };
-        // Next: files never collected that mention a new identifier, and collected files
-        // with an item waiting for one.
-        frontier = sources
-            .par_iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                if collected[*i] {
-                    pending[*i]
-                        .iter()
-                        .any(|p| new_idents.binary_search(p).is_ok())
-                } else {
-                    contains_ident(&matcher, s.text.as_bytes())
-                }
-            })
-            .map(|(i, _)| i)
-            .collect();
-    }
-    // Every file mentioning a declared identifier is analysed in pass 2.
-    let mut ident_hit = vec![false; sources.len()];
-    let idents: Vec<&str> = symbols.idents().collect();
-    if let Ok(matcher) = ident_matcher(&idents)
-        && !idents.is_empty()
-    {
-        ident_hit = sources
+        // One scan per round: which files mention a new identifier. Files never collected
+        // that do are collected next, as are collected files with an item waiting for one.
+        let mentions: Vec<bool> = sources
             .par_iter()
             .map(|s| contains_ident(&matcher, s.text.as_bytes()))
             .collect();
-        for (c, hit) in candidate.iter_mut().zip(&ident_hit) {
-            *c |= *hit;
+        frontier = (0..sources.len())
+            .filter(|&i| {
+                if collected[i] {
+                    pending[i]
+                        .iter()
+                        .any(|p| new_idents.binary_search(p).is_ok())
+                } else {
+                    mentions[i]
+                }
+            })
+            .collect();
+        // Every file mentioning a declared identifier is analysed in pass 2.
+        for (i, m) in mentions.into_iter().enumerate() {
+            ident_hit[i] |= m;
+            candidate[i] |= m;
         }
     }
     report.stats.declarations = symbols.len();
@@ -264,13 +257,18 @@ fn lint_in_pool(opts: &Options) -> Report {
     report
 }
 
-/// A matcher for whole identifiers. Leftmost-longest, so a short identifier (an alias `S`)
-/// never hides a longer one starting at the same place (`STEP`): `contains_ident` rejects
-/// the short match for its word boundary and would otherwise resume past the long one.
-fn ident_matcher<I: AsRef<[u8]>>(idents: &[I]) -> Result<AhoCorasick, aho_corasick::BuildError> {
+/// A matcher for identifiers: a DFA, since every file of the tree is scanned with it.
+/// Leftmost-longest, so a short identifier (an alias `S`) never hides a longer one starting at
+/// the same place (`STEP`): `contains_ident` rejects the short match for its word boundary and
+/// would otherwise resume past the long one.
+fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
+    let longest = aho_corasick::MatchKind::LeftmostLongest;
     AhoCorasick::builder()
-        .match_kind(aho_corasick::MatchKind::LeftmostLongest)
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .match_kind(longest)
         .build(idents)
+        .or_else(|_| AhoCorasick::builder().match_kind(longest).build(idents))
+        .ok()
 }
 
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
