@@ -271,13 +271,15 @@ impl FrontEnd for Markdown {
             .chain(inline_code.iter().cloned())
             .collect();
         let comments = html_comments(src, &code);
+        let mut suppressions = Vec::new();
         for (whole, content) in &comments {
             let text = &src[content.clone()];
-            if text.contains("mirrorless:") {
+            if text.trim_start().starts_with("mirrorless:") {
                 analysis.suppression_comments.push(CommentText {
                     start: whole.start,
                     text: text.to_owned(),
                 });
+                suppressions.push(whole.clone());
             }
         }
         for b in &blocks {
@@ -286,6 +288,12 @@ impl FrontEnd for Markdown {
             }
         }
         for m in names {
+            if suppressions
+                .iter()
+                .any(|r| r.start <= m.start && m.end <= r.end)
+            {
+                continue;
+            }
             let block = blocks
                 .iter()
                 .find(|b| b.range.start <= m.start && m.end <= b.range.end);

@@ -273,20 +273,32 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             .min_by_key(|(r, _)| r.end - r.start)
             .map(|(_, c)| *c)
     };
+    // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
+    // starts with `mirrorless:`; the names it lists are not comment notes.
+    let mut suppressions = Vec::new();
     for t in &parsed.tokens {
-        if t.kind == TokenKind::Comment {
+        let whole = &src[t.start..t.end];
+        let jsdoc = whole.starts_with("/**") && !whole.starts_with("/**/");
+        if t.kind == TokenKind::Comment && !jsdoc {
             let text = &src[t.content_start..t.content_end];
-            if text.contains("mirrorless:") {
+            if text.trim_start().starts_with("mirrorless:") {
                 analysis.suppression_comments.push(CommentText {
                     start: t.start,
                     text: text.to_owned(),
                 });
+                suppressions.push(t.start..t.end);
             }
         }
     }
     let mut occ = Vec::new();
     let bytes = src.as_bytes();
     for m in cx.catalog.find_names(src) {
+        if suppressions
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end)
+        {
+            continue;
+        }
         let event = cx.catalog.events()[m.event].name.clone();
         let i = parsed.tokens.partition_point(|t| t.end <= m.start);
         // The innermost token holding the name (a string inside `${…}` sits after the quasi).
