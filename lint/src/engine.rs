@@ -88,7 +88,11 @@ pub fn display_path(p: &Path) -> String {
 }
 
 fn front_ends() -> Vec<Box<dyn FrontEnd>> {
-    vec![Box::new(crate::frontend::rust::Rust)]
+    vec![
+        Box::new(crate::frontend::rust::Rust),
+        Box::new(crate::frontend::typescript::TypeScript),
+        Box::new(crate::frontend::markdown::Markdown),
+    ]
 }
 
 /// Runs the linter.
@@ -254,11 +258,16 @@ fn lint_in_pool(opts: &Options) -> Report {
 }
 
 /// A matcher for identifiers: a DFA, since every file of the tree is scanned with it.
+/// Leftmost-longest, so a short identifier (an alias `S`) never hides a longer one starting at
+/// the same place (`STEP`): `contains_ident` rejects the short match for its word boundary and
+/// would otherwise resume past the long one.
 fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
+    let longest = aho_corasick::MatchKind::LeftmostLongest;
     AhoCorasick::builder()
         .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .match_kind(longest)
         .build(idents)
-        .or_else(|_| AhoCorasick::new(idents))
+        .or_else(|_| AhoCorasick::builder().match_kind(longest).build(idents))
         .ok()
 }
 
@@ -294,13 +303,19 @@ fn walk(
     };
     let include = globs(&opts.config.lint.include);
     let exclude = globs(&opts.config.lint.exclude);
+    let allowed = globs(&opts.config.lint.allow_paths);
     let root = &opts.config.root;
-    let selected = |p: &Path| -> bool {
+    let matches = |p: &Path, set: &Option<globset::GlobSet>| -> Option<bool> {
+        let set = set.as_ref()?;
         let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         let rel = abs.strip_prefix(root).unwrap_or(&abs).to_path_buf();
         let disp = PathBuf::from(display_path(p));
-        let hit = |set: &globset::GlobSet| set.is_match(&rel) || set.is_match(&disp);
-        include.as_ref().is_none_or(hit) && !exclude.as_ref().is_some_and(hit)
+        Some(set.is_match(&rel) || set.is_match(&disp))
+    };
+    // Historical records allowed by configuration are never linted, even when named.
+    let is_allowed = |p: &Path| matches(p, &allowed) == Some(true);
+    let selected = |p: &Path| -> bool {
+        matches(p, &include) != Some(false) && matches(p, &exclude) != Some(true) && !is_allowed(p)
     };
 
     let mut out = Vec::new();
@@ -318,13 +333,16 @@ fn walk(
         };
         if meta.is_file() {
             // Named explicitly: linted even if ignored or excluded, like ripgrep.
+            if is_allowed(root_path) {
+                continue;
+            }
             if fronts.iter().any(|f| f.handles(root_path)) {
                 out.push((root_path.clone(), true));
             } else {
                 errors.push(FileError {
                     path: display_path(root_path),
                     line: None,
-                    message: "no front end for this file type (mirrorless lint reads *.rs files)"
+                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md, *.markdown and *.mdx files)"
                         .to_owned(),
                 });
             }
