@@ -14,7 +14,7 @@
 
 use super::rust::Rust;
 use super::typescript;
-use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
 use crate::model::{Occurrence, Role};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -246,9 +246,9 @@ impl FrontEnd for Markdown {
         })
     }
 
-    fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Vec<Declaration> {
+    fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Declarations {
         // A snippet's constants are local to the snippet.
-        Vec::new()
+        Declarations::default()
     }
 
     fn analyze(&self, _path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
@@ -271,13 +271,15 @@ impl FrontEnd for Markdown {
             .chain(inline_code.iter().cloned())
             .collect();
         let comments = html_comments(src, &code);
+        let mut suppressions = Vec::new();
         for (whole, content) in &comments {
             let text = &src[content.clone()];
-            if text.contains("mirrorless:") {
+            if text.trim_start().starts_with("mirrorless:") {
                 analysis.suppression_comments.push(CommentText {
                     start: whole.start,
                     text: text.to_owned(),
                 });
+                suppressions.push(whole.clone());
             }
         }
         for b in &blocks {
@@ -286,6 +288,12 @@ impl FrontEnd for Markdown {
             }
         }
         for m in names {
+            if suppressions
+                .iter()
+                .any(|r| r.start <= m.start && m.end <= r.end)
+            {
+                continue;
+            }
             let block = blocks
                 .iter()
                 .find(|b| b.range.start <= m.start && m.end <= b.range.end);

@@ -9,7 +9,7 @@
 pub mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
 use crate::engine::LineIndex;
 use crate::model::{Occurrence, Role};
 use lex::{Token, TokenKind};
@@ -19,6 +19,7 @@ use oxc_ast_visit::Visit;
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::SourceType;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The extensions this front end reads.
@@ -90,9 +91,13 @@ impl FrontEnd for TypeScript {
             .is_some_and(|e| EXTENSIONS.contains(&e))
     }
 
-    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
         if !may_declare(src, cx) {
-            return Vec::new();
+            // Not parsed; aliases that may become resolvable later still need a second look.
+            return Declarations {
+                found: Vec::new(),
+                pending: lexical_pending(src),
+            };
         }
         let lines = LineIndex::new(src);
         with_program(path, src, |program| {
@@ -104,9 +109,15 @@ impl FrontEnd for TypeScript {
             };
             let mut c = syntax::Collector::new(cx, resolver, &lines);
             c.visit_program(program);
-            c.found
+            Declarations {
+                found: c.found,
+                pending: c.pending.into_iter().collect(),
+            }
         })
-        .unwrap_or_default()
+        .unwrap_or_else(|_| Declarations {
+            found: Vec::new(),
+            pending: lexical_pending(src),
+        })
     }
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
@@ -154,6 +165,46 @@ fn may_declare(src: &str, cx: Context<'_>) -> bool {
             .trim_end_matches(|c: char| c.is_whitespace() || c == '(');
         before.ends_with('=') || before.ends_with(':')
     })
+}
+
+/// Identifiers that could make an unparsed file declare something once they are known:
+/// the word before ` as ` (renamed imports and exports) and the words after `=` or `:`
+/// (`const B = A`, `key: A`, `K = ns.A`). A superset is harmless: it only decides whether
+/// the file is collected again.
+fn lexical_pending(src: &str) -> Vec<String> {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut out = BTreeSet::new();
+    let bytes = src.as_bytes();
+    for (i, _) in src.match_indices(" as ") {
+        let w: String = src[..i]
+            .chars()
+            .rev()
+            .take_while(|c| word(*c))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !w.is_empty() {
+            out.insert(w);
+        }
+    }
+    for (i, b) in bytes.iter().enumerate() {
+        if !matches!(b, b'=' | b':') || matches!(bytes.get(i + 1), Some(b'=' | b'>')) {
+            continue;
+        }
+        let rest = src[i + 1..].trim_start();
+        for part in rest
+            .split(|c: char| !(word(c) || c == '.'))
+            .next()
+            .unwrap_or("")
+            .split('.')
+        {
+            if part.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
+                out.insert(part.to_owned());
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// What the oxc pass found: contexts, identifier uses, strings and comments.
@@ -222,20 +273,32 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             .min_by_key(|(r, _)| r.end - r.start)
             .map(|(_, c)| *c)
     };
+    // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
+    // starts with `mirrorless:`; the names it lists are not comment notes.
+    let mut suppressions = Vec::new();
     for t in &parsed.tokens {
-        if t.kind == TokenKind::Comment {
+        let whole = &src[t.start..t.end];
+        let jsdoc = whole.starts_with("/**") && !whole.starts_with("/**/");
+        if t.kind == TokenKind::Comment && !jsdoc {
             let text = &src[t.content_start..t.content_end];
-            if text.contains("mirrorless:") {
+            if text.trim_start().starts_with("mirrorless:") {
                 analysis.suppression_comments.push(CommentText {
                     start: t.start,
                     text: text.to_owned(),
                 });
+                suppressions.push(t.start..t.end);
             }
         }
     }
     let mut occ = Vec::new();
     let bytes = src.as_bytes();
     for m in cx.catalog.find_names(src) {
+        if suppressions
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end)
+        {
+            continue;
+        }
         let event = cx.catalog.events()[m.event].name.clone();
         let i = parsed.tokens.partition_point(|t| t.end <= m.start);
         // The innermost token holding the name (a string inside `${…}` sits after the quasi).

@@ -11,6 +11,7 @@ use crate::model::Role;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
+use std::collections::BTreeSet;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -335,9 +336,7 @@ pub(super) struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     fn own(&self, d: &Declaration) -> bool {
-        d.location
-            .rsplit_once(':')
-            .is_some_and(|(p, _)| p == self.path)
+        d.file == self.path
     }
 
     /// A bare identifier holding a removed name.
@@ -407,6 +406,9 @@ pub(super) struct Collector<'a> {
     pub resolver: Resolver<'a>,
     pub lines: &'a LineIndex<'a>,
     pub found: Vec<Declaration>,
+    /// Identifiers a declaration-shaped item refers to that do not resolve yet (`const B = A`
+    /// before `A` is known): the engine collects the file again when one is declared.
+    pub pending: BTreeSet<String>,
     /// Stack of enclosing class names, for static members.
     classes: Vec<Option<String>>,
 }
@@ -418,8 +420,30 @@ impl<'a> Collector<'a> {
             resolver,
             lines,
             found: Vec::new(),
+            pending: BTreeSet::new(),
             classes: Vec::new(),
         }
+    }
+
+    /// Evaluates a declaration's value; an identifier or member that does not resolve yet is
+    /// remembered as pending.
+    fn eval_or_wait(&mut self, e: &Expression<'_>) -> Option<(String, Option<&'a Declaration>)> {
+        let r = self.resolver.eval(e, self.cx);
+        if r.is_none() {
+            match e.get_inner_expression() {
+                Expression::Identifier(id) => {
+                    self.pending.insert(id.name.as_str().to_owned());
+                }
+                Expression::StaticMemberExpression(m) => {
+                    self.pending.insert(m.property.name.as_str().to_owned());
+                    if let Expression::Identifier(o) = m.object.get_inner_expression() {
+                        self.pending.insert(o.name.as_str().to_owned());
+                    }
+                }
+                _ => {}
+            }
+        }
+        r
     }
 
     fn add(
@@ -442,6 +466,7 @@ impl<'a> Collector<'a> {
                 self.lines.position(at.start as usize).0
             ),
             description,
+            file: self.resolver.path.to_owned(),
             modules: module_words(self.resolver.path),
         };
         let known = match kind {
@@ -475,7 +500,7 @@ impl<'a> Visit<'a> for Collector<'_> {
             && self.resolver.scope.top.contains(&it.span.start)
         {
             let name = id.name.as_str();
-            if let Some((ev, via)) = self.resolver.eval(init, self.cx) {
+            if let Some((ev, via)) = self.eval_or_wait(init) {
                 let desc = Self::describe(format!("const `{name}`"), via);
                 self.add(name, id.span, DeclKind::Const, None, ev, desc);
             } else if let Expression::ObjectExpression(obj) = init.get_inner_expression() {
@@ -483,7 +508,7 @@ impl<'a> Visit<'a> for Collector<'_> {
                     if let ObjectPropertyKind::ObjectProperty(p) = p
                         && !p.computed
                         && let Some(key) = p.key.static_name()
-                        && let Some((ev, via)) = self.resolver.eval(&p.value, self.cx)
+                        && let Some((ev, via)) = self.eval_or_wait(&p.value)
                     {
                         let desc = Self::describe(format!("`{name}.{key}`"), via);
                         self.add(
@@ -512,7 +537,7 @@ impl<'a> Visit<'a> for Collector<'_> {
                 TSEnumMemberName::ComputedTemplateString(_) => continue,
             };
             if let Some(init) = &m.initializer
-                && let Some((ev, via)) = self.resolver.eval(init, self.cx)
+                && let Some((ev, via)) = self.eval_or_wait(init)
             {
                 let desc = Self::describe(format!("enum member `{owner}.{key}`"), via);
                 self.add(
@@ -541,7 +566,7 @@ impl<'a> Visit<'a> for Collector<'_> {
             && let Some(Some(owner)) = self.classes.last().cloned()
             && let Some(key) = it.key.static_name()
             && let Some(value) = &it.value
-            && let Some((ev, via)) = self.resolver.eval(value, self.cx)
+            && let Some((ev, via)) = self.eval_or_wait(value)
         {
             let desc = Self::describe(format!("static `{owner}.{key}`"), via);
             self.add(
@@ -560,6 +585,9 @@ impl<'a> Visit<'a> for Collector<'_> {
         let imported = it.imported.name();
         let local = it.local.name.as_str();
         let source = self.resolver.scope.sources.get(local);
+        if imported.as_str() != local {
+            self.pending.insert(imported.as_str().to_owned());
+        }
         if imported.as_str() != local
             && let Some(d) = self
                 .cx
@@ -583,6 +611,9 @@ impl<'a> Visit<'a> for Collector<'_> {
     fn visit_export_specifier(&mut self, it: &ExportSpecifier<'a>) {
         let local = it.local.name();
         let exported = it.exported.name();
+        if local.as_str() != exported.as_str() {
+            self.pending.insert(local.as_str().to_owned());
+        }
         if local.as_str() != exported.as_str()
             && let Some(d) = self.cx.symbols.get(local.as_str(), DeclKind::Const)
         {
@@ -682,6 +713,7 @@ impl<'a> Classifier<'a> {
         // `NAMES.forEach((name) => ctx.on(name, …))`.
         if name.is_some_and(|n| ITERATORS.contains(&n))
             && let Some(obj) = callee_object(&call.callee)
+            && self.is_known_array(obj)
             && let Some(Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)) =
                 call.arguments
                     .first()
@@ -706,6 +738,19 @@ impl<'a> Classifier<'a> {
             if let Some(param) = param {
                 self.iterated(obj, &param, body_span, call);
             }
+        }
+    }
+
+    /// An array literal, or a name bound to one: only then are its elements worth following
+    /// into a loop body (which is walked a second time to find the call).
+    fn is_known_array(&self, e: &Expression<'_>) -> bool {
+        match e.get_inner_expression() {
+            Expression::ArrayExpression(_) => true,
+            Expression::Identifier(id) => {
+                self.local_arrays.contains_key(id.name.as_str())
+                    || self.resolver.scope.arrays.contains_key(id.name.as_str())
+            }
+            _ => false,
         }
     }
 
@@ -840,7 +885,9 @@ impl<'a> Visit<'a> for Classifier<'_> {
             },
             _ => None,
         };
-        if let Some(var) = var {
+        if let Some(var) = var
+            && self.is_known_array(&it.right)
+        {
             let mut finder = LoopUse {
                 calls: self.cx.calls,
                 var: &var,
@@ -908,13 +955,17 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if self.cx.symbols.is_empty() {
+            return;
+        }
         if let Some(d) = self.resolver.ident(it.name.as_str()) {
             self.hit(it.span, d);
         }
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
-        if let Expression::Identifier(o) = it.object.get_inner_expression()
+        if !self.cx.symbols.is_empty()
+            && let Expression::Identifier(o) = it.object.get_inner_expression()
             && let Some(d) = self
                 .resolver
                 .member(o.name.as_str(), it.property.name.as_str())
@@ -926,7 +977,16 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_import_specifier(&mut self, it: &ImportSpecifier<'a>) {
-        if let Some(d) = self.resolver.ident(it.local.name.as_str()) {
+        // Report the import through what it imports (`TURN_START` in `events.ts`), not
+        // through the alias it creates on this very line.
+        let imported = it.imported.name();
+        let source = self.resolver.scope.sources.get(it.local.name.as_str());
+        let original = self.cx.symbols.all_of(imported.as_str()).iter().find(|d| {
+            d.kind == DeclKind::Const
+                && d.file != self.resolver.path
+                && source.is_none_or(|s| reachable(s, d))
+        });
+        if let Some(d) = original.or_else(|| self.resolver.ident(it.local.name.as_str())) {
             self.hit(it.span, d);
         }
     }
