@@ -181,11 +181,15 @@ fn a_broken_corpus_file_is_reported_and_the_run_goes_on() {
 }
 
 #[test]
-fn an_external_command_is_refused_until_the_stdio_driver_lands() {
+fn an_external_command_that_does_not_start_is_a_harness_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (code, _, stderr) = mirrorless(&["run", "--", "python3", "impl.py"], dir.path());
     assert_eq!(code, 2);
-    assert!(stderr.contains("cannot run `python3 impl.py`"), "{stderr}");
+    assert!(
+        stderr.contains("`python3 impl.py` did not complete the `hello` handshake"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("impl.py"), "{stderr}");
 }
 
 #[test]
@@ -194,4 +198,14 @@ fn help_teaches() {
     let (code, stdout, _) = mirrorless(&["run", "--help"], dir.path());
     assert_eq!(code, 0);
     insta::assert_snapshot!("run_help", stdout);
+}
+
+#[test]
+fn the_case_file_schema_is_json() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/run/case.schema.json"),
+    )
+    .expect("the schema exists");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    assert_eq!(schema["required"], serde_json::json!(["profile", "script"]));
 }

@@ -77,8 +77,8 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
-    /// Threads running cases (in-process implementations) [default: the number of cores].
-    /// The results do not depend on it.
+    /// Threads running cases, each with its own implementation process under `-- CMD`
+    /// [default: the number of cores]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// The implementation's command line (after `--`); the embedded reference implementation

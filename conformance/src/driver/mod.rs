@@ -443,6 +443,8 @@ pub type LoopFactory = std::sync::Arc<dyn Fn(Profile) -> Box<dyn AgentLoop> + Se
 pub struct InProcess {
     name: String,
     factory: LoopFactory,
+    /// How to replay a case file, with `{case}` for its path.
+    replay: String,
 }
 
 impl InProcess {
@@ -454,7 +456,16 @@ impl InProcess {
         InProcess {
             name: name.into(),
             factory: std::sync::Arc::new(factory),
+            replay: "mirrorless replay {case}".to_owned(),
         }
+    }
+
+    /// Sets the replay command shown in reports; `{case}` stands for the case file. The
+    /// default, `mirrorless replay {case}`, replays against the embedded reference
+    /// implementation.
+    pub fn with_replay_command(mut self, template: impl Into<String>) -> Self {
+        self.replay = template.into();
+        self
     }
 }
 
@@ -469,7 +480,7 @@ impl Driver for InProcess {
     }
 
     fn replay_command(&self, case_file: &str) -> String {
-        format!("mirrorless replay {case_file}")
+        self.replay.replace("{case}", case_file)
     }
 
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
