@@ -53,6 +53,8 @@ mod tool_2_result_cites_wrong_event;
 mod turn_1_turns_from_two;
 #[path = "../../fixtures/impls/broken-rs/TURN-4-last-turn-open.rs"]
 mod turn_4_last_turn_open;
+#[path = "../../fixtures/impls/broken-rs/TURN-7-continues-after-stop.rs"]
+mod turn_7_continues_after_stop;
 #[path = "../../fixtures/impls/broken-rs/TURN-7-max-tokens-not-sticky.rs"]
 mod turn_7_max_tokens_not_sticky;
 
@@ -290,9 +292,52 @@ fn turn_4_last_turn_open() {
 }
 
 #[test]
+fn turn_7_continues_after_stop() {
+    catches(
+        "TURN-7-continues-after-stop",
+        Arc::new(turn_7_continues_after_stop::Fault),
+    );
+}
+
+#[test]
 fn turn_7_max_tokens_not_sticky() {
     catches(
         "TURN-7-max-tokens-not-sticky",
         Arc::new(turn_7_max_tokens_not_sticky::Fault),
     );
+}
+
+#[test]
+fn suite_tests_fail_with_the_requirement_and_the_minimal_script() {
+    let config = Config {
+        profiles: vec![mirrorless_conformance::vocab::Profile::V2026_08],
+        cases: 64,
+        seed: 7,
+        shrink_time: Duration::from_secs(60),
+        shrink_steps: 500,
+        corpus: None,
+        save: false,
+        ci: true,
+        jobs: 1,
+    };
+    let mut driver = MutantDriver {
+        name: "coalescer".to_owned(),
+        mutation: Arc::new(chunk_1_coalescer::Fault),
+    };
+    let report = Ok(suite::run(&mut driver, &config, &mut |_| {}).expect("the suite runs"));
+    let failed = std::panic::catch_unwind(|| {
+        mirrorless_conformance::suite::macros::check_requirement(&report, "CHUNK-1")
+    });
+    let message = failed
+        .err()
+        .and_then(|p| p.downcast_ref::<String>().cloned())
+        .expect("the CHUNK-1 test fails");
+    assert!(message.contains("FAIL CHUNK-1"), "{message}");
+    assert!(
+        message.contains("script: {\"profile\":\"2026-08\""),
+        "{message}"
+    );
+    assert!(message.contains("PROPTEST_RNG_SEED=7"), "{message}");
+    // The other requirements' tests pass.
+    mirrorless_conformance::suite::macros::check_requirement(&report, "CHUNK-2");
 }

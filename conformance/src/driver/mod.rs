@@ -165,6 +165,8 @@ pub enum Exchange {
         step: u64,
         /// The index of the served call within its prompt, or `None` if the script had none.
         call: Option<usize>,
+        /// How many durable events had been recorded when it was requested.
+        at: u64,
     },
     /// A chunk was delivered.
     Chunk {
@@ -300,6 +302,7 @@ impl Host for Harness<'_> {
                 turn,
                 step,
                 call: None,
+                at: self.obs.log.len() as u64,
             });
             self.pending.push_back((
                 StreamItem::Throw(LlmFailure {
@@ -318,6 +321,7 @@ impl Host for Harness<'_> {
             turn,
             step,
             call: Some(index),
+            at: self.obs.log.len() as u64,
         });
         self.next_call += 1;
         self.current = Some(call);
@@ -443,6 +447,8 @@ pub type LoopFactory = std::sync::Arc<dyn Fn(Profile) -> Box<dyn AgentLoop> + Se
 pub struct InProcess {
     name: String,
     factory: LoopFactory,
+    /// How to replay a case file, with `{case}` for its path.
+    replay: String,
 }
 
 impl InProcess {
@@ -454,7 +460,16 @@ impl InProcess {
         InProcess {
             name: name.into(),
             factory: std::sync::Arc::new(factory),
+            replay: "mirrorless replay {case}".to_owned(),
         }
+    }
+
+    /// Sets the replay command shown in reports; `{case}` stands for the case file. The
+    /// default, `mirrorless replay {case}`, replays against the embedded reference
+    /// implementation.
+    pub fn with_replay_command(mut self, template: impl Into<String>) -> Self {
+        self.replay = template.into();
+        self
     }
 }
 
@@ -469,7 +484,7 @@ impl Driver for InProcess {
     }
 
     fn replay_command(&self, case_file: &str) -> String {
-        format!("mirrorless replay {case_file}")
+        self.replay.replace("{case}", case_file)
     }
 
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {

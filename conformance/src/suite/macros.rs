@@ -12,7 +12,8 @@
 //! suite runs once per test binary (the first test to need it runs it; the others read the
 //! shared result), under every profile, honouring `PROPTEST_CASES`, `PROPTEST_RNG_SEED`,
 //! `PROPTEST_MAX_SHRINK_TIME` and `PROPTEST_MAX_SHRINK_ITERS`. A failing test names its
-//! requirement and prints the minimal counterexample as JSON.
+//! requirement and prints the minimal counterexample as JSON. `MIRRORLESS_CORPUS=DIR` replays
+//! the case files in `DIR` first and saves new counterexamples there.
 
 use super::{Config, RunReport, Status, run};
 use crate::driver::{AgentLoop, InProcess};
@@ -30,7 +31,10 @@ pub const SUITE_REQUIREMENTS: &[&str] = &[
 
 /// Runs the suite for `L` with [`Config::from_env`]; the `suite!` tests share the result.
 pub fn run_for_tests<L: AgentLoop + 'static>(name: &str) -> Result<RunReport, String> {
-    let mut driver = InProcess::new(name, |p: Profile| Box::new(L::new(p)) as Box<dyn AgentLoop>);
+    let mut driver = InProcess::new(name, |p: Profile| Box::new(L::new(p)) as Box<dyn AgentLoop>)
+        .with_replay_command(
+            "put {case} in a directory DIR and run `MIRRORLESS_CORPUS=DIR cargo test` (it is replayed first)",
+        );
     let config = Config::from_env();
     run(&mut driver, &config, &mut |_| {}).map_err(|e| e.to_string())
 }

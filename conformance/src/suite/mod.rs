@@ -109,7 +109,8 @@ impl Config {
     /// The configuration of an in-process test run (`suite!`): proptest's environment is
     /// honoured — `PROPTEST_CASES`, `PROPTEST_RNG_SEED`, `PROPTEST_MAX_SHRINK_TIME` (ms),
     /// `PROPTEST_MAX_SHRINK_ITERS` — and the seed is fixed unless `PROPTEST_RNG_SEED` says
-    /// otherwise, so `cargo test` is reproducible.
+    /// otherwise, so `cargo test` is reproducible. `MIRRORLESS_CORPUS=DIR` replays the case
+    /// files of `DIR` first and saves new counterexamples there.
     pub fn from_env() -> Config {
         let mut c = Config::default();
         if let Some(n) = env_u64("PROPTEST_CASES") {
@@ -123,6 +124,11 @@ impl Config {
         }
         if let Some(n) = env_u64("PROPTEST_MAX_SHRINK_ITERS") {
             c.shrink_steps = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+        // A corpus to replay first (and to save counterexamples to): `MIRRORLESS_CORPUS=DIR`.
+        if let Some(dir) = std::env::var_os("MIRRORLESS_CORPUS").filter(|d| !d.is_empty()) {
+            c.corpus = Some(PathBuf::from(dir));
+            c.save = true;
         }
         c.ci = in_ci();
         c
@@ -630,7 +636,11 @@ fn shrink(
             steps += 1;
             let candidate = tree.current();
             let more = if fails(&candidate)? {
-                best = candidate;
+                // proptest's simplification can occasionally grow the built script; keep the
+                // smallest failing case seen.
+                if chunks_of(&candidate) <= chunks_of(&best) {
+                    best = candidate;
+                }
                 tree.simplify()
             } else {
                 tree.complicate()
