@@ -42,5 +42,10 @@ pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// meaning), stated in every report.
 pub const SPEC_VERSION: &str = "1.0";
 
+/// What every report states about the versions that produced it: the suite and the spec.
+pub fn version_banner() -> String {
+    format!("mirrorless {SUITE_VERSION}, spec {SPEC_VERSION}")
+}
+
 pub use registry::{Enforcement, REQUIREMENTS, Requirement, Tier};
 pub use vocab::Profile;

@@ -53,6 +53,8 @@ mod tool_2_result_cites_wrong_event;
 mod turn_1_turns_from_two;
 #[path = "../../fixtures/impls/broken-rs/TURN-4-last-turn-open.rs"]
 mod turn_4_last_turn_open;
+#[path = "../../fixtures/impls/broken-rs/TURN-7-continues-after-stop.rs"]
+mod turn_7_continues_after_stop;
 #[path = "../../fixtures/impls/broken-rs/TURN-7-max-tokens-not-sticky.rs"]
 mod turn_7_max_tokens_not_sticky;
 
@@ -286,6 +288,14 @@ fn turn_4_last_turn_open() {
     catches(
         "TURN-4-last-turn-open",
         Arc::new(turn_4_last_turn_open::Fault),
+    );
+}
+
+#[test]
+fn turn_7_continues_after_stop() {
+    catches(
+        "TURN-7-continues-after-stop",
+        Arc::new(turn_7_continues_after_stop::Fault),
     );
 }
 

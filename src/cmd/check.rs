@@ -8,7 +8,7 @@ use mirrorless_conformance::check::{
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -61,6 +61,9 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: CheckFormat,
+    /// When to color the human report (NO_COLOR is honoured in auto mode).
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: super::ColorChoice,
 }
 
 /// Where the profile of a file came from.
@@ -108,6 +111,7 @@ struct Summary {
 struct Report {
     tool: &'static str,
     version: &'static str,
+    spec_version: &'static str,
     profile: Option<Profile>,
     files: Vec<FileReport>,
     summary: Summary,
@@ -144,6 +148,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let report = Report {
         tool: "mirrorless",
         version: env!("CARGO_PKG_VERSION"),
+        spec_version: mirrorless_conformance::SPEC_VERSION,
         profile: args.profile,
         files,
         summary,
@@ -157,7 +162,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             }
             Err(e) => return super::fail(format!("cannot serialize the report: {e}")),
         },
-        CheckFormat::Human => render_human(&report, use_color()),
+        CheckFormat::Human => render_human(&report, args.color.enabled()),
     };
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
@@ -181,10 +186,6 @@ fn display_path(path: &Path) -> String {
     } else {
         path.display().to_string()
     }
-}
-
-fn use_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
 }
 
 fn unreadable(
@@ -491,7 +492,7 @@ fn render_human(report: &Report, color: bool) -> String {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "checked {} file{}: {} conform, {} violate, {} unreadable; {} error{}, {} warning{}",
+        "checked {} file{}: {} conform, {} violate, {} unreadable; {} error{}, {} warning{} — {}",
         s.files,
         if s.files == 1 { "" } else { "s" },
         s.conforming,
@@ -501,6 +502,7 @@ fn render_human(report: &Report, color: bool) -> String {
         if s.errors == 1 { "" } else { "s" },
         s.warnings,
         if s.warnings == 1 { "" } else { "s" },
+        mirrorless_conformance::version_banner(),
     );
     out
 }

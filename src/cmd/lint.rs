@@ -5,7 +5,6 @@ use mirrorless_lint::baseline::Baseline;
 use mirrorless_lint::config::Config;
 use mirrorless_lint::render::{self, Format};
 use mirrorless_lint::{Options, git};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,16 +21,7 @@ pub enum LintFormat {
     Github,
 }
 
-/// When to color human output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Color when standard output is a terminal and NO_COLOR is unset.
-    Auto,
-    /// Always color.
-    Always,
-    /// Never color.
-    Never,
-}
+pub use super::ColorChoice;
 
 /// Arguments of `mirrorless lint`.
 #[derive(Debug, Args)]
@@ -190,13 +180,7 @@ pub fn run(args: LintArgs) -> ExitCode {
         }
     }
 
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-        }
-    };
+    let color = args.color.enabled();
     let format = match args.format {
         LintFormat::Human => Format::Human,
         LintFormat::Json => Format::Json,

@@ -7,7 +7,34 @@ pub mod run;
 pub mod spec;
 pub mod stdio;
 
+use clap::ValueEnum;
+use std::io::IsTerminal;
 use std::process::ExitCode;
+
+/// When to color human output (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Color when standard output is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to color output written to standard output.
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && std::io::stdout().is_terminal()
+            }
+        }
+    }
+}
 
 /// Everything conformed / no error-level findings.
 #[allow(dead_code)] // used by the subcommands as they land

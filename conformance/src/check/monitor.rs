@@ -330,6 +330,16 @@ impl Monitor {
         self.push(f);
     }
 
+    /// Reports findings collected while the monitor's state was borrowed.
+    fn report_pending(&mut self, at: Loc, findings: Pending) {
+        for (req, msg, diff) in findings {
+            match diff {
+                Some((e, o)) => self.report_diff(req, at, msg, e, o),
+                None => self.report(req, at, msg),
+            }
+        }
+    }
+
     /// The log belongs to a forked or seeded session (see `fork_numbering`).
     pub fn continue_turn_numbering(&mut self) {
         self.fork_numbering = true;
@@ -1591,12 +1601,7 @@ impl Monitor {
             c.closed = false;
             self.close_call(&mut c);
         }
-        for (req, msg, diff) in findings {
-            match diff {
-                Some((e, o)) => self.report_diff(req, at, msg, e, o),
-                None => self.report(req, at, msg),
-            }
-        }
+        self.report_pending(at, findings);
     }
 
     // ---- tools ---------------------------------------------------------------------------
@@ -1696,12 +1701,7 @@ impl Monitor {
                 block_pos,
             });
         }
-        for (req, msg, diff) in findings {
-            match diff {
-                Some((e, o)) => self.report_diff(req, at, msg, e, o),
-                None => self.report(req, at, msg),
-            }
-        }
+        self.report_pending(at, findings);
     }
 
     fn tool_result(&mut self, at: Loc, env: &Envelope<'_>) {
@@ -1791,12 +1791,7 @@ impl Monitor {
                 }
             }
         }
-        for (req, msg, diff) in findings {
-            match diff {
-                Some((e, o)) => self.report_diff(req, at, msg, e, o),
-                None => self.report(req, at, msg),
-            }
-        }
+        self.report_pending(at, findings);
     }
 
     // ---- steering (2026-07) ------------------------------------------------------------

@@ -165,6 +165,8 @@ pub enum Exchange {
         step: u64,
         /// The index of the served call within its prompt, or `None` if the script had none.
         call: Option<usize>,
+        /// How many durable events had been recorded when it was requested.
+        at: u64,
     },
     /// A chunk was delivered.
     Chunk {
@@ -300,6 +302,7 @@ impl Host for Harness<'_> {
                 turn,
                 step,
                 call: None,
+                at: self.obs.log.len() as u64,
             });
             self.pending.push_back((
                 StreamItem::Throw(LlmFailure {
@@ -318,6 +321,7 @@ impl Host for Harness<'_> {
             turn,
             step,
             call: Some(index),
+            at: self.obs.log.len() as u64,
         });
         self.next_call += 1;
         self.current = Some(call);

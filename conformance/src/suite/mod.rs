@@ -636,7 +636,11 @@ fn shrink(
             steps += 1;
             let candidate = tree.current();
             let more = if fails(&candidate)? {
-                best = candidate;
+                // proptest's simplification can occasionally grow the built script; keep the
+                // smallest failing case seen.
+                if chunks_of(&candidate) <= chunks_of(&best) {
+                    best = candidate;
+                }
                 tree.simplify()
             } else {
                 tree.complicate()

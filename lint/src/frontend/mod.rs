@@ -309,3 +309,31 @@ pub trait FrontEnd: Sync {
     /// Pass 2: every occurrence in `src`.
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
 }
+
+/// What a region of source is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TokenKind {
+    /// A comment (`//…`, `/*…*/`, doc comments and JSDoc included).
+    Comment,
+    /// A string literal of any flavour (Rust raw/byte/C strings, JS/TS template literals, JSX
+    /// text).
+    Str,
+}
+
+/// A comment or string found by a front end's lexer, as byte ranges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    /// Comment or string.
+    pub kind: TokenKind,
+    /// Start of the whole token (quotes or comment markers included).
+    pub start: usize,
+    /// End of the whole token (exclusive).
+    pub end: usize,
+    /// Start of the contents.
+    pub content_start: usize,
+    /// End of the contents (exclusive).
+    pub content_end: usize,
+    /// Whether the contents are the whole value (false for a template quasi next to a
+    /// `${…}` substitution): only then can the value be exactly a removed name.
+    pub whole: bool,
+}

@@ -94,6 +94,7 @@ pub fn render(report: &Report, color: bool) -> String {
             plural(report.errors.len())
         ));
     }
+    summary.push_str(&format!(" — {}", mirrorless_conformance::version_banner()));
     out.push_str(&summary);
     out.push('\n');
     out

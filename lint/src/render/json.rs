@@ -11,7 +11,7 @@ pub fn render(report: &Report) -> String {
     let (errors, warnings, notes) = super::counts(report);
     let doc = json!({
         "version": JSON_VERSION,
-        "tool": { "name": "mirrorless", "version": env!("CARGO_PKG_VERSION") },
+        "tool": { "name": "mirrorless", "version": env!("CARGO_PKG_VERSION"), "spec_version": mirrorless_conformance::SPEC_VERSION },
         "findings": report.findings,
         "errors": report.errors,
         "stale_baseline": report.stale,

@@ -2,29 +2,7 @@
 //! where names can occur: the syntax pass only adds context to what it finds, and when a
 //! file does not parse, this scan alone still reports every name.
 
-/// What a region of source is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
-    /// `//…`, `/*…*/`, including doc comments.
-    Comment,
-    /// A string literal of any flavour (`"…"`, `r#"…"#`, `b"…"`, `c"…"`).
-    Str,
-}
-
-/// A comment or string literal, as byte ranges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// Comment or string.
-    pub kind: TokenKind,
-    /// Start of the whole token (prefix and quotes included).
-    pub start: usize,
-    /// End of the whole token (exclusive).
-    pub end: usize,
-    /// Start of the contents (inside the quotes / after the comment marker).
-    pub content_start: usize,
-    /// End of the contents (exclusive).
-    pub content_end: usize,
-}
+pub use crate::frontend::{Token, TokenKind};
 
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
@@ -47,6 +25,7 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 end,
                 content_start: i + 2,
                 content_end: end,
+                whole: true,
             });
             i = end;
         } else if c == b'/' && i + 1 < n && b[i + 1] == b'*' {
@@ -69,6 +48,7 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 end: j,
                 content_start: i + 2,
                 content_end: if depth == 0 { j - 2 } else { j },
+                whole: true,
             });
             i = j;
         } else if c == b'"' {
@@ -79,6 +59,7 @@ pub fn tokens(src: &str) -> Vec<Token> {
                 end,
                 content_start: i + 1,
                 content_end,
+                whole: true,
             });
             i = end;
         } else if (c == b'r' || c == b'b' || c == b'c')
@@ -127,6 +108,7 @@ fn prefixed_string(b: &[u8], i: usize) -> Option<Token> {
                 end,
                 content_start: j + 1,
                 content_end,
+                whole: true,
             });
         }
     }
@@ -151,6 +133,7 @@ fn prefixed_string(b: &[u8], i: usize) -> Option<Token> {
                         end: k + 1 + hashes,
                         content_start,
                         content_end: k,
+                        whole: true,
                     });
                 }
                 k += 1;
@@ -161,6 +144,7 @@ fn prefixed_string(b: &[u8], i: usize) -> Option<Token> {
                 end: n,
                 content_start,
                 content_end: n,
+                whole: true,
             });
         }
     }

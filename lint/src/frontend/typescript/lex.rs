@@ -2,32 +2,7 @@
 //! is used only when oxc cannot parse a file (or a Markdown fence), so that every removed
 //! name in a string or comment is still reported, lexically.
 
-/// What a region of source is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
-    /// `//…`, `/*…*/`, JSDoc included.
-    Comment,
-    /// A string literal, a template literal, or JSX text.
-    Str,
-}
-
-/// A comment or string, as byte ranges.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// Comment or string.
-    pub kind: TokenKind,
-    /// Start of the whole token (quotes or comment markers included).
-    pub start: usize,
-    /// End of the whole token (exclusive).
-    pub end: usize,
-    /// Start of the contents.
-    pub content_start: usize,
-    /// End of the contents (exclusive).
-    pub content_end: usize,
-    /// Whether the contents are the whole value (false for a template quasi next to a
-    /// `${…}` substitution): only then can the value be exactly a removed name.
-    pub whole: bool,
-}
+pub use crate::frontend::{Token, TokenKind};
 
 /// All comments and string literals of `src`, in order. Never fails: an unterminated token
 /// extends to the end of the file. Regular-expression literals are not recognised; a `/` is
