@@ -1,12 +1,33 @@
 //! `mirrorless-lint`: flags source that still subscribes to, emits, declares or names a removed
 //! mirror event. The catalogue of removed events comes from
 //! [`mirrorless_conformance::vocab::mirrors::REMOVED_MIRRORS`]; there is no second list.
+//!
+//! Layout (see `ARCHITECTURE.md`):
+//! - [`model`]: the language-neutral [`Occurrence`](model::Occurrence) and
+//!   [`Finding`](model::Finding);
+//! - [`frontend`]: one module per language ([`frontend::rust`]) behind the
+//!   [`FrontEnd`](frontend::FrontEnd) seam;
+//! - [`rules`]: one module per rule, with its documentation;
+//! - [`engine`]: walking, prefiltering, the two passes, suppressions and fingerprints;
+//! - [`config`], [`suppress`], [`baseline`], [`render`]: know nothing about Rust.
 
 #![warn(missing_docs)]
 
-/// The documentation of lint rule `id` (case-insensitive), as `mirrorless explain` prints it,
-/// or `None` if there is no such rule.
+pub mod baseline;
+pub mod catalog;
+pub mod config;
+pub mod engine;
+pub mod frontend;
+pub mod git;
+pub mod model;
+pub mod render;
+pub mod rules;
+pub mod suppress;
+
+pub use engine::{Options, Report, lint};
+
+/// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,
+/// case-insensitive), as `mirrorless explain` prints it, or `None` if there is no such rule.
 pub fn explain(id: &str) -> Option<String> {
-    let _ = id;
-    None
+    rules::rule(id).map(|r| r.page())
 }

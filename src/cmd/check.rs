@@ -45,9 +45,10 @@ Examples:
   mirrorless check --profile 2026-07 tests/snapshots/*/session*.jsonl
   mirrorless check --live trace.jsonl session.jsonl
   mirrorless check --format json session.jsonl | jq '.summary'
+  zcat session.jsonl.gz | mirrorless check -
   mirrorless explain CHUNK-2          what a reported rule means")]
 pub struct CheckArgs {
-    /// Session logs (JSONL: a header line, then one event per line).
+    /// Session logs (JSONL: a header line, then one event per line); `-` reads standard input.
     #[arg(required = true, value_name = "LOG")]
     pub logs: Vec<PathBuf>,
     /// Protocol profile to check against [default: detected per log].
@@ -118,7 +119,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         files.push(check_log(path, args.profile));
     }
     if let Some(live) = &args.live {
-        files.push(check_trace(live, args.profile.unwrap_or(Profile::DEFAULT)));
+        files.push(check_trace(live, args.profile));
     }
     let mut summary = Summary::default();
     for f in &files {
@@ -162,6 +163,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
     ExitCode::from(exit_code)
 }
 
+/// The path as reports show it; standard input is `<stdin>`.
+fn display_path(path: &Path) -> String {
+    if path == Path::new("-") {
+        "<stdin>".to_owned()
+    } else {
+        path.display().to_string()
+    }
+}
+
 fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
 }
@@ -190,16 +200,42 @@ fn unreadable(
     }
 }
 
+/// Opens a log: `-` is standard input. Returns the first bytes (for detection, only when
+/// `detect` is set) and a reader positioned at the start of the log.
+fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufRead>)> {
+    let mut input: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(File::open(path)?)
+    };
+    let mut prefix = Vec::new();
+    if detect {
+        (&mut input)
+            .take(DETECT_PREFIX_BYTES)
+            .read_to_end(&mut prefix)?;
+    }
+    let replay = std::io::Cursor::new(prefix.clone()).chain(input);
+    Ok((
+        prefix,
+        Box::new(BufReader::with_capacity(256 * 1024, replay)),
+    ))
+}
+
 fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
+    let (prefix, reader) = match open_log(path, flag.is_none()) {
+        Ok(opened) => opened,
+        Err(e) => {
+            let source = if flag.is_some() {
+                ProfileSource::Flag
+            } else {
+                ProfileSource::Default
+            };
+            return unreadable(path, "log", flag.unwrap_or(Profile::DEFAULT), source, &e);
+        }
+    };
     let (profile, source, marker) = match flag {
         Some(p) => (p, ProfileSource::Flag, None),
         None => {
-            let mut prefix = Vec::new();
-            let read =
-                File::open(path).and_then(|f| f.take(DETECT_PREFIX_BYTES).read_to_end(&mut prefix));
-            if let Err(e) = read {
-                return unreadable(path, "log", Profile::DEFAULT, ProfileSource::Default, &e);
-            }
             let d = detect_profile(&prefix);
             match d.marker {
                 Some(m) => (d.profile, ProfileSource::Detected, Some(m)),
@@ -207,15 +243,14 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
             }
         }
     };
-    let outcome = File::open(path)
-        .and_then(|f| LogChecker::check_reader(profile, BufReader::with_capacity(256 * 1024, f)));
-    let outcome: CheckOutcome = match outcome {
+    drop(prefix);
+    let outcome: CheckOutcome = match LogChecker::check_reader(profile, reader) {
         Ok(o) => o,
         Err(e) => return unreadable(path, "log", profile, source, &e),
     };
     let errors = outcome.error_count();
     FileReport {
-        path: path.display().to_string(),
+        path: display_path(path),
         kind: "log",
         status: if errors > 0 {
             "violating"
@@ -235,18 +270,21 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
     }
 }
 
-fn check_trace(path: &Path, profile: Profile) -> FileReport {
-    let findings = File::open(path).and_then(|f| check_live_reader(profile, BufReader::new(f)));
-    let findings = match findings {
-        Ok(f) => f,
-        Err(e) => return unreadable(path, "live-trace", profile, ProfileSource::Default, &e),
+fn check_trace(path: &Path, flag: Option<Profile>) -> FileReport {
+    let (profile, source) = match flag {
+        Some(p) => (p, ProfileSource::Flag),
+        None => (Profile::DEFAULT, ProfileSource::Default),
+    };
+    let outcome = File::open(path).and_then(|f| check_live_reader(profile, BufReader::new(f)));
+    let (findings, lines, emits) = match outcome {
+        Ok(o) => (o.findings, o.lines, o.emits),
+        Err(e) => return unreadable(path, "live-trace", profile, source, &e),
     };
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count() as u64;
     let warnings = findings.len() as u64 - errors;
-    let lines = findings.iter().filter_map(|f| f.line).max().unwrap_or(0);
     FileReport {
         path: path.display().to_string(),
         kind: "live-trace",
@@ -256,10 +294,10 @@ fn check_trace(path: &Path, profile: Profile) -> FileReport {
             "conforming"
         },
         profile,
-        profile_source: ProfileSource::Default,
+        profile_source: source,
         profile_marker: None,
         error: None,
-        events: 0,
+        events: emits,
         lines,
         errors,
         warnings,
@@ -285,6 +323,9 @@ impl Style {
 /// Reads the lines a report needs for its windows, clipped.
 fn window_lines(path: &Path, wanted: &std::collections::BTreeSet<u64>) -> BTreeMap<u64, String> {
     let mut out = BTreeMap::new();
+    if path == Path::new("-") {
+        return out; // standard input cannot be read twice
+    }
     let Some(&last) = wanted.iter().next_back() else {
         return out;
     };
@@ -352,7 +393,7 @@ fn render_human(report: &Report, color: bool) -> String {
                 (None, _) => file.path.clone(),
             };
             let _ = writeln!(out, "  {} {location}", st.paint("1;34", "-->"));
-            if let Some(l) = f.line {
+            if let Some(l) = f.line.filter(|l| lines.contains_key(l)) {
                 let width = (l + 1).to_string().len();
                 let bar = st.paint("1;34", "|");
                 let _ = writeln!(out, "{:width$} {bar}", "");
@@ -395,7 +436,7 @@ fn render_human(report: &Report, color: bool) -> String {
             _ => format!("profile {} (default)", file.profile),
         };
         let what = if file.kind == "live-trace" {
-            "live trace".to_owned()
+            format!("live trace of {} emits", file.events)
         } else {
             format!("{} events", file.events)
         };

@@ -1,17 +1,219 @@
 //! `mirrorless lint`: find source still using removed mirror events.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use mirrorless_lint::baseline::Baseline;
+use mirrorless_lint::config::Config;
+use mirrorless_lint::render::{self, Format};
+use mirrorless_lint::{Options, git};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Output format of `mirrorless lint`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LintFormat {
+    /// rustc-style diagnostics with source snippets.
+    Human,
+    /// One JSON document (docs/lint/json.md).
+    Json,
+    /// SARIF 2.1.0 for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions annotations (::error file=…).
+    Github,
+}
+
+/// When to color human output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Color when standard output is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always color.
+    Always,
+    /// Never color.
+    Never,
+}
+
 /// Arguments of `mirrorless lint`.
 #[derive(Debug, Args)]
+#[command(after_help = "\
+Rules (mirrorless explain ID prints one in full):
+  ML001 subscribe    error    subscription to a removed event
+  ML002 emit         error    emit of a removed event
+  ML003 declare      error    const/static/typed event/serde rename declaring one
+  ML004 reference    error    any other use, directly or through a const/alias/typed event
+  ML005 embedded     error    quoted inside a larger string (plugin script, JSON)
+  ML006 mention      warning  prose in a string (log message, test title)
+  ML007 comment      note     comment or doc comment
+  ML008 suppression  warning  unused or malformed `mirrorless: allow(...)`
+  ML009 unparsed     note     file does not parse; scanned lexically
+
+Exit status: 0 no error-level finding, 1 error-level findings, 2 usage, configuration or I/O error.
+
+Examples:
+  mirrorless lint                                  lint the current directory
+  mirrorless lint crates/ src/main.rs              lint some paths
+  mirrorless lint --format sarif > lint.sarif      for github/codeql-action/upload-sarif
+  mirrorless lint --format github                  annotations in a GitHub Actions log
+  mirrorless lint --write-baseline lint-baseline.json   accept today's findings
+  mirrorless lint --baseline lint-baseline.json    fail only on findings not in the baseline
+  mirrorless lint --new-since origin/main          only findings new since a revision (code review)
+  mirrorless explain ML001                         read a rule
+
+Suppress one site (reason required): // mirrorless: allow(ML001) forwarded to the v1 bridge
+Configure in mirrorless.toml ([lint]) or Cargo.toml ([workspace.metadata.mirrorless.lint]); see docs/lint/config.md.")]
 pub struct LintArgs {
-    /// Files or directories to lint (default: the current directory).
+    /// Files or directories to lint (default: the current directory). Directories are walked
+    /// in parallel, honouring .gitignore/.ignore; named files are always linted.
     pub paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: LintFormat,
+    /// Configuration file (default: the nearest mirrorless.toml, or Cargo.toml with
+    /// [workspace.metadata.mirrorless], above the current directory).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Ignore configuration files; use the defaults.
+    #[arg(long, conflicts_with = "config")]
+    pub no_config: bool,
+    /// Accept the findings recorded in this baseline; report its stale entries.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write every current finding to this baseline file (and exit 0 unless an I/O error).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Report only findings that are new since git revision REV (lints REV's tree too).
+    #[arg(long, value_name = "REV")]
+    pub new_since: Option<String>,
+    /// When to color human output.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorChoice,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Follow symbolic links when walking directories (symlink loops are reported).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
 }
 
 /// Runs `mirrorless lint`.
-pub fn run(_args: LintArgs) -> ExitCode {
-    super::fail("`mirrorless lint` is not implemented yet")
+pub fn run(args: LintArgs) -> ExitCode {
+    let config = if args.no_config {
+        Ok(Config {
+            root: std::env::current_dir().unwrap_or_default(),
+            ..Config::default()
+        })
+    } else {
+        match &args.config {
+            Some(path) => Config::load(path),
+            None => Config::discover(&std::env::current_dir().unwrap_or_default()),
+        }
+    };
+    let config = match config {
+        Ok(c) => c,
+        Err(e) => return super::fail(e),
+    };
+    let baseline = match &args.baseline {
+        Some(p) => match Baseline::load(p) {
+            Ok(b) => Some(b),
+            Err(e) => return super::fail(e),
+        },
+        None => None,
+    };
+    let opts = Options {
+        paths: args.paths.clone(),
+        jobs: args.jobs,
+        follow: args.follow,
+        config,
+    };
+    let since = match &args.new_since {
+        Some(rev) => match git::baseline_at(rev, &opts) {
+            Ok(b) => Some(b),
+            Err(e) => return super::fail(e),
+        },
+        None => None,
+    };
+    let mut report = mirrorless_lint::lint(&opts);
+
+    if let Some(path) = &args.write_baseline {
+        if let Err(e) = Baseline::from_findings(&report.findings).write(path) {
+            return super::fail(e);
+        }
+        eprintln!(
+            "wrote {} finding(s) to baseline {}",
+            report.findings.len(),
+            path.display()
+        );
+        for e in &report.errors {
+            eprintln!("error: {e}");
+        }
+        return ExitCode::from(if report.errors.is_empty() {
+            super::EXIT_OK
+        } else {
+            super::EXIT_ERROR
+        });
+    }
+    if let Some(b) = &baseline {
+        report.apply_baseline(b, str::to_owned);
+    }
+    if let Some(b) = &since {
+        match git::toplevel() {
+            Ok(top) => {
+                let top = top.canonicalize().unwrap_or(top);
+                report.apply_baseline(b, |p| {
+                    if b.findings.iter().any(|e| e.path == p) {
+                        p.to_owned()
+                    } else {
+                        git::repo_relative(&top, p)
+                    }
+                });
+                // Entries that vanished since REV are fixed findings, not a stale baseline.
+                report.stale.clear();
+            }
+            Err(e) => return super::fail(e),
+        }
+    }
+
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+        }
+    };
+    let format = match args.format {
+        LintFormat::Human => Format::Human,
+        LintFormat::Json => Format::Json,
+        LintFormat::Sarif => Format::Sarif,
+        LintFormat::Github => Format::Github,
+    };
+    let text = render::render(&report, format, color);
+    if !super::print_out(&text) {
+        return ExitCode::from(super::EXIT_ERROR);
+    }
+    if format == Format::Github
+        && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY")
+    {
+        use std::io::Write;
+        let written = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(render::step_summary(&report).as_bytes()));
+        if let Err(e) = written {
+            eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
+        }
+    }
+    if format != Format::Human {
+        for e in &report.errors {
+            eprintln!("error: {e}");
+        }
+    }
+    let code = if !report.errors.is_empty() {
+        super::EXIT_ERROR
+    } else if report.has_errors() {
+        super::EXIT_FINDINGS
+    } else {
+        super::EXIT_OK
+    };
+    ExitCode::from(code)
 }

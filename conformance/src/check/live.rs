@@ -113,9 +113,20 @@ impl LiveChecker {
     }
 }
 
+/// The result of [`check_live_reader`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveOutcome {
+    /// The findings, in trace order.
+    pub findings: Vec<Finding>,
+    /// Lines read.
+    pub lines: u64,
+    /// Live emits checked (well-formed lines).
+    pub emits: u64,
+}
+
 /// Reads and checks a live-event trace (one JSON [`LiveEmit`] per line). Malformed lines are
 /// reported as `LOG-2` findings with their line; only an I/O error is an `Err`.
-pub fn check_live_reader<R: BufRead>(profile: Profile, mut reader: R) -> io::Result<Vec<Finding>> {
+pub fn check_live_reader<R: BufRead>(profile: Profile, mut reader: R) -> io::Result<LiveOutcome> {
     let mut checker = LiveChecker::new(profile);
     let mut buf = Vec::new();
     let mut line_no = 0u64;
@@ -139,5 +150,10 @@ pub fn check_live_reader<R: BufRead>(profile: Profile, mut reader: R) -> io::Res
             ),
         }
     }
-    Ok(checker.finish())
+    let emits = checker.index;
+    Ok(LiveOutcome {
+        findings: checker.finish(),
+        lines: line_no,
+        emits,
+    })
 }

@@ -32,7 +32,7 @@ mod monitor;
 mod reader;
 
 pub use detect::{Detection, detect_profile};
-pub use live::{LiveChecker, check_live_reader};
+pub use live::{LiveChecker, LiveOutcome, check_live_reader};
 pub use reader::{CheckOutcome, DEFAULT_MAX_LINE_BYTES, LogChecker};
 
 use crate::registry::{REQUIREMENTS, Tier};

@@ -58,8 +58,9 @@ pub(super) enum Chunk<'a> {
     },
 }
 
+/// `assistant/chunk.data`, borrowed.
 #[derive(Deserialize)]
-struct ChunkData<'a> {
+pub(super) struct ChunkData<'a> {
     turn: Option<u64>,
     step: Option<u64>,
     #[serde(borrow)]
@@ -124,6 +125,17 @@ struct Data<'a> {
     error: Option<&'a RawValue>,
 }
 
+/// `turn/end.data.reason`, as far as the checker reads it.
+#[derive(Deserialize)]
+struct ReasonObj<'a> {
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    error: Option<ErrorObj<'a>>,
+    #[serde(borrow)]
+    failure: Option<ErrorObj<'a>>,
+}
+
 /// The `message` object of a 2026-08 `assistant/message` / `tool/result`.
 #[derive(Deserialize, Default)]
 struct MessageObj<'a> {
@@ -168,6 +180,11 @@ struct Step {
     message: Option<MessageInfo>,
     interrupted_message: bool,
     tool_calls: Vec<ToolCallRec>,
+    /// Call ids answered by a crash-repair result without a `tool/call` (`TOOL_NOT_STARTED`).
+    answered_unstarted: Vec<String>,
+    /// An event that came between two chunks of the open model call (reported if the call
+    /// continues): where, and its type.
+    interleaved: Option<(Loc, String)>,
     last_result_pos: Option<usize>,
 }
 
@@ -199,9 +216,8 @@ pub(super) struct Monitor {
     next_seq: u64,
     last_turn: u64,
     turn: Option<Turn>,
-    /// Whether the previous event was a failed `finish` chunk (a retry needs a new request,
-    /// so a chunk cannot follow it directly).
-    after_failed_finish: bool,
+    /// The previous line could not be read; its seq slot is unknown.
+    resync: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
@@ -263,7 +279,7 @@ impl Monitor {
             next_seq: 0,
             last_turn: 0,
             turn: None,
-            after_failed_finish: false,
+            resync: false,
         }
     }
 
@@ -298,28 +314,31 @@ impl Monitor {
         self.next_seq
     }
 
-    /// A line that could not be read still occupies one event slot.
+    /// A line that could not be read: it may be a damaged event or inserted junk, so the next
+    /// event's seq is accepted either way.
     pub fn skip_event(&mut self) {
-        self.next_seq += 1;
-        self.events += 1;
+        self.resync = true;
     }
 
-    /// As [`skip_event`](Self::skip_event), resynchronizing on a known seq.
+    /// As [`skip_event`](Self::skip_event), when the damaged line still named its seq.
     pub fn skip_event_with_seq(&mut self, seq: Option<u64>) {
         match seq {
-            Some(s) => self.next_seq = s + 1,
-            None => self.next_seq += 1,
+            Some(s) => {
+                self.next_seq = s.saturating_add(1);
+                self.events += 1;
+            }
+            None => self.resync = true,
         }
-        self.events += 1;
     }
 
     /// Resolves an event's seq (re-synthesized when absent) and checks contiguity.
     fn resolve_seq(&mut self, line: Option<u64>, seq: Option<u64>, kind: &str) -> u64 {
         self.events += 1;
         let expected = self.next_seq;
+        let resync = std::mem::take(&mut self.resync);
         match seq {
             Some(s) => {
-                if s != expected {
+                if s != expected && !(resync && s == expected.saturating_add(1)) {
                     let what = if s < expected {
                         "repeats or goes back"
                     } else {
@@ -335,11 +354,11 @@ impl Monitor {
                         format!("seq {s}"),
                     );
                 }
-                self.next_seq = s + 1;
+                self.next_seq = s.saturating_add(1);
                 s
             }
             None => {
-                self.next_seq += 1;
+                self.next_seq = self.next_seq.saturating_add(1);
                 expected
             }
         }
@@ -363,9 +382,6 @@ impl Monitor {
     pub fn event(&mut self, env: &Envelope<'_>) {
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
-        if env.kind != "assistant/chunk" {
-            self.after_failed_finish = false;
-        }
         if let Some(time) = env.time
             && time.get() != "null"
             && time.get().parse::<i64>().is_err()
@@ -407,6 +423,7 @@ impl Monitor {
         }
         self.surface_meta(at, env, surface);
         let scope = scope.unwrap_or(Scope::Turn);
+        self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
         match env.kind {
             "turn/start" => self.turn_start(at, env),
@@ -431,6 +448,27 @@ impl Monitor {
                 };
                 self.enclosure(at, env.kind, scope);
             }
+        }
+    }
+
+    /// Remembers an event that lands inside an open model call's run (CHUNK-2 if the run then
+    /// continues). Under 2026-08 free-scope events (a concurrent steer's `agent/inbox/spliced`)
+    /// may interleave a run; under 2026-07 nothing may.
+    fn note_interleaving(&mut self, at: Loc, kind: &str, scope: Scope) {
+        if kind == "assistant/chunk"
+            || kind == "assistant/message"
+            || (self.profile == Profile::V2026_08 && scope == Scope::Free)
+        {
+            return;
+        }
+        if let Some(step) = self.step_mut()
+            && step.interleaved.is_none()
+            && step
+                .call
+                .as_ref()
+                .is_some_and(|c| c.finish.is_none() && !c.closed && !c.seqs.is_empty())
+        {
+            step.interleaved = Some((at, kind.to_owned()));
         }
     }
 
@@ -613,7 +651,7 @@ impl Monitor {
                 format!("turn {} is never closed by a `turn/end`", open.number),
             );
         }
-        if number != self.last_turn + 1 {
+        if number != self.last_turn.saturating_add(1) {
             self.report_diff(
                 "TURN-1",
                 at,
@@ -621,7 +659,7 @@ impl Monitor {
                     "turn {number} follows turn {}: turns are numbered 1, 2, 3 … without gaps",
                     self.last_turn
                 ),
-                format!("turn {}", self.last_turn + 1),
+                format!("turn {}", self.last_turn.saturating_add(1)),
                 format!("turn {number}"),
             );
         }
@@ -653,11 +691,16 @@ impl Monitor {
             return;
         };
         let number = self.require_u64(at, "turn/end", "turn", data.turn);
-        let reason = data
+        let parsed_reason = data
             .reason
-            .and_then(|r| serde_json::from_str::<KindOnly<'_>>(r.get()).ok())
-            .and_then(|k| k.kind)
-            .map(Cow::into_owned);
+            .and_then(|r| serde_json::from_str::<ReasonObj<'_>>(r.get()).ok());
+        // 2026-08 failure code (`reason.error.code`; earlier builds wrote `reason.failure`).
+        let failure_code = parsed_reason
+            .as_ref()
+            .and_then(|r| r.error.as_ref().or(r.failure.as_ref()))
+            .and_then(|e| e.code.as_deref())
+            .map(str::to_owned);
+        let reason = parsed_reason.and_then(|r| r.kind).map(Cow::into_owned);
         let Some(mut turn) = self.turn.take() else {
             self.report("TURN-2", at, "`turn/end` with no open turn");
             return;
@@ -758,8 +801,14 @@ impl Monitor {
                 reason.clone(),
             );
         }
+        // Under 2026-08 a provider failure is always recorded as a `finish` chunk; a run may
+        // end without one only when a middleware or the consumer threw, which surfaces as a
+        // non-provider error (`UNKNOWN`). A provider code here means the `finish` is missing.
+        let provider_failure_without_finish = self.profile == Profile::V2026_08
+            && reason == "error"
+            && failure_code.as_deref().is_some_and(|c| c != "UNKNOWN");
         if let Some(u) = turn.unfinished_call
-            && !failed_end
+            && (!failed_end || provider_failure_without_finish)
         {
             self.report_diff(
                 "CHUNK-3",
@@ -772,8 +821,10 @@ impl Monitor {
                 "the run stops without `finish`",
             );
         }
+        // A cancel, a throw or a crash between the `finish` and the message append leaves a
+        // finished call without its message; only a turn that ended normally owes it.
         if let Some(m_at) = turn.missing_message
-            && reason != "interrupted"
+            && matches!(reason.as_str(), "completed" | "max-tokens")
         {
             self.report(
                 "MSG-5",
@@ -850,7 +901,7 @@ impl Monitor {
             );
             self.close_step(&mut turn, open);
         }
-        if number != turn.last_step + 1 {
+        if number != turn.last_step.saturating_add(1) {
             self.report_diff(
                 "STEP-1",
                 at,
@@ -858,7 +909,7 @@ impl Monitor {
                     "step {number} follows step {} in turn {}: steps are numbered 1 … n",
                     turn.last_step, turn.number
                 ),
-                format!("step {}", turn.last_step + 1),
+                format!("step {}", turn.last_step.saturating_add(1)),
                 format!("step {number}"),
             );
         }
@@ -871,6 +922,8 @@ impl Monitor {
             message: None,
             interrupted_message: false,
             tool_calls: Vec::new(),
+            answered_unstarted: Vec::new(),
+            interleaved: None,
             last_result_pos: None,
         });
         self.turn = Some(turn);
@@ -914,7 +967,10 @@ impl Monitor {
         // Tool-call blocks of the message with no tool/call at all count as unanswered too
         // (the crash closer answers them with TOOL_NOT_STARTED).
         if let Some(msg) = &step.message {
-            let dispatched = |id: &str| step.tool_calls.iter().any(|c| c.call_id == id);
+            let dispatched = |id: &str| {
+                step.tool_calls.iter().any(|c| c.call_id == id)
+                    || step.answered_unstarted.iter().any(|a| a == id)
+            };
             turn.unanswered_in_last_step += msg
                 .tool_blocks
                 .iter()
@@ -1031,6 +1087,34 @@ impl Monitor {
                 return;
             }
         };
+        self.chunk_data(at, data);
+    }
+
+    /// The fast path for the commonest line: a plain `assistant/chunk` event parsed in one
+    /// pass (no surface metadata, which chunks never carry).
+    pub fn plain_chunk(
+        &mut self,
+        line: Option<u64>,
+        seq: Option<u64>,
+        time: Option<&RawValue>,
+        data: ChunkData<'_>,
+    ) {
+        let seq = self.resolve_seq(line, seq, "assistant/chunk");
+        let at = loc(line, seq);
+        if let Some(time) = time
+            && time.get() != "null"
+            && time.get().parse::<i64>().is_err()
+        {
+            self.report(
+                "SEQ-2",
+                at,
+                format!("`time` is not an integer: {}", clip(time.get())),
+            );
+        }
+        self.chunk_data(at, data);
+    }
+
+    fn chunk_data(&mut self, at: Loc, data: ChunkData<'_>) {
         let Some(raw) = data.chunk else {
             self.report("LOG-2", at, "`assistant/chunk` has no `data.chunk`");
             return;
@@ -1120,13 +1204,6 @@ impl Monitor {
             return;
         }
         let profile = self.profile;
-        let adjacent_to_failure = self.after_failed_finish;
-        self.after_failed_finish = matches!(
-            chunk,
-            Chunk::Finish {
-                kind: "error" | "aborted"
-            }
-        );
         let mut pending: Vec<(&'static str, String)> = Vec::new();
         let mut closed_call: Option<Call> = None;
         {
@@ -1138,12 +1215,6 @@ impl Monitor {
                 .and_then(|c| c.finish.as_ref())
                 .is_some_and(|f| f.failure);
             if after_failure {
-                if profile == Profile::V2026_08 && adjacent_to_failure {
-                    pending.push((
-                        "CHUNK-2",
-                        "a chunk directly follows a failed `finish`: nothing follows `finish`, and a retry is a new request".to_owned(),
-                    ));
-                }
                 if profile == Profile::V2026_07 {
                     pending.push((
                         "CHUNK-6",
@@ -1157,6 +1228,20 @@ impl Monitor {
                     "CHUNK-2",
                     "a chunk follows the step's `assistant/message`: the model call's run is over"
                         .to_owned(),
+                ));
+            }
+            if let Some((where_, kind)) = step.interleaved.take()
+                && step
+                    .call
+                    .as_ref()
+                    .is_some_and(|c| c.finish.is_none() && !c.closed)
+            {
+                pending.push((
+                    "CHUNK-2",
+                    format!(
+                        "the model call's chunks are interrupted by `{kind}` (seq {}): a call's chunks are consecutive events",
+                        where_.seq
+                    ),
                 ));
             }
             let call = step.call.get_or_insert_with(Call::default);
@@ -1207,7 +1292,7 @@ impl Monitor {
                     }
                     b.kind.get_or_insert_with(|| k.to_owned());
                     b.text.push_str(text);
-                    b.deltas += 1;
+                    b.deltas = b.deltas.saturating_add(1);
                 }
                 Chunk::ToolCallDelta {
                     index,
@@ -1230,7 +1315,7 @@ impl Monitor {
                         b.tool_name = Some(n.to_owned());
                     }
                     b.text.push_str(args);
-                    b.deltas += 1;
+                    b.deltas = b.deltas.saturating_add(1);
                 }
                 Chunk::BlockEnd { index, block } => {
                     let b = call.block(index);
@@ -1467,7 +1552,17 @@ impl Monitor {
                 ));
             }
             let mut block_pos = None;
+            let after_failed_call = step
+                .call
+                .as_ref()
+                .and_then(|c| c.finish.as_ref())
+                .is_some_and(|f| f.failure);
             match &step.message {
+                None if after_failed_call => findings.push((
+                    "CHUNK-6",
+                    format!("`tool/call` {call_id} follows a failed model call: after a failed call the step must end{}", if profile == Profile::V2026_08 { " or retry" } else { "" }),
+                    None,
+                )),
                 None => findings.push((
                     "TOOL-4",
                     format!(
@@ -1601,7 +1696,7 @@ impl Monitor {
                             Some(step.last_result_pos.map_or(pos, |l| l.max(pos)));
                     }
                 }
-                None if synthetic_unstarted => {}
+                None if synthetic_unstarted => step.answered_unstarted.push(call_id.clone()),
                 None => {
                     let twice = step.tool_calls.iter().any(|c| c.call_id == call_id);
                     let msg = if twice {

@@ -1,7 +1,7 @@
 //! Line handling: the header, the event envelope, packed chunk rows, bad input.
 
 use super::Finding;
-use super::monitor::{Chunk, Envelope, Monitor};
+use super::monitor::{Chunk, ChunkData, Envelope, Monitor};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
 use serde::Deserialize;
@@ -103,6 +103,24 @@ struct RawLine<'a> {
     #[serde(borrow)]
     seq0: Option<&'a RawValue>,
 }
+
+/// A plain `assistant/chunk` line, parsed in one pass (the fast path).
+#[derive(Deserialize)]
+struct ChunkLine<'a> {
+    #[serde(borrow)]
+    seq: Option<&'a RawValue>,
+    #[serde(borrow)]
+    time: Option<&'a RawValue>,
+    #[serde(borrow)]
+    data: ChunkData<'a>,
+    #[serde(rename = "surfaceOp", borrow)]
+    surface_op: Option<&'a RawValue>,
+    #[serde(rename = "sourceEventSeqs", borrow)]
+    source_event_seqs: Option<&'a RawValue>,
+}
+
+/// The prefix every chunk line the upstream writer produces starts with.
+const CHUNK_PREFIX: &[u8] = br#"{"type":"assistant/chunk","#;
 
 /// `data` of a packed chunk row.
 #[derive(Deserialize)]
@@ -235,6 +253,24 @@ impl LogChecker {
     fn feed(&mut self, line: Option<u64>, bytes: &[u8], terminated: bool) {
         let first = !self.saw_first;
         self.saw_first = true;
+        if !first
+            && bytes.starts_with(CHUNK_PREFIX)
+            && let Ok(chunk) = serde_json::from_slice::<ChunkLine<'_>>(bytes)
+            && chunk.surface_op.is_none()
+            && chunk.source_event_seqs.is_none()
+        {
+            // A valid seq is a non-negative integer; anything else takes the slow path,
+            // which reports it.
+            if let Some(seq) = chunk.seq.map(parse_u64) {
+                if seq.is_some() {
+                    self.monitor.plain_chunk(line, seq, chunk.time, chunk.data);
+                    return;
+                }
+            } else {
+                self.monitor.plain_chunk(line, None, chunk.time, chunk.data);
+                return;
+            }
+        }
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -251,6 +287,28 @@ impl LogChecker {
                 return;
             }
         };
+        if !text.trim_start().starts_with('{') {
+            let req = if first && self.expect_header {
+                "LOG-1"
+            } else {
+                "LOG-2"
+            };
+            let what = if !terminated {
+                "truncated last line, not a JSON object"
+            } else {
+                "not a JSON object"
+            };
+            self.error(
+                req,
+                line,
+                None,
+                format!("{what}: `{}`; the line was skipped", clip(text.trim())),
+            );
+            if !(first && self.expect_header) {
+                self.monitor.skip_event();
+            }
+            return;
+        }
         let raw: RawLine<'_> = match serde_json::from_str(text) {
             Ok(r) => r,
             Err(e) => {
@@ -259,7 +317,7 @@ impl LogChecker {
                         "truncated last line (no newline at end of file and not valid JSON: {e}); the line was skipped"
                     )
                 } else {
-                    format!("not a JSON object: {e}; the line was skipped")
+                    format!("malformed JSON: {e}; the line was skipped")
                 };
                 let req = if first && self.expect_header {
                     "LOG-1"
@@ -484,7 +542,7 @@ impl LogChecker {
                     args: item,
                 },
             };
-            let seq = seq0.map(|s| s + k as u64);
+            let seq = seq0.map(|s| s.saturating_add(k as u64));
             self.monitor.packed_chunk(line, seq, turn, step, chunk);
         }
     }

@@ -1,0 +1,313 @@
+//! Throughput of the log checker against the floor of reading and parsing the same file with
+//! serde_json alone. Run: `cargo bench -p mirrorless-conformance --bench check`
+//! (optional argument: number of turns; default 4000 ≈ 1.2M events).
+//!
+//! The synthetic log is realistic in mix: every turn has a prompt, a reasoning + text + two
+//! tool-call step with its tool results, then a text answer; chunks dominate (≈ 95 % of
+//! events), one chunk per token-sized delta, as the upstream loop records them.
+
+use mirrorless_conformance::Profile;
+use mirrorless_conformance::check::LogChecker;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::time::Instant;
+
+struct Gen<W: Write> {
+    out: W,
+    seq: u64,
+    time: u64,
+}
+
+impl<W: Write> Gen<W> {
+    fn ev(&mut self, kind: &str, data: &str, extra: &str) -> std::io::Result<u64> {
+        let seq = self.seq;
+        self.time += 3;
+        writeln!(
+            self.out,
+            r#"{{"type":"{kind}","seq":{seq},"time":{},"data":{data}{extra}}}"#,
+            self.time
+        )?;
+        self.seq += 1;
+        Ok(seq)
+    }
+
+    fn chunk(&mut self, turn: u64, step: u64, chunk: &str) -> std::io::Result<u64> {
+        self.ev(
+            "assistant/chunk",
+            &format!(r#"{{"turn":{turn},"step":{step},"chunk":{chunk}}}"#),
+            "",
+        )
+    }
+
+    /// Streams a text or reasoning block one word per delta; returns the block-end JSON.
+    fn block(
+        &mut self,
+        turn: u64,
+        step: u64,
+        index: u32,
+        kind: &str,
+        words: &[&str],
+        seqs: &mut Vec<u64>,
+    ) -> std::io::Result<String> {
+        seqs.push(self.chunk(
+            turn,
+            step,
+            &format!(r#"{{"type":"block-start","index":{index},"blockType":"{kind}"}}"#),
+        )?);
+        let mut text = String::new();
+        for w in words {
+            let piece = format!(" {w}");
+            text.push_str(&piece);
+            seqs.push(self.chunk(
+                turn,
+                step,
+                &format!(r#"{{"type":"{kind}-delta","index":{index},"text":"{piece}"}}"#),
+            )?);
+        }
+        let block = format!(r#"{{"type":"{kind}","text":"{text}"}}"#);
+        seqs.push(self.chunk(
+            turn,
+            step,
+            &format!(r#"{{"type":"block-end","index":{index},"block":{block}}}"#),
+        )?);
+        Ok(block)
+    }
+
+    fn finish(
+        &mut self,
+        turn: u64,
+        step: u64,
+        reason: &str,
+        seqs: &mut Vec<u64>,
+    ) -> std::io::Result<()> {
+        seqs.push(self.chunk(
+            turn,
+            step,
+            r#"{"type":"usage","usage":{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}"#,
+        )?);
+        seqs.push(self.chunk(
+            turn,
+            step,
+            &format!(r#"{{"type":"finish","reason":{{"kind":"{reason}"}}}}"#),
+        )?);
+        Ok(())
+    }
+
+    fn message(
+        &mut self,
+        turn: u64,
+        step: u64,
+        content: &[String],
+        seqs: &[u64],
+    ) -> std::io::Result<()> {
+        let cited: Vec<String> = seqs.iter().map(u64::to_string).collect();
+        self.ev(
+            "assistant/message",
+            &format!(
+                r#"{{"turn":{turn},"step":{step},"message":{{"id":"m","role":"assistant","content":[{}],"source":{{"kind":"model","provider":"p","model":"m"}}}},"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                content.join(",")
+            ),
+            &format!(r#","sourceEventSeqs":[{}],"surfaceOp":"append""#, cited.join(",")),
+        )?;
+        Ok(())
+    }
+
+    fn turn(&mut self, turn: u64, words: &[&str]) -> std::io::Result<()> {
+        self.ev("turn/start", &format!(r#"{{"turn":{turn}}}"#), "")?;
+        self.ev("step/start", &format!(r#"{{"turn":{turn},"step":1}}"#), "")?;
+        self.ev(
+            "user/message",
+            r#"{"id":"u","role":"user","content":[{"type":"text","text":"Read the two files and summarize them."}],"source":{"kind":"user"}}"#,
+            r#","surfaceOp":"append""#,
+        )?;
+        self.ev(
+            "request/header",
+            r#"{"header":{"config":{"provider":"p","model":"m"}},"reason":"initial"}"#,
+            "",
+        )?;
+        let mut seqs = Vec::new();
+        let mut content = vec![self.block(turn, 1, 0, "reasoning", &words[..60], &mut seqs)?];
+        content.push(self.block(turn, 1, 1, "text", &words[..40], &mut seqs)?);
+        for (i, id) in ["call_a", "call_b"].iter().enumerate() {
+            let index = i as u32 + 2;
+            seqs.push(self.chunk(
+                turn,
+                1,
+                &format!(r#"{{"type":"block-start","index":{index},"blockType":"tool-call"}}"#),
+            )?);
+            for (j, piece) in [r#"{\"path\""#, r#":\"src/"#, r#"main.rs\"}"#]
+                .iter()
+                .enumerate()
+            {
+                let name = if j == 0 { r#","name":"read""# } else { "" };
+                seqs.push(self.chunk(
+                    turn,
+                    1,
+                    &format!(
+                        r#"{{"type":"tool-call-delta","index":{index},"id":"{id}"{name},"argumentsDelta":"{piece}"}}"#
+                    ),
+                )?);
+            }
+            let block = format!(
+                r#"{{"type":"tool-call","id":"{id}","name":"read","arguments":"{{\"path\":\"src/main.rs\"}}"}}"#
+            );
+            seqs.push(self.chunk(
+                turn,
+                1,
+                &format!(r#"{{"type":"block-end","index":{index},"block":{block}}}"#),
+            )?);
+            content.push(block);
+        }
+        self.finish(turn, 1, "tool-calls", &mut seqs)?;
+        self.message(turn, 1, &content, &seqs)?;
+        for id in ["call_a", "call_b"] {
+            let call = self.ev(
+                "tool/call",
+                &format!(
+                    r#"{{"turn":{turn},"step":1,"callId":"{id}","name":"read","arguments":"{{\"path\":\"src/main.rs\"}}"}}"#
+                ),
+                "",
+            )?;
+            self.ev(
+                "tool/result",
+                &format!(
+                    r#"{{"turn":{turn},"step":1,"message":{{"id":"t","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}],"source":{{"kind":"tool","callId":"{id}"}}}}}}"#
+                ),
+                &format!(r#","sourceEventSeqs":[{call}],"surfaceOp":"append""#),
+            )?;
+        }
+        self.ev("step/end", &format!(r#"{{"turn":{turn},"step":1}}"#), "")?;
+        self.ev("step/start", &format!(r#"{{"turn":{turn},"step":2}}"#), "")?;
+        let mut seqs = Vec::new();
+        let content = vec![self.block(turn, 2, 0, "text", &words[..180], &mut seqs)?];
+        self.finish(turn, 2, "stop", &mut seqs)?;
+        self.message(turn, 2, &content, &seqs)?;
+        self.ev("step/end", &format!(r#"{{"turn":{turn},"step":2}}"#), "")?;
+        self.ev(
+            "turn/end",
+            &format!(r#"{{"turn":{turn},"reason":{{"kind":"completed"}}}}"#),
+            "",
+        )?;
+        Ok(())
+    }
+}
+
+fn vm_hwm_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time this process has spent on a core, in seconds (`/proc/self/schedstat`): stable
+/// on a shared machine where wall time is not.
+fn cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// Best wall time and best CPU time over `runs` runs.
+fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> (f64, Option<f64>, u64) {
+    let mut best = f64::MAX;
+    let mut best_cpu: Option<f64> = None;
+    let mut result = 0;
+    for _ in 0..runs {
+        let cpu0 = cpu_seconds();
+        let start = Instant::now();
+        result = f();
+        best = best.min(start.elapsed().as_secs_f64());
+        if let (Some(a), Some(b)) = (cpu0, cpu_seconds()) {
+            best_cpu = Some(best_cpu.map_or(b - a, |c: f64| c.min(b - a)));
+        }
+    }
+    (best, best_cpu, result)
+}
+
+fn main() -> std::io::Result<()> {
+    let turns: u64 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(4000);
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("synthetic.jsonl");
+    let words: Vec<&str> = "the loop records every streamed delta as a durable chunk event in its session log and consumers read session event to filter the durable twin instead of the removed live mirror"
+        .split(' ')
+        .cycle()
+        .take(200)
+        .collect();
+    {
+        let mut g = Gen {
+            out: BufWriter::new(File::create(&path)?),
+            seq: 0,
+            time: 1_783_000_000_000,
+        };
+        writeln!(
+            g.out,
+            r#"{{"type":"session","version":0,"id":"bench","createdAt":0,"delegationDepth":0}}"#
+        )?;
+        for t in 1..=turns {
+            g.turn(t, &words)?;
+        }
+        g.out.flush()?;
+        eprintln!("generated {} events", g.seq);
+    }
+    let bytes = std::fs::metadata(&path)?.len();
+    let mb = bytes as f64 / 1e6;
+
+    let hwm_before = vm_hwm_kib();
+    let (floor_s, floor_cpu, floor_lines) = best_of(5, || {
+        let mut reader = BufReader::with_capacity(256 * 1024, File::open(&path).expect("open"));
+        let mut buf = Vec::new();
+        let mut n = 0u64;
+        loop {
+            buf.clear();
+            if reader.read_until(b'\n', &mut buf).expect("read") == 0 {
+                break;
+            }
+            serde_json::from_slice::<serde::de::IgnoredAny>(&buf).expect("valid JSON");
+            n += 1;
+        }
+        n
+    });
+    let (check_s, check_cpu, events) = best_of(5, || {
+        let file = File::open(&path).expect("open");
+        let outcome = LogChecker::check_reader(
+            Profile::V2026_08,
+            BufReader::with_capacity(256 * 1024, file),
+        )
+        .expect("read");
+        assert!(
+            outcome.findings.is_empty(),
+            "{:?}",
+            &outcome.findings[..outcome.findings.len().min(3)]
+        );
+        outcome.events
+    });
+    let hwm_after = vm_hwm_kib();
+    println!("file: {bytes} bytes ({mb:.1} MB), {events} events, {floor_lines} lines");
+    println!(
+        "floor  (read_until + serde_json IgnoredAny): wall {floor_s:.3} s = {:.0} MB/s",
+        mb / floor_s
+    );
+    println!(
+        "check  (LogChecker::check_reader, 2026-08):   wall {check_s:.3} s = {:.0} MB/s, {:.2} M events/s",
+        mb / check_s,
+        events as f64 / check_s / 1e6
+    );
+    println!(
+        "ratio  check / floor throughput (wall): {:.2}",
+        floor_s / check_s
+    );
+    if let (Some(f), Some(c)) = (floor_cpu, check_cpu) {
+        println!(
+            "cpu    floor {f:.3} s = {:.0} MB/s; check {c:.3} s = {:.0} MB/s; ratio {:.2}",
+            mb / f,
+            mb / c,
+            f / c
+        );
+    }
+    if let (Some(b), Some(a)) = (hwm_before, hwm_after) {
+        println!("peak RSS (VmHWM): {b} KiB before the runs, {a} KiB after");
+    }
+    Ok(())
+}

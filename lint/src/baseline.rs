@@ -1,0 +1,185 @@
+//! Baselines: accept today's findings, fail only new ones, report stale entries.
+//!
+//! An entry is keyed by path, rule and the finding's content fingerprint (rule, event,
+//! whitespace-free line text and occurrence index, never the line number), so findings that
+//! only moved survive. Matching is a multiset match: two identical findings need two
+//! entries.
+
+use crate::model::Finding;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Format version written to and required from baseline files.
+pub const BASELINE_VERSION: u32 = 1;
+
+/// A baseline file.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Baseline {
+    /// Always [`BASELINE_VERSION`].
+    pub version: u32,
+    /// The accepted findings.
+    pub findings: Vec<Entry>,
+}
+
+/// One accepted finding.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Rule ID.
+    pub rule: String,
+    /// The removed event, when the rule has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The file (as reported).
+    pub path: String,
+    /// The finding's fingerprint.
+    pub fingerprint: String,
+    /// Line when the baseline was written (informational only; not used for matching).
+    pub line: usize,
+    /// Message when the baseline was written (informational only).
+    pub message: String,
+}
+
+impl Baseline {
+    /// A baseline accepting exactly `findings`.
+    pub fn from_findings(findings: &[Finding]) -> Baseline {
+        Baseline {
+            version: BASELINE_VERSION,
+            findings: findings
+                .iter()
+                .map(|f| Entry {
+                    rule: f.rule.to_owned(),
+                    event: f.event.clone(),
+                    path: f.path.clone(),
+                    fingerprint: f.fingerprint.clone(),
+                    line: f.line,
+                    message: f.message.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads a baseline file. A missing or malformed file is an error, never an empty
+    /// baseline.
+    pub fn load(path: &Path) -> Result<Baseline, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
+        let b: Baseline = serde_json::from_str(&text)
+            .map_err(|e| format!("invalid baseline {}: {e}", path.display()))?;
+        if b.version != BASELINE_VERSION {
+            return Err(format!(
+                "baseline {} has version {}, this mirrorless reads version {BASELINE_VERSION}",
+                path.display(),
+                b.version
+            ));
+        }
+        Ok(b)
+    }
+
+    /// Writes the baseline as pretty JSON.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("cannot serialize baseline: {e}"))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write baseline {}: {e}", path.display()))
+    }
+
+    /// Removes every finding the baseline accepts. `key` maps a finding path to the form
+    /// used for matching (identity for a baseline file; repository-relative for
+    /// `--new-since`). Returns the number of findings removed and the entries that matched
+    /// nothing (stale).
+    pub fn apply(
+        &self,
+        findings: &mut Vec<Finding>,
+        key: impl Fn(&str) -> String,
+    ) -> (usize, Vec<Entry>) {
+        let mut pool: HashMap<(String, String, String), Vec<&Entry>> = HashMap::new();
+        for e in &self.findings {
+            pool.entry((key(&e.path), e.rule.clone(), e.fingerprint.clone()))
+                .or_default()
+                .push(e);
+        }
+        let before = findings.len();
+        findings.retain(|f| {
+            let k = (key(&f.path), f.rule.to_owned(), f.fingerprint.clone());
+            match pool.get_mut(&k) {
+                Some(list) if !list.is_empty() => {
+                    list.pop();
+                    false
+                }
+                _ => true,
+            }
+        });
+        let mut stale: Vec<Entry> = pool.into_values().flatten().cloned().collect();
+        stale.sort_by(|a, b| (&a.path, a.line, &a.rule).cmp(&(&b.path, b.line, &b.rule)));
+        (before - findings.len(), stale)
+    }
+}
+
+/// The frozen fingerprint function: FNV-1a (64 bit) over `v1`, rule, event, the start line
+/// without whitespace, and the occurrence index of that tuple in the file.
+pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
+    eat(b"v1");
+    eat(rule.as_bytes());
+    eat(event.as_bytes());
+    let normalized: String = line_text.chars().filter(|c| !c.is_whitespace()).collect();
+    eat(normalized.as_bytes());
+    eat(index.to_string().as_bytes());
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_ignores_indentation_but_not_content() {
+        let a = fingerprint(
+            "ML001",
+            "agent/turn-start",
+            "  bus.on(\"agent/turn-start\")",
+            0,
+        );
+        let b = fingerprint(
+            "ML001",
+            "agent/turn-start",
+            "bus.on( \"agent/turn-start\" )",
+            0,
+        );
+        assert_eq!(a, b);
+        assert_ne!(
+            a,
+            fingerprint(
+                "ML001",
+                "agent/turn-start",
+                "bus.on(\"agent/turn-start\")",
+                1
+            )
+        );
+        assert_ne!(
+            a,
+            fingerprint(
+                "ML002",
+                "agent/turn-start",
+                "bus.on(\"agent/turn-start\")",
+                0
+            )
+        );
+        // Frozen: changing the algorithm invalidates every committed baseline.
+        assert_eq!(
+            fingerprint("ML001", "agent/turn-start", "x", 0),
+            "038fd75493ded345"
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! The removed-event catalogue the linter matches: the shared vocabulary
+//! ([`REMOVED_MIRRORS`]) plus any extra events from the configuration. There is no second
+//! list of names in this crate.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use mirrorless_conformance::vocab::mirrors::REMOVED_MIRRORS;
+
+/// One event the linter flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The exact event name, e.g. `agent/turn-start`.
+    pub name: String,
+    /// What to use instead, one imperative phrase.
+    pub replacement: String,
+    /// The requirement that forbids it (`MIRROR-3`), if it comes from the shared catalogue.
+    pub requirement: Option<String>,
+}
+
+/// The set of removed events plus a fast matcher that finds their exact names in text.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    events: Vec<Event>,
+    matcher: AhoCorasick,
+    prefilter: AhoCorasick,
+}
+
+/// A name found in text: byte range and index into [`Catalog::events`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NameMatch {
+    /// Start byte.
+    pub start: usize,
+    /// End byte (exclusive).
+    pub end: usize,
+    /// Index of the event in the catalogue.
+    pub event: usize,
+}
+
+impl Catalog {
+    /// The shared catalogue plus `extra` events (from configuration). An extra event with the
+    /// name of a catalogue event replaces its advice.
+    pub fn new(extra: &[Event]) -> Result<Catalog, String> {
+        let mut events: Vec<Event> = REMOVED_MIRRORS
+            .iter()
+            .map(|m| Event {
+                name: m.name.to_owned(),
+                replacement: m.replacement.to_owned(),
+                requirement: Some(m.requirement.to_owned()),
+            })
+            .collect();
+        for e in extra {
+            match events.iter_mut().find(|known| known.name == e.name) {
+                Some(known) => known.replacement = e.replacement.clone(),
+                None => events.push(e.clone()),
+            }
+        }
+        let names: Vec<&str> = events.iter().map(|e| e.name.as_str()).collect();
+        // Building from a handful of short literal patterns cannot fail.
+        let matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&names)
+            .map_err(|e| format!("cannot build the event matcher: {e}"))?;
+        // The prefilter also matches each namespace prefix (`agent/`), so names assembled
+        // by `concat!`/`format!` are parsed too.
+        let mut needles: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+        for n in &names {
+            if let Some(i) = n.find('/') {
+                needles.push(n[..=i].to_owned());
+            }
+        }
+        needles.sort();
+        needles.dedup();
+        let prefilter = AhoCorasick::new(&needles)
+            .map_err(|e| format!("cannot build the event prefilter: {e}"))?;
+        Ok(Catalog {
+            events,
+            matcher,
+            prefilter,
+        })
+    }
+
+    /// Every event, shared catalogue first.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The event with exactly this name.
+    pub fn lookup(&self, name: &str) -> Option<&Event> {
+        self.events.iter().find(|e| e.name == name)
+    }
+
+    /// Whether `bytes` may contain a removed name (cheap byte-level test).
+    pub fn may_contain(&self, bytes: &[u8]) -> bool {
+        self.prefilter.is_match(bytes)
+    }
+
+    /// Start offsets of every prefilter match (names and namespace prefixes).
+    pub fn prefilter_hits(&self, bytes: &[u8]) -> Vec<usize> {
+        self.prefilter.find_iter(bytes).map(|m| m.start()).collect()
+    }
+
+    /// Every exact, delimited occurrence of a removed name in `text`. A name continued by
+    /// more name characters (`agent/turn-started`) or preceded by them
+    /// (`subagent/turn-start`, `/agent/turn-start`) is a different name and is not matched.
+    pub fn find_names(&self, text: &str) -> Vec<NameMatch> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        for m in self.matcher.find_iter(bytes) {
+            let (start, end) = (m.start(), m.end());
+            let before = start.checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(end).copied();
+            let after2 = bytes.get(end + 1).copied();
+            let name_byte = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'/');
+            if before.is_some_and(|b| name_byte(b) || b == b'.') {
+                continue;
+            }
+            if after.is_some_and(name_byte) {
+                continue;
+            }
+            if after == Some(b'.') && after2.is_some_and(|b| b.is_ascii_alphanumeric()) {
+                continue;
+            }
+            out.push(NameMatch {
+                start,
+                end,
+                event: m.pattern().as_usize(),
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_exactly_and_near_misses_do_not() {
+        let c = Catalog::new(&[]).unwrap();
+        let found = |t: &str| -> Vec<String> {
+            c.find_names(t)
+                .iter()
+                .map(|m| t[m.start..m.end].to_owned())
+                .collect()
+        };
+        assert_eq!(found("on(\"agent/turn-start\")"), vec!["agent/turn-start"]);
+        assert_eq!(found("see agent/step-end."), vec!["agent/step-end"]);
+        for miss in [
+            "agent/turn-stopping",
+            "agent/step-result",
+            "agent/status",
+            "session/turn-end",
+            "steering/message",
+            "assistant/chunk",
+            "turn/start",
+            "workflow/step-started",
+            "stream-chunk assembler",
+            "agent/turn-started",
+            "subagent/turn-start",
+            "/agent/turn-start",
+            "agent/step-end.json",
+            "agent/turn-start/ack",
+        ] {
+            assert!(found(miss).is_empty(), "{miss} matched");
+        }
+    }
+}

@@ -1,0 +1,667 @@
+//! The run: walk, prefilter, pass 1 (declarations, to a fixpoint), pass 2 (occurrences),
+//! then rules, severities, suppressions, fingerprints and baseline. Language-neutral: it
+//! talks to front ends through [`FrontEnd`].
+
+use crate::baseline::{self, Baseline, Entry};
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::frontend::{CallNames, Context, FileAnalysis, FrontEnd, Symbols};
+use crate::model::{FileError, Finding, Occurrence, Role, Severity};
+use crate::rules::{self, Rule};
+use crate::suppress::{self, Suppression};
+use aho_corasick::AhoCorasick;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What to lint and how.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Files and directories (default: `.`).
+    pub paths: Vec<PathBuf>,
+    /// Worker threads (default: one per core).
+    pub jobs: Option<usize>,
+    /// Follow symbolic links while walking (loops are reported, not followed forever).
+    pub follow: bool,
+    /// The configuration.
+    pub config: Config,
+}
+
+/// Counters for the summary line and the benchmark.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// Files walked and read.
+    pub files: usize,
+    /// Files that passed the byte prefilter (a removed name, its namespace, or a declared
+    /// identifier) and were analysed.
+    pub candidates: usize,
+    /// Identifiers found to stand for a removed event.
+    pub declarations: usize,
+    /// Findings removed by inline suppressions.
+    pub suppressed: usize,
+    /// Findings removed by the baseline.
+    pub baselined: usize,
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// Findings, sorted by path, line, column and rule.
+    pub findings: Vec<Finding>,
+    /// Files that could not be read or walked.
+    pub errors: Vec<FileError>,
+    /// Baseline entries that matched no finding.
+    pub stale: Vec<Entry>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl Report {
+    /// Whether any finding has error severity.
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    /// Applies a baseline (matching paths with `key`), recording what it removed.
+    pub fn apply_baseline(&mut self, baseline: &Baseline, key: impl Fn(&str) -> String) {
+        let (removed, stale) = baseline.apply(&mut self.findings, key);
+        self.stats.baselined += removed;
+        self.stale.extend(stale);
+    }
+}
+
+struct Source {
+    path: PathBuf,
+    display: String,
+    text: String,
+}
+
+/// The path as the user sees it: forward slashes, no leading `./`.
+pub fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    let mut s = s.as_str();
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    s.to_owned()
+}
+
+fn front_ends() -> Vec<Box<dyn FrontEnd>> {
+    vec![Box::new(crate::frontend::rust::Rust)]
+}
+
+/// Runs the linter.
+pub fn lint(opts: &Options) -> Report {
+    match opts.jobs {
+        Some(n) => match rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+        {
+            Ok(pool) => pool.install(|| lint_in_pool(opts)),
+            Err(_) => lint_in_pool(opts),
+        },
+        None => lint_in_pool(opts),
+    }
+}
+
+fn lint_in_pool(opts: &Options) -> Report {
+    let fronts = front_ends();
+    let mut report = Report::default();
+    let files = walk(opts, &fronts, &mut report.errors);
+    let read: Vec<Result<Source, FileError>> = files.into_par_iter().map(read_source).collect();
+    let mut sources = Vec::new();
+    for r in read {
+        match r {
+            Ok(s) => sources.push(s),
+            Err(e) => report.errors.push(e),
+        }
+    }
+    // Non-UTF-8 files were read lossily and are still scanned; their error is recorded.
+    report.stats.files = sources.len();
+
+    let config = &opts.config;
+    let catalog = match Catalog::new(&config.extra_events()) {
+        Ok(c) => c,
+        Err(message) => {
+            report.errors.push(FileError {
+                path: config
+                    .source
+                    .as_deref()
+                    .map_or_else(|| "configuration".to_owned(), display_path),
+                line: None,
+                message,
+            });
+            return report;
+        }
+    };
+    let mut calls = CallNames::default();
+    calls
+        .subscribe
+        .extend(config.lint.subscribe_methods.iter().cloned());
+    calls.emit.extend(config.lint.emit_methods.iter().cloned());
+    calls.ignore_receivers = config.lint.ignore_receivers.clone();
+    let front_of = |s: &Source| fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f);
+
+    // Pass 1: files that contain a removed name (or its namespace) declare identifiers;
+    // files that mention a declared identifier may declare more (aliases, const chains).
+    let mut candidate: Vec<bool> = sources
+        .par_iter()
+        .map(|s| catalog.may_contain(s.text.as_bytes()))
+        .collect();
+    let mut symbols = Symbols::default();
+    let mut ident_hit = vec![false; sources.len()];
+    let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
+    for _round in 0..16 {
+        if frontier.is_empty() {
+            break;
+        }
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: !symbols.is_empty(),
+        };
+        let found: Vec<_> = frontier
+            .par_iter()
+            .flat_map_iter(|&i| {
+                let s = &sources[i];
+                front_of(s).map_or_else(Vec::new, |f| f.declarations(&s.display, &s.text, cx))
+            })
+            .collect();
+        let mut new_idents = Vec::new();
+        for d in found {
+            let ident = d.ident.clone();
+            if symbols.insert(d) {
+                new_idents.push(ident);
+            }
+        }
+        if new_idents.is_empty() {
+            break;
+        }
+        new_idents.sort();
+        new_idents.dedup();
+        let Ok(matcher) = AhoCorasick::new(&new_idents) else {
+            break;
+        };
+        frontier = sources
+            .par_iter()
+            .enumerate()
+            .filter(|(_, s)| contains_ident(&matcher, s.text.as_bytes()))
+            .map(|(i, _)| i)
+            .collect();
+        for &i in &frontier {
+            candidate[i] = true;
+            ident_hit[i] = true;
+        }
+    }
+    report.stats.declarations = symbols.len();
+
+    // Pass 2: every candidate file, with the whole run's symbols.
+    let per_file: Vec<(Vec<Finding>, usize)> = sources
+        .par_iter()
+        .enumerate()
+        .filter(|(i, _)| candidate[*i])
+        .map(|(i, s)| match front_of(s) {
+            Some(f) => {
+                let cx = Context {
+                    catalog: &catalog,
+                    symbols: &symbols,
+                    calls: &calls,
+                    mentions_declared: ident_hit[i],
+                };
+                let analysis = f.analyze(&s.display, &s.text, cx);
+                file_findings(s, analysis, &catalog, config)
+            }
+            None => (Vec::new(), 0),
+        })
+        .collect();
+    report.stats.candidates = candidate.iter().filter(|c| **c).count();
+    for (findings, suppressed) in per_file {
+        report.findings.extend(findings);
+        report.stats.suppressed += suppressed;
+    }
+    report.findings.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.rule, &a.event)
+            .cmp(&(&b.path, b.line, b.column, b.rule, &b.event))
+    });
+    report
+        .errors
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    report
+}
+
+fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    matcher.find_iter(hay).any(|m| {
+        let before = m.start().checked_sub(1).map(|i| hay[i]);
+        !before.is_some_and(ident) && !hay.get(m.end()).is_some_and(|&b| ident(b))
+    })
+}
+
+fn walk(
+    opts: &Options,
+    fronts: &[Box<dyn FrontEnd>],
+    errors: &mut Vec<FileError>,
+) -> Vec<(PathBuf, bool)> {
+    let paths: Vec<PathBuf> = if opts.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        opts.paths.clone()
+    };
+    let globs = |list: &[String]| -> Option<globset::GlobSet> {
+        if list.is_empty() {
+            return None;
+        }
+        let mut b = globset::GlobSetBuilder::new();
+        for g in list {
+            if let Ok(g) = globset::Glob::new(g) {
+                b.add(g);
+            }
+        }
+        b.build().ok()
+    };
+    let include = globs(&opts.config.lint.include);
+    let exclude = globs(&opts.config.lint.exclude);
+    let root = &opts.config.root;
+    let selected = |p: &Path| -> bool {
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let rel = abs.strip_prefix(root).unwrap_or(&abs).to_path_buf();
+        let disp = PathBuf::from(display_path(p));
+        let hit = |set: &globset::GlobSet| set.is_match(&rel) || set.is_match(&disp);
+        include.as_ref().is_none_or(hit) && !exclude.as_ref().is_some_and(hit)
+    };
+
+    let mut out = Vec::new();
+    for root_path in &paths {
+        let meta = match std::fs::metadata(root_path) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        if meta.is_file() {
+            // Named explicitly: linted even if ignored or excluded, like ripgrep.
+            if fronts.iter().any(|f| f.handles(root_path)) {
+                out.push((root_path.clone(), true));
+            } else {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: "no front end for this file type (mirrorless lint reads *.rs files)"
+                        .to_owned(),
+                });
+            }
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(root_path)
+            .hidden(false)
+            .require_git(false)
+            .follow_links(opts.follow)
+            .filter_entry(|e| e.file_name() != ".git")
+            .build();
+        for entry in walker {
+            match entry {
+                Ok(e) => {
+                    if e.file_type().is_some_and(|t| t.is_file())
+                        && fronts.iter().any(|f| f.handles(e.path()))
+                        && selected(e.path())
+                    {
+                        out.push((e.into_path(), false));
+                    }
+                }
+                Err(err) => errors.push(walk_error(&err, root_path)),
+            }
+        }
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
+    let text = err.to_string();
+    let path = match err {
+        ignore::Error::WithPath { path, .. } => display_path(path),
+        ignore::Error::WithDepth { err, .. } => match &**err {
+            ignore::Error::WithPath { path, .. } => display_path(path),
+            _ => display_path(root),
+        },
+        ignore::Error::Loop { child, .. } => display_path(child),
+        _ => display_path(root),
+    };
+    FileError {
+        path,
+        line: None,
+        message: format!("cannot walk: {text}"),
+    }
+}
+
+fn read_source((path, _explicit): (PathBuf, bool)) -> Result<Source, FileError> {
+    let display = display_path(&path);
+    let bytes = std::fs::read(&path).map_err(|e| FileError {
+        path: display.clone(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source {
+            path,
+            display,
+            text,
+        }),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+            Err(FileError {
+                path: display,
+                line: Some(line),
+                message: format!(
+                    "not valid UTF-8 (invalid byte at offset {valid}); the file was not linted"
+                ),
+            })
+        }
+    }
+}
+
+/// Line starts of a text, for byte offset → (line, column) conversion.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text`.
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based line and 1-based character column of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line, col + 1)
+    }
+
+    /// The text of a 1-based line without its terminator.
+    pub fn line_text(&self, line: usize) -> &'a str {
+        let start = self
+            .starts
+            .get(line - 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let end = self.starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        self.text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end_matches('\r')
+    }
+
+    /// Whether only whitespace precedes `offset` on its line.
+    pub fn starts_line(&self, offset: usize) -> bool {
+        let (line, _) = self.position(offset);
+        let start = self.starts[line - 1];
+        self.text
+            .get(start..offset)
+            .is_some_and(|s| s.trim().is_empty())
+    }
+
+    /// The first line after `line` that is not blank.
+    pub fn next_nonblank(&self, line: usize) -> usize {
+        let mut l = line + 1;
+        while l <= self.starts.len() && self.line_text(l).trim().is_empty() {
+            l += 1;
+        }
+        l
+    }
+}
+
+fn role_rank(role: Role) -> usize {
+    match role {
+        Role::Subscribe | Role::Emit => 0,
+        Role::Declare => 1,
+        Role::Reference => 2,
+        Role::Embedded => 3,
+        Role::Mention => 4,
+        Role::Comment => 5,
+    }
+}
+
+fn file_findings(
+    s: &Source,
+    analysis: FileAnalysis,
+    catalog: &Catalog,
+    config: &Config,
+) -> (Vec<Finding>, usize) {
+    let index = LineIndex::new(&s.text);
+    let mut occ: Vec<(usize, Occurrence)> = analysis
+        .occurrences
+        .into_iter()
+        .map(|o| (index.position(o.start).0, o))
+        .collect();
+    // Several code uses of one event on one line (`bus.on::<TurnStart>(|e: TurnStart| …)`)
+    // are one finding: the most specific one.
+    let code = |r: Role| role_rank(r) <= 2;
+    let mut best: HashMap<(usize, String), usize> = HashMap::new();
+    for (line, o) in &occ {
+        if code(o.role) {
+            let e = best.entry((*line, o.event.clone())).or_insert(usize::MAX);
+            *e = (*e).min(role_rank(o.role));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    occ.retain(|(line, o)| {
+        !code(o.role)
+            || (best.get(&(*line, o.event.clone())) == Some(&role_rank(o.role))
+                && seen.insert((*line, o.event.clone())))
+    });
+
+    let parse_note = analysis.parse_error.as_ref().map(|_| {
+        "found by the lexical scan: the file does not parse, so the use could not be classified"
+            .to_owned()
+    });
+    let mut findings = Vec::new();
+    for (_, o) in occ {
+        let rule = rules::for_role(o.role);
+        let Some(severity) = config.severity(rule) else {
+            continue;
+        };
+        let event = catalog.lookup(&o.event);
+        let replacement = event.map_or("", |e| e.replacement.as_str());
+        let see = event
+            .and_then(|e| e.requirement.as_deref())
+            .map_or_else(String::new, |r| format!(" (see `mirrorless explain {r}`)"));
+        let ev = &o.event;
+        let (message, help) = match o.role {
+            Role::Subscribe => (
+                format!("subscribes to removed event `{ev}`"),
+                format!("{replacement}{see}"),
+            ),
+            Role::Emit => (
+                format!("emits removed event `{ev}`"),
+                format!(
+                    "delete the emit: the durable event is already in the session log; consumers {replacement}{see}"
+                ),
+            ),
+            Role::Declare => (
+                format!("declares removed event `{ev}`"),
+                format!("delete the declaration and migrate its users: {replacement}{see}"),
+            ),
+            Role::Reference => (
+                format!("uses removed event `{ev}`"),
+                format!("{replacement}{see}"),
+            ),
+            Role::Embedded => (
+                format!("embedded code names removed event `{ev}`"),
+                format!("migrate the embedded code: {replacement}{see}"),
+            ),
+            Role::Mention => (
+                format!("string mentions removed event `{ev}`"),
+                format!("reword it in terms of the durable event: {replacement}"),
+            ),
+            Role::Comment => (
+                format!("comment mentions removed event `{ev}`"),
+                format!("update the comment if it describes current behaviour: {replacement}"),
+            ),
+        };
+        let note = o.via.clone().or_else(|| parse_note.clone());
+        findings.push(make_finding(
+            s,
+            &index,
+            rule,
+            severity,
+            Some(o.event.clone()),
+            o.start,
+            o.end,
+            message,
+            help,
+            note,
+        ));
+    }
+    if let Some((offset, msg)) = &analysis.parse_error
+        && let Some(severity) = config.severity(&rules::unparsed::RULE)
+    {
+        let end = s.text[*offset..]
+            .chars()
+            .next()
+            .map_or(*offset, |c| offset + c.len_utf8());
+        findings.push(make_finding(
+            s,
+            &index,
+            &rules::unparsed::RULE,
+            severity,
+            None,
+            *offset,
+            end,
+            format!("file does not parse: {msg}"),
+            "fix the syntax error, or exclude the file; its strings and comments were scanned lexically".to_owned(),
+            None,
+        ));
+    }
+
+    // Suppressions.
+    let mut sups: Vec<Suppression> = analysis
+        .suppression_comments
+        .iter()
+        .filter_map(|c| {
+            let (line, _) = index.position(c.start);
+            suppress::parse(
+                &c.text,
+                c.start,
+                line,
+                index.starts_line(c.start),
+                index.next_nonblank(line),
+            )
+        })
+        .collect();
+    let before = findings.len();
+    findings.retain(|f| {
+        for sp in sups.iter_mut() {
+            if sp.problem.is_none()
+                && sp.target_line == f.line
+                && sp.rules.iter().any(|(r, ev)| {
+                    r.id == f.rule && ev.as_ref().is_none_or(|e| f.event.as_ref() == Some(e))
+                })
+            {
+                sp.used = true;
+                return false;
+            }
+        }
+        true
+    });
+    let suppressed = before - findings.len();
+    if let Some(severity) = config.severity(&rules::suppression::RULE) {
+        for sp in &sups {
+            let message = match (&sp.problem, sp.used) {
+                (Some(p), _) => format!("malformed suppression: {p}"),
+                (None, false) => format!(
+                    "unused suppression: no {} finding on line {}",
+                    sp.rules
+                        .iter()
+                        .map(|(r, ev)| match ev {
+                            Some(e) => format!("{}[{e}]", r.id),
+                            None => r.id.to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                    sp.target_line
+                ),
+                (None, true) => continue,
+            };
+            let end = s.text[sp.start..]
+                .find('\n')
+                .map_or(s.text.len(), |e| sp.start + e);
+            findings.push(make_finding(
+                s,
+                &index,
+                &rules::suppression::RULE,
+                severity,
+                None,
+                sp.start,
+                end,
+                message,
+                "delete the comment, or fix it: `// mirrorless: allow(RULE) reason`".to_owned(),
+                None,
+            ));
+        }
+    }
+
+    // Fingerprints: stable under line shifts, distinct for repeated identical lines.
+    findings.sort_by_key(|f| (f.line, f.column, f.rule));
+    let mut counts: HashMap<(String, String, String), usize> = HashMap::new();
+    for f in &mut findings {
+        let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
+        let ev = f.event.clone().unwrap_or_default();
+        let n = counts
+            .entry((f.rule.to_owned(), ev.clone(), normalized))
+            .or_insert(0);
+        f.fingerprint = baseline::fingerprint(f.rule, &ev, &f.line_text, *n);
+        *n += 1;
+    }
+    (findings, suppressed)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_finding(
+    s: &Source,
+    index: &LineIndex<'_>,
+    rule: &'static Rule,
+    severity: Severity,
+    event: Option<String>,
+    start: usize,
+    end: usize,
+    message: String,
+    help: String,
+    note: Option<String>,
+) -> Finding {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    Finding {
+        rule: rule.id,
+        rule_name: rule.name,
+        severity,
+        event,
+        path: s.display.clone(),
+        line,
+        column,
+        end_line,
+        end_column,
+        message,
+        help,
+        note,
+        fingerprint: String::new(),
+        line_text: index.line_text(line).to_owned(),
+    }
+}

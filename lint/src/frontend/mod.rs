@@ -1,0 +1,289 @@
+//! Front ends: one module per language, each turning source text into classified
+//! [`Occurrence`]s. Everything downstream (rules, severities, suppressions, baselines,
+//! renderers) is language-neutral.
+//!
+//! A front end takes part in a two-pass run:
+//!
+//! 1. [`FrontEnd::declarations`] collects identifiers that stand for a removed event in this
+//!    file: consts, statics, typed events, enum variants, aliases. The engine repeats this on
+//!    every file mentioning an identifier collected so far until nothing new appears.
+//! 2. [`FrontEnd::analyze`] reports every occurrence, using the [`Symbols`] of the whole run
+//!    to resolve uses of those identifiers across files.
+
+pub mod rust;
+
+use crate::catalog::Catalog;
+use crate::model::Occurrence;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What kind of identifier a declaration introduces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DeclKind {
+    /// A `const`/`static` (or an alias of one) whose value is a removed name.
+    Const,
+    /// A type standing for a removed event: a typed event whose name const, name method or
+    /// event attribute is a removed name, or an alias of such a type.
+    Type,
+    /// An enum variant renamed to a removed name; `owner` is the enum.
+    Variant,
+}
+
+/// One identifier that stands for a removed event.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Declaration {
+    /// The identifier (`TURN_START`, `TurnStart`, the variant ident).
+    pub ident: String,
+    /// What it is.
+    pub kind: DeclKind,
+    /// For variants, the enum that owns it; for associated consts of an inherent impl, the
+    /// type.
+    pub owner: Option<String>,
+    /// The removed event it stands for.
+    pub event: String,
+    /// Where it is declared, `path:line`.
+    pub location: String,
+    /// How it is described in findings, e.g. "const `TURN_START`".
+    pub description: String,
+    /// Names a path may use to reach it: the declaring file's directories and stem, its
+    /// inline modules, and its package name. A qualified path or import through a module
+    /// that is none of these (`llm::StreamChunk`) is another item with the same name.
+    pub modules: Vec<String>,
+}
+
+/// Every declaration collected in pass 1, by identifier.
+#[derive(Debug, Clone, Default)]
+pub struct Symbols {
+    by_ident: BTreeMap<String, Vec<Declaration>>,
+}
+
+impl Symbols {
+    /// Adds a declaration; returns whether it was new.
+    pub fn insert(&mut self, d: Declaration) -> bool {
+        let list = self.by_ident.entry(d.ident.clone()).or_default();
+        if list.contains(&d) {
+            return false;
+        }
+        list.push(d);
+        list.sort();
+        true
+    }
+
+    /// Every declaration of `ident`.
+    pub fn all_of(&self, ident: &str) -> &[Declaration] {
+        self.by_ident.get(ident).map_or(&[], Vec::as_slice)
+    }
+
+    /// The declarations of `ident` of `kind`.
+    pub fn get(&self, ident: &str, kind: DeclKind) -> Option<&Declaration> {
+        self.by_ident
+            .get(ident)
+            .and_then(|l| l.iter().find(|d| d.kind == kind))
+    }
+
+    /// The const `ident` as reached by a path whose previous segment is `prev`: a free const
+    /// matches any path, an associated const only `Owner::IDENT` or `Self::IDENT`.
+    pub fn get_const(&self, ident: &str, prev: Option<&str>) -> Option<&Declaration> {
+        self.by_ident.get(ident).and_then(|l| {
+            l.iter().find(|d| {
+                d.kind == DeclKind::Const
+                    && match d.owner.as_deref() {
+                        None => true,
+                        Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
+                    }
+            })
+        })
+    }
+
+    /// Every declaration made at the same site as `d` (a const array of several removed names
+    /// declares one entry per event).
+    pub fn same_site(&self, d: &Declaration) -> Vec<&Declaration> {
+        self.by_ident.get(&d.ident).map_or_else(Vec::new, |l| {
+            l.iter()
+                .filter(|x| x.kind == d.kind && x.owner == d.owner && x.location == d.location)
+                .collect()
+        })
+    }
+
+    /// The variant `ident` of enum `owner`.
+    pub fn variant(&self, owner: &str, ident: &str) -> Option<&Declaration> {
+        self.by_ident.get(ident).and_then(|l| {
+            l.iter()
+                .find(|d| d.kind == DeclKind::Variant && d.owner.as_deref() == Some(owner))
+        })
+    }
+
+    /// Whether `ident` is declared with any kind.
+    pub fn contains(&self, ident: &str) -> bool {
+        self.by_ident.contains_key(ident)
+    }
+
+    /// Every declared identifier.
+    pub fn idents(&self) -> impl Iterator<Item = &str> {
+        self.by_ident.keys().map(String::as_str)
+    }
+
+    /// Number of declarations.
+    pub fn len(&self) -> usize {
+        self.by_ident.values().map(Vec::len).sum()
+    }
+
+    /// Whether nothing was declared.
+    pub fn is_empty(&self) -> bool {
+        self.by_ident.is_empty()
+    }
+
+    /// Every declaration, ordered by identifier.
+    pub fn all(&self) -> impl Iterator<Item = &Declaration> {
+        self.by_ident.values().flatten()
+    }
+}
+
+/// Call names that decide whether a name is subscribed to or emitted, plus receivers that
+/// belong to a foreign bus. Built from the defaults and the configuration.
+#[derive(Debug, Clone)]
+pub struct CallNames {
+    /// Methods/functions/macros/attributes that subscribe.
+    pub subscribe: Vec<String>,
+    /// Methods/functions/macros/attributes that emit.
+    pub emit: Vec<String>,
+    /// Receivers (last identifier of the receiver expression) whose events are not ours.
+    pub ignore_receivers: Vec<String>,
+}
+
+/// Verbs that make a call a subscription also as a word of a longer name
+/// (`subscribe_typed`, `try_listen`).
+pub const SUBSCRIBE_VERBS: &[&str] = &["subscribe", "unsubscribe", "listen", "unlisten"];
+
+/// Verbs that make a call an emit also as a word of a longer name (`emit_typed`,
+/// `publish_event`, `try_emit`).
+pub const EMIT_VERBS: &[&str] = &[
+    "emit",
+    "publish",
+    "dispatch",
+    "fire",
+    "trigger",
+    "broadcast",
+];
+
+impl CallNames {
+    /// Whether a call, macro or attribute named `name` subscribes or emits.
+    pub fn role_of(&self, name: &str) -> Option<crate::model::Role> {
+        use crate::model::Role;
+        let word = |verbs: &[&str]| {
+            verbs.iter().any(|v| {
+                name.strip_prefix(v).is_some_and(|r| r.starts_with('_'))
+                    || name.strip_suffix(v).is_some_and(|r| r.ends_with('_'))
+            })
+        };
+        if self.subscribe.iter().any(|n| n == name) {
+            Some(Role::Subscribe)
+        } else if self.emit.iter().any(|n| n == name) {
+            Some(Role::Emit)
+        } else if word(SUBSCRIBE_VERBS) {
+            Some(Role::Subscribe)
+        } else if word(EMIT_VERBS) {
+            Some(Role::Emit)
+        } else {
+            None
+        }
+    }
+}
+
+/// Default subscription call names.
+pub const DEFAULT_SUBSCRIBE: &[&str] = &[
+    "on",
+    "once",
+    "off",
+    "subscribe",
+    "subscribe_to",
+    "unsubscribe",
+    "listen",
+    "listen_once",
+    "unlisten",
+    "add_listener",
+    "remove_listener",
+    "add_event_listener",
+    "remove_event_listener",
+    "add_handler",
+    "on_event",
+    "handler",
+    "event_handler",
+    "listener",
+    "subscriber",
+];
+
+/// Default emit call names.
+pub const DEFAULT_EMIT: &[&str] = &[
+    "emit",
+    "emit_to",
+    "emit_all",
+    "emit_event",
+    "fire",
+    "trigger",
+    "dispatch",
+    "publish",
+    "broadcast",
+    "send_event",
+    "notify",
+    "parallel",
+    "serial",
+    "bail",
+    "waterfall",
+];
+
+impl Default for CallNames {
+    fn default() -> Self {
+        CallNames {
+            subscribe: DEFAULT_SUBSCRIBE.iter().map(|s| (*s).to_owned()).collect(),
+            emit: DEFAULT_EMIT.iter().map(|s| (*s).to_owned()).collect(),
+            ignore_receivers: Vec::new(),
+        }
+    }
+}
+
+/// Everything a front end may consult.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// The removed events.
+    pub catalog: &'a Catalog,
+    /// Declarations collected so far (pass 1) or in total (pass 2).
+    pub symbols: &'a Symbols,
+    /// Subscription/emit call names.
+    pub calls: &'a CallNames,
+    /// The file mentions an identifier declared in pass 1, so it needs a full parse even if
+    /// every removed name in it sits in a comment.
+    pub mentions_declared: bool,
+}
+
+/// A comment that may carry a suppression, as found by a front end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentText {
+    /// Start byte of the comment token.
+    pub start: usize,
+    /// The comment's text, without its markers.
+    pub text: String,
+}
+
+/// What pass 2 found in one file.
+#[derive(Debug, Clone, Default)]
+pub struct FileAnalysis {
+    /// Every classified occurrence.
+    pub occurrences: Vec<Occurrence>,
+    /// Comments containing `mirrorless:`.
+    pub suppression_comments: Vec<CommentText>,
+    /// If the file did not parse: the byte offset and the parser's message.
+    pub parse_error: Option<(usize, String)>,
+}
+
+/// A language front end.
+pub trait FrontEnd: Sync {
+    /// Short name, e.g. `rust`.
+    fn name(&self) -> &'static str;
+    /// Whether a walked file belongs to this front end.
+    fn handles(&self, path: &Path) -> bool;
+    /// Pass 1: identifiers declared in `src` that stand for removed events.
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration>;
+    /// Pass 2: every occurrence in `src`.
+    fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
+}

@@ -1,0 +1,118 @@
+//! `--new-since REV`: lint the same paths as they were at a git revision, and treat those
+//! findings as a baseline. Findings are matched by repository-relative path and content
+//! fingerprint, so a finding that only moved is not new, while a changed const makes its
+//! untouched users new findings (they are new results, semgrep-style, not changed lines).
+
+use crate::baseline::Baseline;
+use crate::engine::{self, Options, display_path};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn git(args: &[&str], dir: &Path) -> Result<String, String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "git {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The repository root containing the current directory.
+pub fn toplevel() -> Result<PathBuf, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    git(&["rev-parse", "--show-toplevel"], &cwd).map(PathBuf::from)
+}
+
+/// Maps a reported path to its repository-relative form.
+pub fn repo_relative(top: &Path, reported: &str) -> String {
+    let abs = std::path::absolute(reported).unwrap_or_else(|_| PathBuf::from(reported));
+    let abs = abs.canonicalize().unwrap_or(abs);
+    abs.strip_prefix(top)
+        .map_or_else(|_| reported.to_owned(), display_path)
+}
+
+/// Lints `opts.paths` as they were at `rev` and returns the findings as a baseline whose
+/// paths are repository-relative.
+pub fn baseline_at(rev: &str, opts: &Options) -> Result<Baseline, String> {
+    let top = toplevel()?;
+    let top = top.canonicalize().unwrap_or(top);
+    let commit = git(
+        &["rev-parse", "--verify", &format!("{rev}^{{commit}}")],
+        &top,
+    )
+    .map_err(|_| format!("--new-since: `{rev}` is not a commit in {}", top.display()))?;
+    let tmp =
+        tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let archive = Command::new("git")
+        .args(["archive", "--format=tar", &commit])
+        .current_dir(&top)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git archive: {e}"))?;
+    let Some(stdout) = archive.stdout else {
+        return Err("git archive produced no output".to_owned());
+    };
+    let status = Command::new("tar")
+        .args(["-x", "-C"])
+        .arg(tmp.path())
+        .stdin(stdout)
+        .status()
+        .map_err(|e| format!("cannot run tar: {e}"))?;
+    if !status.success() {
+        return Err(format!(
+            "extracting {rev} failed (tar exited with {status})"
+        ));
+    }
+    let paths: Vec<PathBuf> = if opts.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        opts.paths.clone()
+    };
+    let mut old_paths = Vec::new();
+    for p in &paths {
+        let rel = repo_relative(&top, &p.to_string_lossy());
+        let old = tmp.path().join(&rel);
+        if old.exists() {
+            old_paths.push(old);
+        }
+    }
+    if old_paths.is_empty() {
+        return Ok(Baseline::from_findings(&[]));
+    }
+    let mut config = opts.config.clone();
+    if let Ok(rel) = config
+        .root
+        .canonicalize()
+        .unwrap_or(config.root.clone())
+        .strip_prefix(&top)
+    {
+        config.root = tmp.path().join(rel);
+    }
+    let old = engine::lint(&Options {
+        paths: old_paths,
+        jobs: opts.jobs,
+        follow: opts.follow,
+        config,
+    });
+    let mut baseline = Baseline::from_findings(&old.findings);
+    let tmp_root = tmp
+        .path()
+        .canonicalize()
+        .unwrap_or_else(|_| tmp.path().to_path_buf());
+    for e in &mut baseline.findings {
+        let abs = std::path::absolute(&e.path).unwrap_or_else(|_| PathBuf::from(&e.path));
+        let abs = abs.canonicalize().unwrap_or(abs);
+        if let Ok(rel) = abs.strip_prefix(&tmp_root) {
+            e.path = display_path(rel);
+        }
+    }
+    Ok(baseline)
+}

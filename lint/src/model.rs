@@ -1,0 +1,129 @@
+//! The language-neutral finding model shared by every front end, renderer, suppression and
+//! baseline. Nothing in here knows about Rust.
+
+use serde::Serialize;
+use std::fmt;
+
+/// How seriously a finding is taken. Only `error` findings make `mirrorless lint` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fails the run (exit 1).
+    Error,
+    /// Reported, but does not fail the run.
+    Warning,
+    /// Informational: comments and parse notes.
+    Note,
+}
+
+impl Severity {
+    /// The lowercase name used in every output format.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a front end found a removed event name doing at one place in the source. Each role
+/// maps to exactly one rule (see [`crate::rules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// Passed to a subscription (`on`, `once`, `off`, `subscribe`, handler attributes …).
+    Subscribe,
+    /// Passed to an emitter (`emit`, `dispatch`, `publish`, `parallel` …).
+    Emit,
+    /// Declares the event: a `const`/`static`, an associated const of a typed event, a
+    /// `serde(rename)` attribute, a type-declaration entry.
+    Declare,
+    /// Any other use: arrays, match arms, comparisons, uses of a const or typed event.
+    Reference,
+    /// Quoted inside a larger string: a plugin script, a JSON document.
+    Embedded,
+    /// Prose inside a string: a log message, a test title, an assertion text.
+    Mention,
+    /// Inside a comment or doc comment.
+    Comment,
+}
+
+/// One place in a file where a front end saw a removed event, before rules, severities,
+/// suppressions and baselines are applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// What the name is doing there.
+    pub role: Role,
+    /// The removed event name, e.g. `agent/turn-start`.
+    pub event: String,
+    /// Byte range in the file (start inclusive, end exclusive).
+    pub start: usize,
+    /// End of the byte range (exclusive).
+    pub end: usize,
+    /// How the occurrence was resolved when the name itself is not at this place, e.g.
+    /// "through const `TURN_START` declared at src/events.rs:3".
+    pub via: Option<String>,
+}
+
+/// One reported finding, fully resolved: this is what every output format prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable rule ID, e.g. `ML001`.
+    pub rule: &'static str,
+    /// Rule name, e.g. `subscribe`.
+    pub rule_name: &'static str,
+    /// Effective severity (after configuration).
+    pub severity: Severity,
+    /// The removed event name (`None` for `suppression` and `unparsed`).
+    pub event: Option<String>,
+    /// The file, as given or walked (forward slashes).
+    pub path: String,
+    /// 1-based line of the start.
+    pub line: usize,
+    /// 1-based column of the start, counted in Unicode scalar values (characters).
+    pub column: usize,
+    /// 1-based line of the end.
+    pub end_line: usize,
+    /// 1-based column just past the end (exclusive), in characters.
+    pub end_column: usize,
+    /// One-sentence description of the problem.
+    pub message: String,
+    /// What to do instead.
+    pub help: String,
+    /// Extra context: how the name was resolved, or why the file was only scanned lexically.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Stable content fingerprint (survives line shifts); used by baselines and SARIF.
+    pub fingerprint: String,
+    /// The text of the start line (without the line terminator), for renderers.
+    #[serde(skip)]
+    pub line_text: String,
+}
+
+/// A problem with an input file or the run itself that is not a finding: unreadable file,
+/// non-UTF-8 content, a walk error. Any such problem makes the run exit 2.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileError {
+    /// The file or directory concerned.
+    pub path: String,
+    /// 1-based line, when the problem has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for FileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.path, line, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}

@@ -1,0 +1,31 @@
+//! The JSON format (documented in `docs/lint/json.md`).
+
+use crate::engine::Report;
+use serde_json::json;
+
+/// Version of the JSON document; bumped only on incompatible changes.
+pub const JSON_VERSION: u32 = 1;
+
+/// Renders the report as one pretty-printed JSON document.
+pub fn render(report: &Report) -> String {
+    let (errors, warnings, notes) = super::counts(report);
+    let doc = json!({
+        "version": JSON_VERSION,
+        "tool": { "name": "mirrorless", "version": env!("CARGO_PKG_VERSION") },
+        "findings": report.findings,
+        "errors": report.errors,
+        "stale_baseline": report.stale,
+        "summary": {
+            "errors": errors,
+            "warnings": warnings,
+            "notes": notes,
+            "files": report.stats.files,
+            "candidates": report.stats.candidates,
+            "declarations": report.stats.declarations,
+            "suppressed": report.stats.suppressed,
+            "baselined": report.stats.baselined,
+            "file_errors": report.errors.len(),
+        }
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")) + "\n"
+}

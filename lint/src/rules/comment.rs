@@ -1,0 +1,27 @@
+//! ML007 `comment`.
+
+use super::Rule;
+use crate::model::Severity;
+
+/// A comment naming a removed event.
+pub const RULE: Rule = Rule {
+    id: "ML007",
+    name: "comment",
+    default_severity: Severity::Note,
+    summary: "A comment or doc comment mentions a removed event.",
+    explanation: "
+Comments are notes, never errors: a comment explaining that a mirror was removed is correct and
+useful. The note exists so a reviewer can find stale documentation, such as a doc comment still
+telling callers to listen for the mirror.
+
+Update the comment if it describes current behaviour; leave historical notes alone.
+",
+    bad: r#"
+/// Fires `agent/turn-end` when the turn closes.
+fn close_turn() {}
+"#,
+    good: r#"
+/// Appends `turn/end`; consumers see it on `session/event`.
+fn close_turn() {}
+"#,
+};

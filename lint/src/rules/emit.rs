@@ -1,0 +1,30 @@
+//! ML002 `emit`.
+
+use super::Rule;
+use crate::model::Severity;
+
+/// An emit of a removed event.
+pub const RULE: Rule = Rule {
+    id: "ML002",
+    name: "emit",
+    default_severity: Severity::Error,
+    summary: "Emits a removed mirror event: a second source of truth for a durable fact.",
+    explanation: "
+Emitting a mirror re-announces a fact the loop has already appended to the session log. Two sources
+of truth drift: a throwing listener can hide the mirror while the durable event is in the log, and
+every change has to touch both. The rule fires when a removed name (directly, through a const, or
+as a typed event value such as `bus.emit(TurnStart { turn })`) is passed to `emit`, `dispatch`,
+`publish`, `fire`, `trigger`, `broadcast`, `parallel`, `serial`, `bail`, `waterfall` … (configurable
+with `emit-methods`).
+
+Delete the emit: append the durable event (if the code does not already) and let consumers read
+`session/event`.
+",
+    bad: r#"
+session.append("turn/start", json!({ "turn": turn }));
+ctx.emit("agent/turn-start", (agent, turn));
+"#,
+    good: r#"
+session.append("turn/start", json!({ "turn": turn }));
+"#,
+};

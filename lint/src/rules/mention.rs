@@ -1,0 +1,26 @@
+//! ML006 `mention`.
+
+use super::Rule;
+use crate::model::Severity;
+
+/// Prose inside a string that names a removed event.
+pub const RULE: Rule = Rule {
+    id: "ML006",
+    name: "mention",
+    default_severity: Severity::Warning,
+    summary: "A string mentions a removed event in prose: a log message, a test title, an assertion text.",
+    explanation: "
+Log messages, panic texts, test titles and assertion strings that mention a removed event are not
+broken code, but they describe behaviour that no longer exists and mislead whoever reads the log or
+the failing test. They are warnings: they do not fail the run. Inline code and prose mentions in
+Markdown (a later front end) report through this rule too.
+
+Reword the text in terms of the durable event.
+",
+    bad: r#"
+log::warn!("listener for agent/turn-end failed: {err}");
+"#,
+    good: r#"
+log::warn!("session/event listener failed on turn/end: {err}");
+"#,
+};

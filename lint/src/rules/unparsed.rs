@@ -1,0 +1,31 @@
+//! ML009 `unparsed`.
+
+use super::Rule;
+use crate::model::Severity;
+
+/// A file the front end could not parse.
+pub const RULE: Rule = Rule {
+    id: "ML009",
+    name: "unparsed",
+    default_severity: Severity::Note,
+    summary: "The file does not parse; it was scanned lexically for removed names instead.",
+    explanation: "
+A file that does not parse (a syntax error, a template, a file for a newer edition) is never
+skipped: its strings and comments are still scanned for removed names, and each such finding says
+it comes from the lexical scan. Without a syntax tree the linter cannot tell a subscription from
+any other use, nor follow consts and typed events declared in the file, so the findings are
+reported as `reference`, `embedded`, `mention` or `comment`. This note says where parsing stopped.
+
+Fix the syntax error, or exclude the file in `mirrorless.toml` if it is not Rust.
+",
+    bad: r#"
+fn broken( {
+    bus.on("agent/turn-start", handler);
+}
+"#,
+    good: r#"
+fn fixed() {
+    bus.on("session/event", handler);
+}
+"#,
+};
