@@ -151,14 +151,19 @@ impl StdioDriver {
             .join(" ")
     }
 
-    fn note(&mut self, dir: Direction, line: &str) {
+    /// Remembers a line for fault reports (the last few, kept whole; cut when reported) and
+    /// shows it to the tap. Returns the buffer of the line it forgot, for reuse.
+    fn note(&mut self, dir: Direction, line: String) -> Option<String> {
         if let Some(tap) = self.tap.as_mut() {
-            tap(dir, line);
+            tap(dir, &line);
         }
-        if self.recent.len() == TRANSCRIPT_LINES {
-            self.recent.pop_front();
-        }
-        self.recent.push_back((dir, preview(line, LINE_PREVIEW)));
+        let forgotten = if self.recent.len() == TRANSCRIPT_LINES {
+            self.recent.pop_front().map(|(_, l)| l)
+        } else {
+            None
+        };
+        self.recent.push_back((dir, line));
+        forgotten
     }
 
     fn ensure_started(&mut self) -> Result<(), HarnessError> {
@@ -222,7 +227,7 @@ impl StdioDriver {
             if line.trim().is_empty() {
                 continue;
             }
-            self.note(Direction::ToHarness, &line);
+            self.note(Direction::ToHarness, line.clone());
             let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| {
                 fault(format!(
                     "its first line is not JSON ({e}): `{}`",
@@ -279,16 +284,18 @@ impl StdioDriver {
                 "cannot serialize a message (a mirrorless bug): {e}"
             ))
         })?;
-        let line = std::mem::take(&mut self.buf);
-        let text = String::from_utf8_lossy(&line).into_owned();
         if self.validator.is_some()
-            && let Ok(value) = serde_json::from_str(&text)
+            && let Ok(value) = serde_json::from_slice(&self.buf)
         {
             self.validate(Direction::ToImplementation, &value)?;
         }
-        self.note(Direction::ToImplementation, &text);
-        let written = process.write_line(&line).and_then(|()| process.flush());
-        self.buf = line;
+        let written = process.write_line(&self.buf).and_then(|()| process.flush());
+        let line = std::mem::take(&mut self.buf);
+        let text = String::from_utf8(line)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        if let Some(old) = self.note(Direction::ToImplementation, text) {
+            self.buf = old.into_bytes();
+        }
         written.map_err(|e| {
             fault(format!(
                 "writing to its stdin failed ({e}); it has probably exited"
@@ -305,11 +312,12 @@ impl StdioDriver {
     ) -> Result<(), Fault> {
         // Anything still unread belongs to no case: the lockstep was broken.
         if let Ok(Read1::Line(l)) = process.next(Instant::now()) {
-            self.note(Direction::ToHarness, &l);
-            return Err(fault(format!(
+            let what = format!(
                 "it wrote `{}` after `done`, outside any case",
                 preview(&l, 200)
-            )));
+            );
+            self.note(Direction::ToHarness, l);
+            return Err(fault(what));
         }
         self.send_on(
             process,
@@ -349,18 +357,26 @@ impl StdioDriver {
             if line.trim().is_empty() {
                 continue;
             }
-            self.note(Direction::ToHarness, &line);
-            let msg = parse_to_harness(&line).map_err(|e| {
-                fault(format!(
-                    "it wrote a line that is not a protocol message ({e}): `{}`",
-                    preview(&line, 200)
-                ))
-            })?;
-            if self.validator.is_some()
-                && let Ok(value) = serde_json::from_str(&line)
-            {
-                self.validate(Direction::ToHarness, &value)?;
-            }
+            let msg = match parse_to_harness(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    let what = format!(
+                        "it wrote a line that is not a protocol message ({e}): `{}`",
+                        preview(&line, 200)
+                    );
+                    self.note(Direction::ToHarness, line);
+                    return Err(fault(what));
+                }
+            };
+            let checked = match &self.validator {
+                Some(_) => match serde_json::from_str(&line) {
+                    Ok(value) => self.validate(Direction::ToHarness, &value),
+                    Err(_) => Ok(()),
+                },
+                None => Ok(()),
+            };
+            self.note(Direction::ToHarness, line);
+            checked?;
             let answer = match msg {
                 ToHarness::Append { event } => {
                     harness.append(event);
@@ -480,7 +496,7 @@ impl StdioDriver {
                     Direction::ToImplementation => '>',
                     Direction::ToHarness => '<',
                 };
-                let _ = write!(s, "\n    {arrow} {line}");
+                let _ = write!(s, "\n    {arrow} {}", preview(line, LINE_PREVIEW));
             }
         }
         let stderr = stderr.trim_end();
