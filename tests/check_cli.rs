@@ -63,7 +63,7 @@ fn json_report_is_documented_shape() {
         "check",
         "--format",
         "json",
-        "fixtures/check/2026-08/invalid/MSG-1-provenance-misses-chunk.jsonl",
+        "fixtures/check/2026-08/invalid/MSG-1-provenance-cites-other-event.jsonl",
         "fixtures/check/2026-07/valid/steering.jsonl",
     ]);
     assert_eq!(o.status.code(), Some(1));

@@ -88,6 +88,8 @@ struct FileReport {
     lines: u64,
     errors: u64,
     warnings: u64,
+    /// Findings per requirement ID (kept findings only).
+    requirements: BTreeMap<&'static str, u64>,
     findings: Vec<Finding>,
     findings_not_shown: u64,
 }
@@ -163,6 +165,15 @@ pub fn run(args: CheckArgs) -> ExitCode {
     ExitCode::from(exit_code)
 }
 
+/// How many findings name each requirement.
+fn count_requirements(findings: &[Finding]) -> BTreeMap<&'static str, u64> {
+    let mut counts = BTreeMap::new();
+    for f in findings {
+        *counts.entry(f.requirement).or_insert(0) += 1;
+    }
+    counts
+}
+
 /// The path as reports show it; standard input is `<stdin>`.
 fn display_path(path: &Path) -> String {
     if path == Path::new("-") {
@@ -195,6 +206,7 @@ fn unreadable(
         lines: 0,
         errors: 0,
         warnings: 0,
+        requirements: BTreeMap::new(),
         findings: Vec::new(),
         findings_not_shown: 0,
     }
@@ -266,6 +278,7 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
         errors,
         warnings: outcome.warning_count(),
         findings_not_shown: outcome.suppressed,
+        requirements: count_requirements(&outcome.findings),
         findings: outcome.findings,
     }
 }
@@ -301,6 +314,7 @@ fn check_trace(path: &Path, flag: Option<Profile>) -> FileReport {
         lines,
         errors,
         warnings,
+        requirements: count_requirements(&findings),
         findings,
         findings_not_shown: 0,
     }
@@ -445,9 +459,25 @@ fn render_human(report: &Report, color: bool) -> String {
         } else {
             st.paint("1;32", "conforms")
         };
+        let rules = if file.requirements.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = file
+                .requirements
+                .iter()
+                .map(|(id, n)| {
+                    if *n == 1 {
+                        (*id).to_owned()
+                    } else {
+                        format!("{id} ×{n}")
+                    }
+                })
+                .collect();
+            format!(" [{}]", list.join(", "))
+        };
         let _ = writeln!(
             out,
-            "{}: {verdict} ({} error{}, {} warning{}; {what}; {profile_note})",
+            "{}: {verdict} ({} error{}, {} warning{}{rules}; {what}; {profile_note})",
             file.path,
             file.errors,
             if file.errors == 1 { "" } else { "s" },

@@ -125,9 +125,10 @@ pub fn severity_of(profile: Profile, requirement: &str) -> Severity {
 
 /// Checks owned events (e.g. produced by an implementation under test) as one log without a
 /// header line; `seq` is re-synthesized as the event's index where absent. Findings carry no
-/// line numbers.
+/// line numbers. `CHUNK-1` is not inferred from provenance or assembly here (see
+/// [`LogChecker::infer_chunk_fidelity`]): the caller knows the stream and checks it exactly.
 pub fn check_events(profile: Profile, events: &[SessionEvent]) -> Vec<Finding> {
-    let mut checker = LogChecker::without_header(profile);
+    let mut checker = LogChecker::without_header(profile).infer_chunk_fidelity(false);
     for event in events {
         match serde_json::to_vec(event) {
             Ok(bytes) => checker.feed_event_bytes(&bytes),

@@ -218,10 +218,29 @@ pub(super) struct Monitor {
     turn: Option<Turn>,
     /// The previous line could not be read; its seq slot is unknown.
     resync: bool,
+    /// The header names a parent session or a seed: the first turn may continue the parent's
+    /// numbering instead of starting at 1.
+    fork_numbering: bool,
+    /// Whether to infer `CHUNK-1` from provenance and assembly (a chunk count that differs
+    /// from the citation, reordered delta text). On for recorded logs; off when a driver
+    /// checks chunk fidelity exactly against the model script.
+    pub(super) infer_chunk_fidelity: bool,
 }
 
 fn loc(line: Option<u64>, seq: u64) -> Loc {
     Loc { line, seq }
+}
+
+/// Whether two different texts are permutations of each other (reordered deltas).
+fn same_characters(a: &str, b: &str) -> bool {
+    if a.len() != b.len() || a == b {
+        return false;
+    }
+    let mut x: Vec<char> = a.chars().collect();
+    let mut y: Vec<char> = b.chars().collect();
+    x.sort_unstable();
+    y.sort_unstable();
+    x == y
 }
 
 /// The block index a chunk belongs to, if any.
@@ -280,6 +299,8 @@ impl Monitor {
             last_turn: 0,
             turn: None,
             resync: false,
+            fork_numbering: false,
+            infer_chunk_fidelity: true,
         }
     }
 
@@ -307,6 +328,11 @@ impl Monitor {
         let f = Finding::new(self.profile, req, at.line, Some(at.seq), msg)
             .diverging(expected, observed);
         self.push(f);
+    }
+
+    /// The log belongs to a forked or seeded session (see `fork_numbering`).
+    pub fn continue_turn_numbering(&mut self) {
+        self.fork_numbering = true;
     }
 
     /// The seq the next event should carry.
@@ -651,7 +677,8 @@ impl Monitor {
                 format!("turn {} is never closed by a `turn/end`", open.number),
             );
         }
-        if number != self.last_turn.saturating_add(1) {
+        let first_of_fork = self.fork_numbering && self.last_turn == 0 && number >= 1;
+        if number != self.last_turn.saturating_add(1) && !first_of_fork {
             self.report_diff(
                 "TURN-1",
                 at,
@@ -1016,7 +1043,7 @@ impl Monitor {
             return;
         }
         call.closed = true;
-        let mismatches: Vec<(Loc, u32, String, String)> = call
+        let mismatches: Vec<(Loc, u32, String, String, bool)> = call
             .delta_mismatches()
             .into_iter()
             .map(|(b, deltas, end)| {
@@ -1025,10 +1052,11 @@ impl Monitor {
                     b.index,
                     clip(deltas),
                     clip(&end),
+                    same_characters(deltas, &end),
                 )
             })
             .collect();
-        for (at, index, deltas, end) in mismatches {
+        for (at, index, deltas, end, reordered) in mismatches {
             self.report_diff(
                 "MSG-2",
                 at,
@@ -1036,6 +1064,13 @@ impl Monitor {
                 format!("block-end text {end:?}"),
                 format!("deltas {deltas:?}"),
             );
+            if reordered && self.infer_chunk_fidelity {
+                self.report(
+                    "CHUNK-1",
+                    at,
+                    format!("the deltas of block {index} hold exactly the characters of its `block-end` text in another order: deltas were reordered"),
+                );
+            }
         }
     }
 
@@ -1405,6 +1440,7 @@ impl Monitor {
         let interrupted = self.profile == Profile::V2026_08
             && data.interrupted.is_some_and(|v| v.get() == "true");
         let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
+        let infer = self.infer_chunk_fidelity;
 
         let mut findings: Pending = Vec::new();
         let mut closing: Option<Call> = None;
@@ -1465,8 +1501,53 @@ impl Monitor {
                     )),
                 ));
             }
+            // CHUNK-1 through provenance: the message was built from the stream the loop
+            // received, so a different number of recorded chunks means one was dropped or
+            // duplicated on the way to the log (or the citation itself is wrong).
+            if let Some(cited) = &cited
+                && infer
+                && cited.len() != call.seqs.len()
+            {
+                let what = if cited.len() > call.seqs.len() {
+                    "dropped"
+                } else {
+                    "duplicated"
+                };
+                findings.push((
+                    "CHUNK-1",
+                    format!(
+                        "the message cites {} chunk(s) but its model call recorded {}: a chunk was {what} (or the citation is wrong)",
+                        cited.len(),
+                        call.seqs.len()
+                    ),
+                    Some((
+                        format!("{} chunks", cited.len()),
+                        format!("{} chunks", call.seqs.len()),
+                    )),
+                ));
+            }
             // MSG-3: content against the assembly.
             let assembled = call.assembled(interrupted);
+            // A text the deltas rebuilt in another order than the message has (deltas only,
+            // no block-end to compare with): the recorded deltas were reordered.
+            let reordered = assembled.iter().zip(&content).any(|(a, c)| {
+                matches!(block_type(a), "text" | "reasoning")
+                    && block_type(a) == block_type(c)
+                    && match (
+                        a.get("text").and_then(Value::as_str),
+                        c.get("text").and_then(Value::as_str),
+                    ) {
+                        (Some(x), Some(y)) => same_characters(x, y),
+                        _ => false,
+                    }
+            });
+            if reordered && infer {
+                findings.push((
+                    "CHUNK-1",
+                    "the message text holds exactly the characters of its call's deltas in another order: deltas were reordered".to_owned(),
+                    None,
+                ));
+            }
             if let Some((i, exp, obs)) = first_divergence(&assembled, &content) {
                 findings.push((
                     "MSG-3",

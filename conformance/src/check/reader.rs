@@ -162,6 +162,16 @@ impl LogChecker {
         }
     }
 
+    /// Whether to infer `CHUNK-1` ("one durable chunk per stream chunk") from provenance and
+    /// assembly: a message citing a different number of chunks than its call recorded, or a
+    /// text rebuilt from the same characters in another order. On by default; a driver that
+    /// checks chunk fidelity exactly against its model script turns it off, so that a
+    /// provenance fault is attributed to `MSG-1` alone.
+    pub fn infer_chunk_fidelity(mut self, on: bool) -> LogChecker {
+        self.monitor.infer_chunk_fidelity = on;
+        self
+    }
+
     /// The profile this checker applies.
     pub fn profile(&self) -> Profile {
         self.profile
@@ -345,6 +355,12 @@ impl LogChecker {
         };
         if first && self.expect_header {
             if kind == HEADER_TYPE {
+                // A forked or seeded session continues its parent's turn numbering.
+                let forked = memchr::memmem::find(bytes, b"\"parentSession\"").is_some()
+                    || memchr::memmem::find(bytes, b"\"seedLength\"").is_some();
+                if forked {
+                    self.monitor.continue_turn_numbering();
+                }
                 return;
             }
             self.error(
