@@ -48,6 +48,9 @@ enum Command {
     Spec(cmd::spec::SpecArgs),
     /// Print one requirement or lint rule in full.
     Explain(cmd::spec::ExplainArgs),
+    /// Serve the embedded reference implementation over the stdio protocol (benchmarks, tests).
+    #[command(hide = true)]
+    ReferenceImpl(cmd::stdio::ReferenceImplArgs),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  mirrorless completions bash > /etc/bash_completion.d/mirrorless\n  \
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Command::Lint(args) => cmd::lint::run(args),
         Command::Spec(args) => cmd::spec::spec(args),
         Command::Explain(args) => cmd::spec::explain(args),
+        Command::ReferenceImpl(args) => cmd::stdio::reference_impl(args),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command();
             let mut script = Vec::new();

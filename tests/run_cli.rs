@@ -181,11 +181,15 @@ fn a_broken_corpus_file_is_reported_and_the_run_goes_on() {
 }
 
 #[test]
-fn an_external_command_is_refused_until_the_stdio_driver_lands() {
+fn an_external_command_that_does_not_start_is_a_harness_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (code, _, stderr) = mirrorless(&["run", "--", "python3", "impl.py"], dir.path());
     assert_eq!(code, 2);
-    assert!(stderr.contains("cannot run `python3 impl.py`"), "{stderr}");
+    assert!(
+        stderr.contains("`python3 impl.py` did not complete the `hello` handshake"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("impl.py"), "{stderr}");
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub mod registry;
 pub mod report;
 pub mod scenario;
 pub mod spec;
+pub mod stdio;
 pub mod suite;
 pub mod vocab;
 

@@ -5,6 +5,7 @@ pub mod check;
 pub mod lint;
 pub mod run;
 pub mod spec;
+pub mod stdio;
 
 use std::process::ExitCode;
 

@@ -77,14 +77,17 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
-    /// Threads running cases (in-process implementations) [default: the number of cores].
-    /// The results do not depend on it.
+    /// Threads running cases, each with its own implementation process under `-- CMD`
+    /// [default: the number of cores]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// The implementation's command line (after `--`); the embedded reference implementation
     /// when omitted.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+    /// Options of the stdio protocol driver.
+    #[command(flatten)]
+    pub stdio: super::stdio::StdioArgs,
 }
 
 /// Arguments of `mirrorless replay`.
@@ -104,20 +107,25 @@ pub struct ReplayArgs {
     /// when omitted.
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+    /// Options of the stdio protocol driver.
+    #[command(flatten)]
+    pub stdio: super::stdio::StdioArgs,
 }
 
-/// The driver for a command line: the embedded reference implementation when it is empty.
-fn driver_for(command: &[String]) -> Result<Box<dyn Driver>, String> {
+/// The driver for a command line: the embedded reference implementation when it is empty,
+/// otherwise the implementation over the stdio protocol. Also returns the profiles the
+/// implementation implements.
+fn driver_for(
+    command: &[String],
+    stdio: &super::stdio::StdioArgs,
+) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     if command.is_empty() {
-        return Ok(Box::new(in_process::<ReferenceLoop>(
-            "reference (embedded)",
-        )));
+        return Ok((
+            Box::new(in_process::<ReferenceLoop>("reference (embedded)")),
+            Profile::ALL.to_vec(),
+        ));
     }
-    Err(format!(
-        "cannot run `{}`: the stdio protocol driver is not part of this build yet; \
-         run without a command to check the embedded reference implementation",
-        command.join(" ")
-    ))
+    super::stdio::driver(command, stdio)
 }
 
 /// Live progress on standard error: a redrawn line on a terminal, plain lines otherwise.
@@ -212,7 +220,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     if !args.shrink_time.is_finite() || args.shrink_time < 0.0 {
         return fail("--shrink-time must be a non-negative number of seconds");
     }
-    let mut driver = match driver_for(&args.command) {
+    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio) {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
@@ -220,7 +228,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     profiles.dedup();
     let config = Config {
         profiles: if profiles.is_empty() {
-            Profile::ALL.to_vec()
+            implemented
         } else {
             profiles
         },
@@ -275,7 +283,7 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    let mut driver = match driver_for(&args.command) {
+    let (mut driver, _) = match driver_for(&args.command, &args.stdio) {
         Ok(d) => d,
         Err(e) => return fail(e),
     };

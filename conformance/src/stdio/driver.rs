@@ -1,0 +1,680 @@
+//! The stdio [`Driver`]: runs cases against an implementation in another process, in any
+//! language, over `mirrorless-stdio/1`.
+//!
+//! One persistent process serves every case (a `case` message resets it). The driver maps
+//! the implementation's requests 1:1 onto the same [`Harness`] the in-process driver uses, so
+//! both drivers play a case identically. Everything the process does wrong at the protocol
+//! level — it exits, hangs, writes something that is not a protocol message, speaks another
+//! protocol version — is a [`HarnessError`] naming the case, the last lines exchanged and
+//! the stderr tail; the process is stopped and started afresh for the next case.
+
+use super::PROTOCOL;
+use super::message::{Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness};
+use super::process::{Process, Read1, WaitError};
+use super::schema::Validator;
+use crate::driver::{Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput};
+use crate::scenario::Case;
+use crate::vocab::Profile;
+use crate::vocab::live::LiveEmit;
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// How the stdio driver runs an implementation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StdioConfig {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// How long the process may take to answer `hello`.
+    pub startup_timeout: Duration,
+    /// How long the harness waits for the implementation's next message during a case.
+    pub message_timeout: Duration,
+    /// How long one case may take in total.
+    pub case_timeout: Duration,
+    /// How many bytes of standard error are kept (the tail).
+    pub stderr_limit: usize,
+    /// How many times the process is restarted after a fault before the driver gives up.
+    pub max_restarts: u32,
+    /// Validate every message, in both directions, against the protocol's JSON Schemas.
+    pub validate: bool,
+}
+
+impl StdioConfig {
+    /// The defaults for `command`: 10 s startup, 5 s per message, 30 s per case, 64 KiB of
+    /// stderr, 10 restarts, no schema validation.
+    pub fn new(command: Vec<String>) -> StdioConfig {
+        StdioConfig {
+            command,
+            startup_timeout: Duration::from_secs(10),
+            message_timeout: Duration::from_secs(5),
+            case_timeout: Duration::from_secs(30),
+            stderr_limit: 64 << 10,
+            max_restarts: 10,
+            validate: false,
+        }
+    }
+}
+
+/// The direction of a protocol line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Harness → implementation (its stdin).
+    ToImplementation,
+    /// Implementation → harness (its stdout).
+    ToHarness,
+}
+
+/// A callback that sees every protocol line, for tests and debugging.
+pub type Tap = Box<dyn FnMut(Direction, &str) + Send>;
+
+/// How many lines the fault report shows.
+const TRANSCRIPT_LINES: usize = 10;
+/// How much of a long line the fault report shows.
+const LINE_PREVIEW: usize = 300;
+/// How much stderr the fault report shows.
+const STDERR_PREVIEW: usize = 4 << 10;
+
+/// Runs cases over the stdio protocol.
+pub struct StdioDriver {
+    config: StdioConfig,
+    process: Option<Process>,
+    starts: u32,
+    implementation: Implementation,
+    profiles: Option<Vec<String>>,
+    recent: VecDeque<(Direction, String)>,
+    validator: Option<Validator>,
+    tap: Option<Tap>,
+    buf: Vec<u8>,
+}
+
+/// A fault during a case, before it is turned into a report. After any fault the process is
+/// stopped: its state is unknown.
+struct Fault {
+    what: String,
+}
+
+impl StdioDriver {
+    /// Starts the implementation and performs the `hello` handshake.
+    pub fn start(config: StdioConfig) -> Result<StdioDriver, HarnessError> {
+        let validator = if config.validate {
+            Some(Validator::protocol().map_err(|e| {
+                HarnessError(format!(
+                    "the protocol schemas do not load (a mirrorless bug): {e}"
+                ))
+            })?)
+        } else {
+            None
+        };
+        let mut d = StdioDriver {
+            config,
+            process: None,
+            starts: 0,
+            implementation: Implementation::default(),
+            profiles: None,
+            recent: VecDeque::new(),
+            validator,
+            tap: None,
+            buf: Vec::with_capacity(4096),
+        };
+        d.ensure_started()?;
+        Ok(d)
+    }
+
+    /// Installs a callback that sees every protocol line.
+    pub fn set_tap(&mut self, tap: Tap) {
+        self.tap = Some(tap);
+    }
+
+    /// The implementation as it introduced itself.
+    pub fn implementation(&self) -> &Implementation {
+        &self.implementation
+    }
+
+    /// The profiles the implementation said it implements (`None`: it did not say, so all).
+    pub fn implemented_profiles(&self) -> Option<&[String]> {
+        self.profiles.as_deref()
+    }
+
+    /// Whether the implementation implements `profile`.
+    pub fn implements(&self, profile: Profile) -> bool {
+        self.profiles
+            .as_ref()
+            .is_none_or(|ps| ps.iter().any(|p| p == profile.name()))
+    }
+
+    fn command_line(&self) -> String {
+        self.config
+            .command
+            .iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Remembers a line for fault reports (the last few, kept whole; cut when reported) and
+    /// shows it to the tap. Returns the buffer of the line it forgot, for reuse.
+    fn note(&mut self, dir: Direction, line: String) -> Option<String> {
+        if let Some(tap) = self.tap.as_mut() {
+            tap(dir, &line);
+        }
+        let forgotten = if self.recent.len() == TRANSCRIPT_LINES {
+            self.recent.pop_front().map(|(_, l)| l)
+        } else {
+            None
+        };
+        self.recent.push_back((dir, line));
+        forgotten
+    }
+
+    fn ensure_started(&mut self) -> Result<(), HarnessError> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        if self.starts > self.config.max_restarts {
+            return Err(HarnessError(format!(
+                "gave up on `{}`: it had to be restarted {} times (--max-restarts {})",
+                self.command_line(),
+                self.starts - 1,
+                self.config.max_restarts
+            )));
+        }
+        self.starts += 1;
+        self.recent.clear();
+        let mut process =
+            Process::spawn(&self.config.command, self.config.stderr_limit).map_err(HarnessError)?;
+        let hello = ToImplementation::Hello {
+            protocol: PROTOCOL.to_owned(),
+            suite: crate::SUITE_VERSION.to_owned(),
+            profiles: Profile::ALL.to_vec(),
+        };
+        let started = Instant::now();
+        let deadline = started + self.config.startup_timeout;
+        let result = self
+            .send_on(&mut process, &hello)
+            .and_then(|()| self.await_hello(&mut process, deadline));
+        match result {
+            Ok(()) => {
+                self.process = Some(process);
+                Ok(())
+            }
+            Err(fault) => {
+                let status = process.stop(Duration::from_millis(300));
+                let stderr = process.stderr_since(0);
+                Err(HarnessError(self.report(
+                    &format!("did not complete the `hello` handshake: {}", fault.what),
+                    None,
+                    status,
+                    &stderr,
+                )))
+            }
+        }
+    }
+
+    fn await_hello(&mut self, process: &mut Process, deadline: Instant) -> Result<(), Fault> {
+        let timeout = self.config.startup_timeout;
+        loop {
+            let line = match process.next(deadline) {
+                Err(WaitError::Timeout) => {
+                    return Err(fault(format!(
+                        "no answer within {} (--startup-timeout)",
+                        secs(timeout)
+                    )));
+                }
+                Ok(Read1::Line(l)) => l,
+                Ok(Read1::Eof { partial }) => return Err(eof_fault(partial)),
+                Ok(Read1::Broken(e)) => return Err(fault(e)),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            self.note(Direction::ToHarness, line.clone());
+            let value: serde_json::Value = serde_json::from_str(&line).map_err(|e| {
+                fault(format!(
+                    "its first line is not JSON ({e}): `{}`",
+                    preview(&line, 200)
+                ))
+            })?;
+            let kind = value.get("type").and_then(|t| t.as_str()).unwrap_or("");
+            if kind != "hello" {
+                return Err(fault(format!(
+                    "its first message must be `hello`, got `{}`",
+                    preview(&line, 200)
+                )));
+            }
+            let protocol = value.get("protocol").and_then(|p| p.as_str()).unwrap_or("");
+            if protocol != PROTOCOL {
+                return Err(fault(format!(
+                    "it speaks protocol `{protocol}`, the harness speaks `{PROTOCOL}`"
+                )));
+            }
+            self.validate(Direction::ToHarness, &value)?;
+            match serde_json::from_value::<ToHarness>(value) {
+                Ok(ToHarness::Hello {
+                    implementation,
+                    profiles,
+                    ..
+                }) => {
+                    self.implementation = implementation;
+                    self.profiles = profiles;
+                    return Ok(());
+                }
+                Ok(_) => return Err(fault("its first message must be `hello`".into())),
+                Err(e) => return Err(fault(format!("malformed `hello`: {e}"))),
+            }
+        }
+    }
+
+    fn validate(&self, dir: Direction, value: &serde_json::Value) -> Result<(), Fault> {
+        let Some(v) = &self.validator else {
+            return Ok(());
+        };
+        match v.check(dir, value) {
+            Ok(()) => Ok(()),
+            Err(e) if dir == Direction::ToImplementation => Err(fault(format!(
+                "the harness's own message breaks its schema (a mirrorless bug, please report it): {e}"
+            ))),
+            Err(e) => Err(fault(format!("a message breaks the protocol schema: {e}"))),
+        }
+    }
+
+    fn send_on(&mut self, process: &mut Process, msg: &ToImplementation) -> Result<(), Fault> {
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, msg).map_err(|e| {
+            fault(format!(
+                "cannot serialize a message (a mirrorless bug): {e}"
+            ))
+        })?;
+        if self.validator.is_some()
+            && let Ok(value) = serde_json::from_slice(&self.buf)
+        {
+            self.validate(Direction::ToImplementation, &value)?;
+        }
+        let written = process.write_line(&self.buf).and_then(|()| process.flush());
+        let line = std::mem::take(&mut self.buf);
+        let text = String::from_utf8(line)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        if let Some(old) = self.note(Direction::ToImplementation, text) {
+            self.buf = old.into_bytes();
+        }
+        written.map_err(|e| {
+            fault(format!(
+                "writing to its stdin failed ({e}); it has probably exited"
+            ))
+        })
+    }
+
+    /// Plays one case; `Err` is a fault that ended it.
+    fn play(
+        &mut self,
+        process: &mut Process,
+        case: &Case,
+        harness: &mut Harness<'_>,
+    ) -> Result<(), Fault> {
+        // Anything still unread belongs to no case: the lockstep was broken.
+        if let Ok(Read1::Line(l)) = process.next(Instant::now()) {
+            let what = format!(
+                "it wrote `{}` after `done`, outside any case",
+                preview(&l, 200)
+            );
+            self.note(Direction::ToHarness, l);
+            return Err(fault(what));
+        }
+        self.send_on(
+            process,
+            &ToImplementation::Case {
+                id: case.id(),
+                profile: case.profile,
+                agent: AGENT.to_owned(),
+            },
+        )?;
+        let case_deadline = Instant::now() + self.config.case_timeout;
+        let mut awaiting = "its first message of the case";
+        loop {
+            let now = Instant::now();
+            if now >= case_deadline {
+                // Also catches an implementation that never stops talking.
+                return Err(fault(format!(
+                    "the case did not finish within {} (--case-timeout); the harness was waiting for {awaiting}",
+                    secs(self.config.case_timeout)
+                )));
+            }
+            let deadline = (now + self.config.message_timeout).min(case_deadline);
+            let line = match process.next(deadline) {
+                Err(WaitError::Timeout) if Instant::now() >= case_deadline => {
+                    return Err(fault(format!(
+                        "the case did not finish within {} (--case-timeout); the harness was waiting for {awaiting}",
+                        secs(self.config.case_timeout)
+                    )));
+                }
+                Err(WaitError::Timeout) => {
+                    return Err(fault(format!(
+                        "it sent nothing for {} (--message-timeout) while the harness waited for {awaiting}",
+                        secs(self.config.message_timeout)
+                    )));
+                }
+                Ok(Read1::Line(l)) => l,
+                Ok(Read1::Eof { partial }) => {
+                    let mut f = eof_fault(partial);
+                    f.what
+                        .push_str(&format!(" while the harness waited for {awaiting}"));
+                    return Err(f);
+                }
+                Ok(Read1::Broken(e)) => return Err(fault(e)),
+            };
+            if line.trim().is_empty() {
+                continue;
+            }
+            let msg = match parse_to_harness(&line) {
+                Ok(m) => m,
+                Err(e) => {
+                    let what = format!(
+                        "it wrote a line that is not a protocol message ({e}): `{}`",
+                        preview(&line, 200)
+                    );
+                    self.note(Direction::ToHarness, line);
+                    return Err(fault(what));
+                }
+            };
+            let checked = match &self.validator {
+                Some(_) => match serde_json::from_str(&line) {
+                    Ok(value) => self.validate(Direction::ToHarness, &value),
+                    Err(_) => Ok(()),
+                },
+                None => Ok(()),
+            };
+            self.note(Direction::ToHarness, line);
+            checked?;
+            let answer = match msg {
+                ToHarness::Append { event } => {
+                    harness.append(event);
+                    awaiting = "its next message";
+                    continue;
+                }
+                ToHarness::Emit { event, agent, data } => {
+                    harness.record_live(LiveEmit {
+                        event,
+                        agent: Some(agent.unwrap_or_else(|| AGENT.to_owned())),
+                        data,
+                        at: None,
+                    });
+                    awaiting = "its next message";
+                    continue;
+                }
+                ToHarness::Done => return Ok(()),
+                ToHarness::Crash { message } => {
+                    harness.record_crash(format!("the implementation reported a crash: {message}"));
+                    return Ok(());
+                }
+                ToHarness::Hello { .. } => {
+                    return Err(fault(
+                        "it sent `hello` again in the middle of a case".into(),
+                    ));
+                }
+                ToHarness::NextInput => {
+                    awaiting = "its next message after `input`";
+                    ToImplementation::Input {
+                        input: match harness.next_input() {
+                            Some(UserInput::Prompt { content }) => Input::Prompt { content },
+                            Some(UserInput::Inject { content }) => Input::Inject { content },
+                            Some(UserInput::Dispose) => Input::Dispose,
+                            None => Input::End,
+                        },
+                    }
+                }
+                ToHarness::RequestModel { turn, step } => {
+                    awaiting = "its next message after `stream`";
+                    harness.request_model(turn, step);
+                    let mut items = Vec::new();
+                    loop {
+                        items.push(match harness.next_stream_item() {
+                            StreamItem::Chunk(chunk) => Item::Chunk { chunk },
+                            StreamItem::Throw(failure) => Item::Throw { failure },
+                            StreamItem::Steer { content } => Item::Steer { content },
+                            StreamItem::Cancel { reason } => Item::Cancel { reason },
+                            StreamItem::Dispose => Item::Dispose,
+                            StreamItem::End => break,
+                        });
+                    }
+                    ToImplementation::Stream { items }
+                }
+                ToHarness::RunTool {
+                    call_id,
+                    name,
+                    arguments,
+                } => {
+                    awaiting = "its next message after `tool-result`";
+                    let result = harness.run_tool(&crate::driver::ToolRequest {
+                        call_id: call_id.clone(),
+                        name,
+                        arguments,
+                    });
+                    ToImplementation::ToolResult {
+                        call_id,
+                        content: result.content,
+                        is_error: result.is_error,
+                    }
+                }
+                ToHarness::RequestError {
+                    turn,
+                    step,
+                    failure,
+                } => {
+                    awaiting = "its next message after `retry`";
+                    ToImplementation::Retry {
+                        retry: harness.request_error(turn, step, &failure),
+                    }
+                }
+            };
+            self.send_on(process, &answer)?;
+        }
+    }
+
+    fn report(
+        &self,
+        what: &str,
+        case: Option<&Case>,
+        status: Option<std::process::ExitStatus>,
+        stderr: &str,
+    ) -> String {
+        let mut s = String::new();
+        let _ = write!(s, "the implementation `{}` ", self.command_line());
+        match case {
+            Some(c) => {
+                let _ = write!(
+                    s,
+                    "failed in case {} (profile {}): {what}",
+                    c.id(),
+                    c.profile
+                );
+            }
+            None => {
+                let _ = write!(s, "{what}");
+            }
+        }
+        if let Some(status) = status {
+            let _ = write!(s, "\n  process: {}", describe_status(status));
+        }
+        if self.recent.is_empty() {
+            s.push_str("\n  nothing was exchanged on the protocol");
+        } else {
+            s.push_str("\n  last lines exchanged (> to the implementation, < from it):");
+            for (dir, line) in &self.recent {
+                let arrow = match dir {
+                    Direction::ToImplementation => '>',
+                    Direction::ToHarness => '<',
+                };
+                let _ = write!(s, "\n    {arrow} {}", preview(line, LINE_PREVIEW));
+            }
+        }
+        let stderr = stderr.trim_end();
+        if stderr.is_empty() {
+            s.push_str("\n  stderr: (empty)");
+        } else {
+            let tail = tail_chars(stderr, STDERR_PREVIEW);
+            s.push_str("\n  stderr (tail):");
+            for l in tail.lines() {
+                let _ = write!(s, "\n    | {l}");
+            }
+        }
+        if let Some(c) = case {
+            let _ = write!(s, "\n  the case: {c}");
+            s.push_str("\n  The process was stopped; another case would start it afresh.");
+        }
+        s
+    }
+}
+
+/// The agent id the harness attributes live events to.
+const AGENT: &str = "agent-1";
+
+fn fault(what: String) -> Fault {
+    Fault { what }
+}
+
+fn eof_fault(partial: Option<String>) -> Fault {
+    match partial {
+        Some(p) => fault(format!(
+            "it closed its stdout after an unterminated line `{}` (every message must end with a newline)",
+            preview(&p, 200)
+        )),
+        None => fault("it closed its stdout (the process exited)".into()),
+    }
+}
+
+impl Driver for StdioDriver {
+    fn name(&self) -> String {
+        let who = if self.implementation.name.is_empty() {
+            "implementation".to_owned()
+        } else {
+            match &self.implementation.version {
+                Some(v) => format!("{} {v}", self.implementation.name),
+                None => self.implementation.name.clone(),
+            }
+        };
+        format!("{who} over {PROTOCOL} (`{}`)", self.command_line())
+    }
+
+    fn replay_command(&self, case_file: &str) -> String {
+        format!(
+            "mirrorless replay {} -- {}",
+            shell_quote(case_file),
+            self.command_line()
+        )
+    }
+
+    fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
+        if !self.implements(case.profile) {
+            return Err(HarnessError(format!(
+                "the implementation `{}` does not implement profile {} (its hello lists {}); choose profiles with --profile",
+                self.command_line(),
+                case.profile,
+                self.profiles.as_deref().unwrap_or_default().join(", ")
+            )));
+        }
+        self.ensure_started()?;
+        let Some(mut process) = self.process.take() else {
+            return Err(HarnessError("the implementation is not running".into()));
+        };
+        let mark = process.stderr_mark();
+        let mut harness = Harness::new(case, AGENT);
+        match self.play(&mut process, case, &mut harness) {
+            Ok(()) => {
+                let mut obs = harness.finish();
+                obs.stderr = process.stderr_since(mark);
+                self.process = Some(process);
+                Ok(obs)
+            }
+            Err(f) => {
+                let status = process.stop(Duration::from_millis(300));
+                let stderr = process.stderr_since(mark);
+                Err(HarnessError(self.report(
+                    &f.what,
+                    Some(case),
+                    status,
+                    &stderr,
+                )))
+            }
+        }
+    }
+}
+
+impl Drop for StdioDriver {
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            if let Ok(line) = serde_json::to_vec(&ToImplementation::Shutdown) {
+                let _ = p.write_line(&line).and_then(|()| p.flush());
+            }
+            p.stop(Duration::from_secs(1));
+        }
+    }
+}
+
+fn describe_status(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    match status.code() {
+        Some(c) => format!("exited with status {c}"),
+        None => "exited".into(),
+    }
+}
+
+fn secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s} s")
+    }
+}
+
+/// At most `max` characters of `s`, with an ellipsis if cut.
+pub(crate) fn preview(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}
+
+fn tail_chars(s: &str, max_bytes: usize) -> &str {
+    if s.len() <= max_bytes {
+        return s;
+    }
+    let mut start = s.len() - max_bytes;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    &s[start..]
+}
+
+/// Quotes an argument for a POSIX shell when it needs it.
+pub(crate) fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        arg.to_owned()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_and_previews() {
+        assert_eq!(shell_quote("python3"), "python3");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(preview("héllo", 2), "hé…");
+        assert_eq!(tail_chars("aé", 1), "");
+        assert_eq!(secs(Duration::from_millis(1500)), "1.5 s");
+    }
+}
