@@ -371,3 +371,15 @@ fn help_teaches_with_examples() {
     assert!(text.contains("Examples:") && text.contains("--new-since origin/main"));
     assert!(text.contains("ML001 subscribe"));
 }
+
+#[test]
+fn configuration_is_found_from_the_linted_path() {
+    // Run from the repository root: the fixture's own mirrorless.toml still applies.
+    let o = lint_in(
+        &repo(),
+        &["--format", "json", "fixtures/lint/rust/foreign_bus"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["findings"].as_array().unwrap().len(), 1, "{doc}");
+}

@@ -110,6 +110,14 @@ fn a_hang_is_cut_off_by_the_message_timeout() {
 }
 
 #[test]
+fn a_case_that_never_ends_is_cut_off_by_the_case_timeout() {
+    check(
+        "chatty.py",
+        &["the case did not finish within 3 s (--case-timeout)"],
+    );
+}
+
+#[test]
 fn garbage_on_stdout_is_shown_verbatim() {
     check(
         "garbage-stdout.py",

@@ -5,7 +5,7 @@
 use crate::baseline::{self, Baseline, Entry};
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{CallNames, Context, FileAnalysis, FrontEnd, Symbols};
+use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
 use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::suppress::{self, Suppression};
@@ -13,6 +13,7 @@ use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What to lint and how.
 #[derive(Debug, Clone, Default)]
@@ -149,7 +150,8 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
-    let mut ident_hit = vec![false; sources.len()];
+    let mut collected = vec![false; sources.len()];
+    let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
     for _round in 0..16 {
         if frontier.is_empty() {
@@ -161,20 +163,28 @@ fn lint_in_pool(opts: &Options) -> Report {
             calls: &calls,
             mentions_declared: !symbols.is_empty(),
         };
-        let found: Vec<_> = frontier
+        let results: Vec<(usize, Declarations)> = frontier
             .par_iter()
-            .flat_map_iter(|&i| {
+            .map(|&i| {
                 let s = &sources[i];
-                front_of(s).map_or_else(Vec::new, |f| f.declarations(&s.display, &s.text, cx))
+                let d = front_of(s).map_or_else(Declarations::default, |f| {
+                    f.declarations(&s.display, &s.text, cx)
+                });
+                (i, d)
             })
             .collect();
         let mut new_idents = Vec::new();
-        for d in found {
-            let ident = d.ident.clone();
-            if symbols.insert(d) {
-                new_idents.push(ident);
+        for (i, d) in results {
+            collected[i] = true;
+            pending[i] = d.pending;
+            for decl in d.found {
+                let ident = decl.ident.clone();
+                if symbols.insert(decl) {
+                    new_idents.push(ident);
+                }
             }
         }
+        symbols.finish();
         if new_idents.is_empty() {
             break;
         }
@@ -183,15 +193,35 @@ fn lint_in_pool(opts: &Options) -> Report {
         let Ok(matcher) = AhoCorasick::new(&new_idents) else {
             break;
         };
+        // Next: files never collected that mention a new identifier, and collected files
+        // with an item waiting for one.
         frontier = sources
             .par_iter()
             .enumerate()
-            .filter(|(_, s)| contains_ident(&matcher, s.text.as_bytes()))
+            .filter(|(i, s)| {
+                if collected[*i] {
+                    pending[*i]
+                        .iter()
+                        .any(|p| new_idents.binary_search(p).is_ok())
+                } else {
+                    contains_ident(&matcher, s.text.as_bytes())
+                }
+            })
             .map(|(i, _)| i)
             .collect();
-        for &i in &frontier {
-            candidate[i] = true;
-            ident_hit[i] = true;
+    }
+    // Every file mentioning a declared identifier is analysed in pass 2.
+    let mut ident_hit = vec![false; sources.len()];
+    let idents: Vec<&str> = symbols.idents().collect();
+    if let Ok(matcher) = AhoCorasick::new(&idents)
+        && !idents.is_empty()
+    {
+        ident_hit = sources
+            .par_iter()
+            .map(|s| contains_ident(&matcher, s.text.as_bytes()))
+            .collect();
+        for (c, hit) in candidate.iter_mut().zip(&ident_hit) {
+            *c |= *hit;
         }
     }
     report.stats.declarations = symbols.len();
@@ -298,30 +328,47 @@ fn walk(
             }
             continue;
         }
-        let walker = ignore::WalkBuilder::new(root_path)
+        // Parallel walk (ripgrep's walker); the order is restored by sorting below.
+        let found: Mutex<Walked> = Mutex::default();
+        let threads = opts.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
+        ignore::WalkBuilder::new(root_path)
             .hidden(false)
             .require_git(false)
             .follow_links(opts.follow)
+            .threads(threads)
             .filter_entry(|e| e.file_name() != ".git")
-            .build();
-        for entry in walker {
-            match entry {
-                Ok(e) => {
-                    if e.file_type().is_some_and(|t| t.is_file())
-                        && fronts.iter().any(|f| f.handles(e.path()))
-                        && selected(e.path())
+            .build_parallel()
+            .run(|| {
+                Box::new(|entry| {
+                    let item = match entry {
+                        Ok(e) => (e.file_type().is_some_and(|t| t.is_file())
+                            && fronts.iter().any(|f| f.handles(e.path()))
+                            && selected(e.path()))
+                        .then(|| Ok(e.into_path())),
+                        Err(err) => Some(Err(walk_error(&err, root_path))),
+                    };
+                    if let Some(item) = item
+                        && let Ok(mut lists) = found.lock()
                     {
-                        out.push((e.into_path(), false));
+                        match item {
+                            Ok(p) => lists.0.push((p, false)),
+                            Err(e) => lists.1.push(e),
+                        }
                     }
-                }
-                Err(err) => errors.push(walk_error(&err, root_path)),
-            }
-        }
+                    ignore::WalkState::Continue
+                })
+            });
+        let (files, errs) = found.into_inner().unwrap_or_default();
+        out.extend(files);
+        errors.extend(errs);
     }
     out.sort();
     out.dedup_by(|a, b| a.0 == b.0);
     out
 }
+
+/// Files found by a walk (path, named explicitly) and the walk's errors.
+type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
 
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     let text = err.to_string();

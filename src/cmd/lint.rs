@@ -6,13 +6,13 @@ use mirrorless_lint::config::Config;
 use mirrorless_lint::render::{self, Format};
 use mirrorless_lint::{Options, git};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Output format of `mirrorless lint`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LintFormat {
-    /// rustc-style diagnostics with source snippets.
+    /// Diagnostics in the style of rustc, with source snippets.
     Human,
     /// One JSON document (docs/lint/json.md).
     Json,
@@ -69,7 +69,8 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value = "human")]
     pub format: LintFormat,
     /// Configuration file (default: the nearest mirrorless.toml, or Cargo.toml with
-    /// [workspace.metadata.mirrorless], above the current directory).
+    /// [workspace.metadata.mirrorless.lint], in the first path's directory or above, or in the
+    /// current directory or above when no path is given).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Ignore configuration files; use the defaults.
@@ -105,7 +106,20 @@ pub fn run(args: LintArgs) -> ExitCode {
     } else {
         match &args.config {
             Some(path) => Config::load(path),
-            None => Config::discover(&std::env::current_dir().unwrap_or_default()),
+            // Like the files it configures, the configuration is found from the first path
+            // linted (its directory and above), or from the current directory.
+            None => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let start = match args.paths.first() {
+                    Some(p) if p.is_dir() => p.clone(),
+                    Some(p) => p
+                        .parent()
+                        .filter(|d| !d.as_os_str().is_empty())
+                        .map_or_else(|| cwd.clone(), Path::to_path_buf),
+                    None => cwd,
+                };
+                Config::discover(&start)
+            }
         }
     };
     let config = match config {

@@ -36,8 +36,8 @@ against the implementation and compares what it recorded with what the script im
 first failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to
 a minimal script, saved to the corpus as <id>.json, and reported with a replay command.
 
-CI mode (--ci, or the CI environment variable) fixes the seed and the case count, so a run is
-reproducible; without it the seed is random and printed.
+CI mode (--ci, or the CI environment variable) fixes the seed, so a run is reproducible;
+without it the seed is random and printed. Either way `--seed S` replays a run exactly.
 
 Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requirement was
 never exercised, or a coverage label stayed under its minimum), 2 usage or harness error.";
@@ -55,7 +55,8 @@ pub struct RunArgs {
     /// Seed of the case generator [default: random, or fixed in CI mode].
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Derandomized CI mode: fixed seed and case count, plain progress lines.
+    /// Derandomized CI mode (also when the CI environment variable is set): a fixed seed
+    /// unless --seed is given, plain progress lines.
     #[arg(long)]
     pub ci: bool,
     /// Report format on standard output.
@@ -76,8 +77,8 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
-    /// Threads running cases (in-process implementations) [default: the number of cores].
-    /// The results do not depend on it.
+    /// Threads running cases, each with its own implementation process under `-- CMD`
+    /// [default: the number of cores]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<usize>,
     /// The implementation's command line (after `--`); the embedded reference implementation

@@ -132,6 +132,11 @@ pub trait HostExt: Host {
 impl<H: Host + ?Sized> HostExt for H {}
 
 /// An in-process implementation of the agent loop.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an agent loop: implement `mirrorless_conformance::driver::AgentLoop` for it",
+    label = "the conformance suite drives this type",
+    note = "`AgentLoop::new(profile)` creates a fresh agent per case; `AgentLoop::run(&mut self, host)` runs it against the harness"
+)]
 pub trait AgentLoop {
     /// Creates a fresh agent for one case under `profile`.
     fn new(profile: Profile) -> Self

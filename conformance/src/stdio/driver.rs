@@ -331,6 +331,13 @@ impl StdioDriver {
         let mut awaiting = "its first message of the case";
         loop {
             let now = Instant::now();
+            if now >= case_deadline {
+                // Also catches an implementation that never stops talking.
+                return Err(fault(format!(
+                    "the case did not finish within {} (--case-timeout); the harness was waiting for {awaiting}",
+                    secs(self.config.case_timeout)
+                )));
+            }
             let deadline = (now + self.config.message_timeout).min(case_deadline);
             let line = match process.next(deadline) {
                 Err(WaitError::Timeout) if Instant::now() >= case_deadline => {

@@ -1,15 +1,16 @@
 //! The implementation's process: spawning, line reading with timeouts, bounded stderr
 //! capture, and a shutdown ladder (close stdin, wait, kill).
 //!
-//! Standard output is read by a thread that sends complete lines over a channel, so the
-//! driver never blocks on a read: it waits with `recv_timeout` and gives up at a deadline.
+//! Standard output is never read with an unbounded blocking call: on Unix the driver polls the
+//! pipe with the time left until its deadline (one wake-up per batch of messages, which is what
+//! keeps a round trip cheap), elsewhere a reader thread sends complete lines over a channel and
+//! the driver waits with `recv_timeout`. Either way it gives up at the deadline.
 //! Standard error is drained by another thread into a bounded tail buffer, so a chatty
 //! implementation can never fill the pipe and stall.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::io::{BufRead, BufWriter, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -77,7 +78,7 @@ impl Tail {
 pub struct Process {
     child: Child,
     stdin: Option<BufWriter<ChildStdin>>,
-    lines: Receiver<Read1>,
+    lines: Lines,
     stderr: Arc<Mutex<Tail>>,
     stderr_thread: Option<JoinHandle<()>>,
 }
@@ -105,22 +106,7 @@ impl Process {
             .stderr
             .take()
             .ok_or_else(|| "the implementation's stderr is not piped".to_owned())?;
-        // A bounded channel: a flood of output is back-pressured into the pipe instead of
-        // into the harness's memory.
-        let (tx, rx) = sync_channel(4096);
-        std::thread::Builder::new()
-            .name("stdio-stdout".into())
-            .spawn(move || {
-                let mut reader = BufReader::with_capacity(64 << 10, stdout);
-                loop {
-                    let item = read_line(&mut reader);
-                    let end = !matches!(item, Read1::Line(_));
-                    if tx.send(item).is_err() || end {
-                        break;
-                    }
-                }
-            })
-            .map_err(|e| format!("cannot start the stdout reader: {e}"))?;
+        let lines = Lines::new(stdout)?;
         let stderr = Arc::new(Mutex::new(Tail {
             limit: stderr_limit.max(1),
             ..Tail::default()
@@ -146,7 +132,7 @@ impl Process {
         Ok(Process {
             child,
             stdin,
-            lines: rx,
+            lines,
             stderr,
             stderr_thread: Some(stderr_thread),
         })
@@ -172,13 +158,7 @@ impl Process {
 
     /// The next stdout item, waiting until `deadline`.
     pub fn next(&mut self, deadline: Instant) -> Result<Read1, WaitError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(r) => Ok(r),
-            Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
-            // The reader ends after sending Eof/Broken; reading again repeats the end.
-            Err(RecvTimeoutError::Disconnected) => Ok(Read1::Eof { partial: None }),
-        }
+        self.lines.next(deadline)
     }
 
     /// How many stderr bytes were written so far.
@@ -239,6 +219,149 @@ impl Drop for Process {
     }
 }
 
+/// Line reading from the implementation's stdout with a deadline.
+#[cfg(unix)]
+struct Lines {
+    pipe: ChildStdout,
+    buf: Vec<u8>,
+    start: usize,
+    eof: bool,
+}
+
+#[cfg(unix)]
+impl Lines {
+    fn new(pipe: ChildStdout) -> Result<Lines, String> {
+        Ok(Lines {
+            pipe,
+            buf: Vec::with_capacity(64 << 10),
+            start: 0,
+            eof: false,
+        })
+    }
+
+    /// Waits until the pipe is readable or `deadline` passes; `Ok(false)` on timeout.
+    fn wait_readable(&self, deadline: Instant) -> std::io::Result<bool> {
+        use std::os::fd::AsRawFd;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            // Round up, so a wait never ends just before its deadline and spins.
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            let mut fd = libc::pollfd {
+                fd: self.pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd for the duration of the call.
+            let n = unsafe { libc::poll(&mut fd, 1, ms) };
+            if n > 0 {
+                return Ok(true);
+            }
+            if n == 0 {
+                return Ok(false);
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+
+    fn next(&mut self, deadline: Instant) -> Result<Read1, WaitError> {
+        loop {
+            let pending = &self.buf[self.start..];
+            if let Some(i) = memchr::memchr(b'\n', pending) {
+                let mut line = &pending[..i];
+                self.start += i + 1;
+                if line.last() == Some(&b'\r') {
+                    line = &line[..line.len() - 1];
+                }
+                return Ok(match std::str::from_utf8(line) {
+                    Ok(s) => Read1::Line(s.to_owned()),
+                    Err(_) => Read1::Broken(format!(
+                        "a line on stdout is not UTF-8: {}",
+                        String::from_utf8_lossy(line)
+                    )),
+                });
+            }
+            if pending.len() > MAX_LINE {
+                return Ok(Read1::Broken(format!(
+                    "a line on stdout is longer than {} MiB",
+                    MAX_LINE >> 20
+                )));
+            }
+            if self.eof {
+                let partial =
+                    (!pending.is_empty()).then(|| String::from_utf8_lossy(pending).into_owned());
+                self.start = self.buf.len();
+                return Ok(Read1::Eof { partial });
+            }
+            if self.start > 0 {
+                self.buf.drain(..self.start);
+                self.start = 0;
+            }
+            match self.wait_readable(deadline) {
+                Ok(true) => {}
+                Ok(false) => return Err(WaitError::Timeout),
+                Err(e) => return Ok(Read1::Broken(format!("waiting for stdout failed: {e}"))),
+            }
+            let len = self.buf.len();
+            self.buf.resize(len + (64 << 10), 0);
+            match self.pipe.read(&mut self.buf[len..]) {
+                Ok(0) => {
+                    self.buf.truncate(len);
+                    self.eof = true;
+                }
+                Ok(n) => self.buf.truncate(len + n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => self.buf.truncate(len),
+                Err(e) => {
+                    self.buf.truncate(len);
+                    return Ok(Read1::Broken(format!("reading stdout failed: {e}")));
+                }
+            }
+        }
+    }
+}
+
+/// Line reading from the implementation's stdout with a deadline: a reader thread sends
+/// complete lines over a bounded channel (so a flood of output is back-pressured into the pipe).
+#[cfg(not(unix))]
+struct Lines {
+    rx: std::sync::mpsc::Receiver<Read1>,
+}
+
+#[cfg(not(unix))]
+impl Lines {
+    fn new(pipe: ChildStdout) -> Result<Lines, String> {
+        let (tx, rx) = std::sync::mpsc::sync_channel(4096);
+        std::thread::Builder::new()
+            .name("stdio-stdout".into())
+            .spawn(move || {
+                let mut reader = std::io::BufReader::with_capacity(64 << 10, pipe);
+                loop {
+                    let item = read_line(&mut reader);
+                    let end = !matches!(item, Read1::Line(_));
+                    if tx.send(item).is_err() || end {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the stdout reader: {e}"))?;
+        Ok(Lines { rx })
+    }
+
+    fn next(&mut self, deadline: Instant) -> Result<Read1, WaitError> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.rx.recv_timeout(wait) {
+            Ok(r) => Ok(r),
+            Err(RecvTimeoutError::Timeout) => Err(WaitError::Timeout),
+            // The reader ends after sending Eof/Broken; reading again repeats the end.
+            Err(RecvTimeoutError::Disconnected) => Ok(Read1::Eof { partial: None }),
+        }
+    }
+}
+
+#[cfg_attr(unix, allow(dead_code))] // the line splitter of the non-Unix reader thread (and its tests)
 fn read_line(reader: &mut impl BufRead) -> Read1 {
     let mut line = Vec::new();
     loop {
@@ -286,6 +409,7 @@ fn read_line(reader: &mut impl BufRead) -> Read1 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::BufReader;
 
     #[test]
     fn lines_partial_tails_and_crlf() {

@@ -98,7 +98,18 @@ pub fn check_no_crash(report: &Result<RunReport, String>) {
 /// [module docs](crate::suite::macros).
 #[macro_export]
 macro_rules! suite {
+    () => {
+        ::core::compile_error!(
+            "`suite!` needs the agent loop type to test: `mirrorless_conformance::suite!(MyLoop);`"
+        );
+    };
     ($impl:ty) => {
+        // Checked in every build, so that misuse is reported where the macro is written.
+        const _: fn() = || {
+            fn is_an_agent_loop<L: $crate::driver::AgentLoop + 'static>() {}
+            is_an_agent_loop::<$impl>();
+        };
+
         #[cfg(test)]
         mod mirrorless_conformance_suite {
             #[allow(unused_imports)]

@@ -14,11 +14,11 @@ pub mod rust;
 
 use crate::catalog::Catalog;
 use crate::model::Occurrence;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// What kind of identifier a declaration introduces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DeclKind {
     /// A `const`/`static` (or an alias of one) whose value is a removed name.
     Const,
@@ -30,7 +30,7 @@ pub enum DeclKind {
 }
 
 /// One identifier that stands for a removed event.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Declaration {
     /// The identifier (`TURN_START`, `TurnStart`, the variant ident).
     pub ident: String,
@@ -41,6 +41,8 @@ pub struct Declaration {
     pub owner: Option<String>,
     /// The removed event it stands for.
     pub event: String,
+    /// The file it is declared in, as reported.
+    pub file: String,
     /// Where it is declared, `path:line`.
     pub location: String,
     /// How it is described in findings, e.g. "const `TURN_START`".
@@ -55,18 +57,25 @@ pub struct Declaration {
 #[derive(Debug, Clone, Default)]
 pub struct Symbols {
     by_ident: BTreeMap<String, Vec<Declaration>>,
+    seen: HashSet<Declaration>,
 }
 
 impl Symbols {
-    /// Adds a declaration; returns whether it was new.
+    /// Adds a declaration; returns whether it was new. Call [`Symbols::finish`] after a batch
+    /// of inserts so lookups see a deterministic order.
     pub fn insert(&mut self, d: Declaration) -> bool {
-        let list = self.by_ident.entry(d.ident.clone()).or_default();
-        if list.contains(&d) {
+        if !self.seen.insert(d.clone()) {
             return false;
         }
-        list.push(d);
-        list.sort();
+        self.by_ident.entry(d.ident.clone()).or_default().push(d);
         true
+    }
+
+    /// Orders every identifier's declarations (lookups return the first that fits).
+    pub fn finish(&mut self) {
+        for list in self.by_ident.values_mut() {
+            list.sort();
+        }
     }
 
     /// Every declaration of `ident`.
@@ -276,6 +285,17 @@ pub struct FileAnalysis {
     pub parse_error: Option<(usize, String)>,
 }
 
+/// What pass 1 found in one file.
+#[derive(Debug, Clone, Default)]
+pub struct Declarations {
+    /// Identifiers that stand for a removed event.
+    pub found: Vec<Declaration>,
+    /// Identifiers that items of this file refer to but that could not be resolved yet
+    /// (`const B: &str = a::A;` before `A` is known). The file is collected again once one of
+    /// them is declared.
+    pub pending: Vec<String>,
+}
+
 /// A language front end.
 pub trait FrontEnd: Sync {
     /// Short name, e.g. `rust`.
@@ -283,7 +303,7 @@ pub trait FrontEnd: Sync {
     /// Whether a walked file belongs to this front end.
     fn handles(&self, path: &Path) -> bool;
     /// Pass 1: identifiers declared in `src` that stand for removed events.
-    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration>;
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations;
     /// Pass 2: every occurrence in `src`.
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
 }

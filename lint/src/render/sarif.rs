@@ -17,6 +17,17 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
+/// A relative path is relative to the source root (`%SRCROOT%`, what GitHub expects); an
+/// absolute one becomes a `file://` URI.
+fn artifact(path: &str) -> Value {
+    let encoded = path.replace('%', "%25").replace(' ', "%20");
+    if path.starts_with('/') {
+        json!({ "uri": format!("file://{encoded}") })
+    } else {
+        json!({ "uri": encoded, "uriBaseId": "%SRCROOT%" })
+    }
+}
+
 /// Renders the report as a SARIF log with one run.
 pub fn render(report: &Report) -> String {
     let rule_objs: Vec<Value> = RULES
@@ -58,7 +69,7 @@ pub fn render(report: &Report) -> String {
                 "message": { "text": text },
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": { "uri": f.path, "uriBaseId": "%SRCROOT%" },
+                        "artifactLocation": artifact(&f.path),
                         "region": {
                             "startLine": f.line,
                             "startColumn": f.column,
@@ -79,7 +90,7 @@ pub fn render(report: &Report) -> String {
             json!({
                 "level": "error",
                 "message": { "text": e.to_string() },
-                "locations": [{ "physicalLocation": { "artifactLocation": { "uri": e.path } } }],
+                "locations": [{ "physicalLocation": { "artifactLocation": artifact(&e.path) } }],
             })
         })
         .collect();

@@ -5,7 +5,7 @@
 mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declaration, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
@@ -118,9 +118,9 @@ impl FrontEnd for Rust {
         path.extension().is_some_and(|e| e == "rs")
     }
 
-    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Vec<Declaration> {
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
         if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
-            return Vec::new();
+            return Declarations::default();
         }
         let found = match parse(src) {
             Ok(file) => {
@@ -132,11 +132,17 @@ impl FrontEnd for Rust {
                     modules: module_words(path),
                     mod_stack: Vec::new(),
                     locals: syntax::local_strings(&file, cx.symbols),
+                    pending: Default::default(),
                 };
                 c.visit_file(&file);
-                c.found
+                let mut pending: Vec<String> = c.pending.into_iter().collect();
+                pending.sort();
+                Declarations {
+                    found: c.found,
+                    pending,
+                }
             }
-            Err(_) => Vec::new(),
+            Err(_) => Declarations::default(),
         };
         release_spans();
         found

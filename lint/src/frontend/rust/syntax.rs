@@ -308,6 +308,35 @@ pub(super) struct Collector<'a> {
     pub mod_stack: Vec<String>,
     /// The file's own string consts.
     pub locals: HashMap<String, String>,
+    /// Identifiers referred to by items that could not be resolved yet.
+    pub pending: HashSet<String>,
+}
+
+/// Every identifier in an expression (paths and macro tokens).
+fn expr_idents(e: &Expr, out: &mut HashSet<String>) {
+    struct Idents<'o>(&'o mut HashSet<String>);
+    impl<'ast> Visit<'ast> for Idents<'_> {
+        fn visit_ident(&mut self, i: &'ast proc_macro2::Ident) {
+            self.0.insert(i.to_string());
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            token_idents(m.tokens.clone(), self.0);
+            visit::visit_macro(self, m);
+        }
+    }
+    Idents(out).visit_expr(e);
+}
+
+fn token_idents(tokens: TokenStream, out: &mut HashSet<String>) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Group(g) => token_idents(g.stream(), out),
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            _ => {}
+        }
+    }
 }
 
 impl Collector<'_> {
@@ -326,6 +355,7 @@ impl Collector<'_> {
             kind,
             owner,
             event,
+            file: self.path.to_owned(),
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
             modules,
@@ -358,6 +388,7 @@ impl Collector<'_> {
             );
             return;
         }
+        expr_idents(expr, &mut self.pending);
         let mut names = Vec::new();
         let env = Env {
             symbols: self.cx.symbols,
@@ -389,7 +420,10 @@ impl Collector<'_> {
             ),
             _ => return,
         };
-        let Some(ev) = value else { return };
+        let Some(ev) = value else {
+            expr_idents(&arm.body, &mut self.pending);
+            return;
+        };
         let segs: Vec<&syn::PathSegment> = variant_path.segments.iter().collect();
         let [.., owner, variant] = segs.as_slice() else {
             return;
@@ -548,6 +582,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                         if let Some(ev) = self.eval(&c.expr) {
                             let desc = format!("associated const `{ty}::{}`", c.ident);
                             self.add(&c.ident, DeclKind::Const, Some(ty.to_string()), ev, desc);
+                        } else {
+                            expr_idents(&c.expr, &mut self.pending);
                         }
                         continue;
                     }
@@ -562,6 +598,15 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                     let desc = format!("typed event `{ty}` (named by {what})");
                     self.add(ty, DeclKind::Type, None, ev, desc);
                     break;
+                }
+                match item {
+                    syn::ImplItem::Const(c) => expr_idents(&c.expr, &mut self.pending),
+                    syn::ImplItem::Fn(f) => {
+                        if let Some(e) = tail_expr(&f.block) {
+                            expr_idents(e, &mut self.pending);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -603,6 +648,9 @@ impl<'ast> Visit<'ast> for Collector<'_> {
     }
 
     fn visit_item_type(&mut self, i: &'ast syn::ItemType) {
+        if let Some(src) = type_ident(&i.ty) {
+            self.pending.insert(src.to_string());
+        }
         if let Some(src) = type_ident(&i.ty)
             && let Some(d) = self.cx.symbols.get(&src.to_string(), DeclKind::Type)
         {
@@ -620,14 +668,17 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         use_leaves(&u.tree, &mut Vec::new(), &mut imported);
         for (ident, alias, prefix) in imported {
             let Some(alias) = alias else { continue };
+            self.pending.insert(ident.to_string());
             let symbols: &Symbols = self.cx.symbols;
-            let found: Vec<Declaration> = symbols
+            let reachable = symbols
                 .all_of(&ident.to_string())
                 .iter()
                 .filter(|d| matches!(d.kind, DeclKind::Const | DeclKind::Type) && d.owner.is_none())
-                .filter(|d| reachable_through(&prefix, d))
-                .cloned()
-                .collect();
+                .filter(|d| reachable_through(&prefix, d));
+            // The alias stands for the nearest declaration (all events of a const array).
+            let found: Vec<Declaration> = nearest(reachable, self.path)
+                .map(|d| symbols.same_site(d).into_iter().cloned().collect())
+                .unwrap_or_default();
             for d in found {
                 let desc = format!("`{alias}`, an alias of {}", d.description);
                 self.add(&alias, d.kind, None, d.event.clone(), desc);
@@ -667,7 +718,11 @@ pub(super) struct Classifier<'a> {
     impl_self: Vec<String>,
     /// The file's own string consts.
     locals: HashMap<String, String>,
+    /// Resolutions already made in this file, by (identifier, previous segment, bare).
+    memo: std::cell::RefCell<Memo<'a>>,
 }
+
+type Memo<'a> = HashMap<(String, Option<String>, bool), Option<&'a Declaration>>;
 
 impl<'a> Classifier<'a> {
     pub fn new(cx: Context<'a>, path: &'a str, file: &syn::File) -> Self {
@@ -685,6 +740,7 @@ impl<'a> Classifier<'a> {
             skip: Vec::new(),
             impl_self: Vec::new(),
             locals: local_strings(file, cx.symbols),
+            memo: Default::default(),
         }
     }
 
@@ -704,6 +760,24 @@ impl<'a> Classifier<'a> {
     /// any; `single` says the identifier stands alone (so it must be declared or imported in
     /// this file).
     fn resolve(&self, ident: &str, prev: Option<&str>, single: bool) -> Option<&'a Declaration> {
+        if !self.cx.symbols.contains(ident) {
+            return None;
+        }
+        let key = (ident.to_owned(), prev.map(str::to_owned), single);
+        if let Some(hit) = self.memo.borrow().get(&key) {
+            return *hit;
+        }
+        let found = self.resolve_uncached(ident, prev, single);
+        self.memo.borrow_mut().insert(key, found);
+        found
+    }
+
+    fn resolve_uncached(
+        &self,
+        ident: &str,
+        prev: Option<&str>,
+        single: bool,
+    ) -> Option<&'a Declaration> {
         let symbols: &'a Symbols = self.cx.symbols;
         let candidates = symbols.all_of(ident).iter().filter(|d| match d.kind {
             DeclKind::Const => match d.owner.as_deref() {
@@ -713,13 +787,11 @@ impl<'a> Classifier<'a> {
             DeclKind::Type => true,
             DeclKind::Variant => false,
         });
+        let mut best: Option<(usize, &'a Declaration)> = None;
         for d in candidates {
             // A file declaring its own item of that name means that item, unless the removed
             // event's declaration is this very file's.
-            let declared_here = d
-                .location
-                .rsplit_once(':')
-                .is_some_and(|(p, _)| p == self.path);
+            let declared_here = d.file == self.path;
             if self.declared.contains(ident) && !declared_here && single {
                 continue;
             }
@@ -733,11 +805,17 @@ impl<'a> Classifier<'a> {
             } else {
                 prev.is_none_or(|p| reachable_through(&[p.to_owned()], d))
             };
-            if reachable {
-                return Some(d);
+            // Of several reachable declarations (the same name in several crates), the
+            // nearest one in the tree is meant.
+            if !reachable {
+                continue;
+            }
+            let closeness = common_prefix(&d.file, self.path);
+            if best.is_none_or(|(c, _)| closeness > c) {
+                best = Some((closeness, d));
             }
         }
-        None
+        best.map(|(_, d)| d)
     }
 
     fn hit(&mut self, span: Span, d: &Declaration) {
@@ -1113,11 +1191,14 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         let symbols: &Symbols = self.cx.symbols;
         for (ident, _, prefix) in imported {
             let name = ident.to_string();
-            let found = symbols.all_of(&name).iter().find(|d| {
-                matches!(d.kind, DeclKind::Const | DeclKind::Type)
-                    && d.owner.is_none()
-                    && reachable_through(&prefix, d)
-            });
+            let found = nearest(
+                symbols.all_of(&name).iter().filter(|d| {
+                    matches!(d.kind, DeclKind::Const | DeclKind::Type)
+                        && d.owner.is_none()
+                        && reachable_through(&prefix, d)
+                }),
+                self.path,
+            );
             let variant = prefix
                 .last()
                 .and_then(|owner| symbols.variant(owner, &name));
@@ -1197,6 +1278,30 @@ impl Scope {
             }
         }
     }
+}
+
+/// Number of leading path components the file `decl_path` shares with `path`.
+fn common_prefix(decl_path: &str, path: &str) -> usize {
+    decl_path
+        .split('/')
+        .zip(path.split('/'))
+        .take_while(|(a, b)| a == b)
+        .count()
+}
+
+/// The nearest of `decls` to `path` (ties: the first).
+fn nearest<'d>(
+    decls: impl Iterator<Item = &'d Declaration>,
+    path: &str,
+) -> Option<&'d Declaration> {
+    let mut best: Option<(usize, &Declaration)> = None;
+    for d in decls {
+        let c = common_prefix(&d.file, path);
+        if best.is_none_or(|(b, _)| c > b) {
+            best = Some((c, d));
+        }
+    }
+    best.map(|(_, d)| d)
 }
 
 /// Whether an import or qualified path through `prefix` can reach `d`: a prefix made only of

@@ -1,0 +1,6 @@
+//! `suite!` needs a type that implements `AgentLoop`.
+struct NotALoop;
+
+mirrorless_conformance::suite!(NotALoop);
+
+fn main() {}

@@ -1,0 +1,4 @@
+//! `suite!` needs the agent loop type.
+mirrorless_conformance::suite!();
+
+fn main() {}
