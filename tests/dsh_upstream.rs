@@ -234,6 +234,12 @@ fn the_real_upstream_loop_gets_exactly_the_documented_verdict() {
         Some(if want.is_empty() { 0 } else { 1 }),
         "exit status; stderr:\n{stderr}"
     );
+    say(&format!(
+        "dsh_upstream: real upstream loop, {cases} cases (seed {seed}): verdict as documented ({} failing case(s): {:?}); {:.1} cases/s",
+        result["failed_cases"],
+        want.keys().collect::<Vec<_>>(),
+        result["cases_per_second"].as_f64().unwrap_or_default()
+    ));
 
     // Every reported failure (shrunk and original) is the documented cause.
     let mut driver = StdioDriver::start({
