@@ -199,3 +199,13 @@ fn help_teaches() {
     assert_eq!(code, 0);
     insta::assert_snapshot!("run_help", stdout);
 }
+
+#[test]
+fn the_case_file_schema_is_json() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/run/case.schema.json"),
+    )
+    .expect("the schema exists");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    assert_eq!(schema["required"], serde_json::json!(["profile", "script"]));
+}

@@ -188,3 +188,34 @@ fn a_crash_reported_over_the_protocol_is_an_implementation_failure() {
         "{stdout}"
     );
 }
+
+#[test]
+fn validate_protocol_turns_a_schema_violation_into_a_protocol_fault() {
+    let (code, stderr, _) = run("schema-violation.py", &[]);
+    assert_ne!(code, 2, "without validation the run goes on: {stderr}");
+    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "--ci",
+            "--no-corpus",
+            "--cases",
+            "4",
+            "--validate-protocol",
+        ])
+        .args([
+            "--",
+            "python3",
+            "fixtures/impls/misbehaving/schema-violation.py",
+        ])
+        .output()
+        .expect("mirrorless runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "a message breaks the protocol schema: `event` lacks the required field `seq`"
+        ),
+        "{stderr}"
+    );
+}

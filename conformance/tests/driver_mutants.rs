@@ -296,3 +296,38 @@ fn turn_7_max_tokens_not_sticky() {
         Arc::new(turn_7_max_tokens_not_sticky::Fault),
     );
 }
+
+#[test]
+fn suite_tests_fail_with_the_requirement_and_the_minimal_script() {
+    let config = Config {
+        profiles: vec![mirrorless_conformance::vocab::Profile::V2026_08],
+        cases: 64,
+        seed: 7,
+        shrink_time: Duration::from_secs(60),
+        shrink_steps: 500,
+        corpus: None,
+        save: false,
+        ci: true,
+        jobs: 1,
+    };
+    let mut driver = MutantDriver {
+        name: "coalescer".to_owned(),
+        mutation: Arc::new(chunk_1_coalescer::Fault),
+    };
+    let report = Ok(suite::run(&mut driver, &config, &mut |_| {}).expect("the suite runs"));
+    let failed = std::panic::catch_unwind(|| {
+        mirrorless_conformance::suite::macros::check_requirement(&report, "CHUNK-1")
+    });
+    let message = failed
+        .err()
+        .and_then(|p| p.downcast_ref::<String>().cloned())
+        .expect("the CHUNK-1 test fails");
+    assert!(message.contains("FAIL CHUNK-1"), "{message}");
+    assert!(
+        message.contains("script: {\"profile\":\"2026-08\""),
+        "{message}"
+    );
+    assert!(message.contains("PROPTEST_RNG_SEED=7"), "{message}");
+    // The other requirements' tests pass.
+    mirrorless_conformance::suite::macros::check_requirement(&report, "CHUNK-2");
+}

@@ -17,9 +17,13 @@
 //!
 //! Everything a log alone can show (numbering, nesting, provenance, assembly, tool pairing,
 //! live status) is left to the log checker ([`structural`]), so that one rule has one
-//! implementation. [`evaluate`] merges both and attributes a failing case to one requirement:
-//! the finding at the earliest log position, and among findings at one position the most
-//! specific ([`SPECIFICITY`]).
+//! implementation. The oracle compares turns and steps by ordinal (the n-th `turn/start`, the
+//! n-th `step/start` in it), so wrong numbering is the checker's finding, not a divergence.
+//!
+//! [`evaluate`] merges both and attributes a failing case to one requirement: the oracle's
+//! findings (which know the script, so they are the cause) before the checker's (often their
+//! consequences); within each, the earliest log position; at one position, the most specific
+//! requirement ([`SPECIFICITY`]).
 
 pub mod structural;
 
@@ -631,13 +635,20 @@ fn compare_chunks(
                 .iter()
                 .find(|(at, t, s, c)| *at == i && (*t, *s) == (o.turn, o.step) && *c == o.chunk)
             {
-                return finding(
+                let mut f = finding(
                     "CHUNK-5",
                     format!(
                         "turn {t} step {s}: `{}` was recorded although the cancel was observed at it: nothing at or after the cancel point may be appended",
                         describe_chunk(c)
                     ),
                 );
+                if let Some(f) = &mut f {
+                    f.expected.push(format!(
+                        "  (cancel observed at {}: nothing more is recorded)",
+                        describe_chunk(c)
+                    ));
+                }
+                return f;
             }
             let again = exp
                 .iter()
