@@ -63,7 +63,7 @@ run_scenario() {
             l, f, b/1e6, n, rg, rgrs, li, l1, li/rg, li/rgrs, n/li/1e6, fi }'
 }
 
-echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), $(rg --version | head -1), $("$bin" --version)"
+echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {m=$2} END {print m}' /proc/cpuinfo 2>/dev/null), $(rg --version | head -1), $("$bin" --version)"
 echo
 echo "| scenario | .rs files | MB | lines | rg (all files) s | rg -t rust s | lint s | lint -j1 s | ratio vs rg | ratio vs rg -t rust | lint lines/s | findings |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -19,6 +19,10 @@ pub struct LintConfig {
     /// Globs of walked files to skip.
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// Globs of frozen historical records (decision notes, RFCs) that may keep naming removed
+    /// events: never linted, not even when named on the command line. Empty by default.
+    #[serde(default)]
+    pub allow_paths: Vec<String>,
     /// Extra subscription call names (added to the defaults).
     #[serde(default)]
     pub subscribe_methods: Vec<String>,
@@ -155,7 +159,13 @@ impl Config {
                 return Err(format!("{origin}: [[lint.events]] has an empty name"));
             }
         }
-        for g in self.lint.include.iter().chain(&self.lint.exclude) {
+        for g in self
+            .lint
+            .include
+            .iter()
+            .chain(&self.lint.exclude)
+            .chain(&self.lint.allow_paths)
+        {
             globset::Glob::new(g).map_err(|e| format!("{origin}: invalid glob `{g}`: {e}"))?;
         }
         Ok(())

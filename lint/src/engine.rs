@@ -88,7 +88,11 @@ pub fn display_path(p: &Path) -> String {
 }
 
 fn front_ends() -> Vec<Box<dyn FrontEnd>> {
-    vec![Box::new(crate::frontend::rust::Rust)]
+    vec![
+        Box::new(crate::frontend::rust::Rust),
+        Box::new(crate::frontend::typescript::TypeScript),
+        Box::new(crate::frontend::markdown::Markdown),
+    ]
 }
 
 /// Runs the linter.
@@ -150,6 +154,7 @@ fn lint_in_pool(opts: &Options) -> Report {
         .map(|s| catalog.may_contain(s.text.as_bytes()))
         .collect();
     let mut symbols = Symbols::default();
+    let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
@@ -190,38 +195,30 @@ fn lint_in_pool(opts: &Options) -> Report {
         }
         new_idents.sort();
         new_idents.dedup();
-        let Ok(matcher) = AhoCorasick::new(&new_idents) else {
+        let Some(matcher) = ident_matcher(&new_idents) else {
             break;
         };
-        // Next: files never collected that mention a new identifier, and collected files
-        // with an item waiting for one.
-        frontier = sources
-            .par_iter()
-            .enumerate()
-            .filter(|(i, s)| {
-                if collected[*i] {
-                    pending[*i]
-                        .iter()
-                        .any(|p| new_idents.binary_search(p).is_ok())
-                } else {
-                    contains_ident(&matcher, s.text.as_bytes())
-                }
-            })
-            .map(|(i, _)| i)
-            .collect();
-    }
-    // Every file mentioning a declared identifier is analysed in pass 2.
-    let mut ident_hit = vec![false; sources.len()];
-    let idents: Vec<&str> = symbols.idents().collect();
-    if let Ok(matcher) = AhoCorasick::new(&idents)
-        && !idents.is_empty()
-    {
-        ident_hit = sources
+        // One scan per round: which files mention a new identifier. Files never collected
+        // that do are collected next, as are collected files with an item waiting for one.
+        let mentions: Vec<bool> = sources
             .par_iter()
             .map(|s| contains_ident(&matcher, s.text.as_bytes()))
             .collect();
-        for (c, hit) in candidate.iter_mut().zip(&ident_hit) {
-            *c |= *hit;
+        frontier = (0..sources.len())
+            .filter(|&i| {
+                if collected[i] {
+                    pending[i]
+                        .iter()
+                        .any(|p| new_idents.binary_search(p).is_ok())
+                } else {
+                    mentions[i]
+                }
+            })
+            .collect();
+        // Every file mentioning a declared identifier is analysed in pass 2.
+        for (i, m) in mentions.into_iter().enumerate() {
+            ident_hit[i] |= m;
+            candidate[i] |= m;
         }
     }
     report.stats.declarations = symbols.len();
@@ -260,6 +257,20 @@ fn lint_in_pool(opts: &Options) -> Report {
     report
 }
 
+/// A matcher for identifiers: a DFA, since every file of the tree is scanned with it.
+/// Leftmost-longest, so a short identifier (an alias `S`) never hides a longer one starting at
+/// the same place (`STEP`): `contains_ident` rejects the short match for its word boundary and
+/// would otherwise resume past the long one.
+fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
+    let longest = aho_corasick::MatchKind::LeftmostLongest;
+    AhoCorasick::builder()
+        .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+        .match_kind(longest)
+        .build(idents)
+        .or_else(|_| AhoCorasick::builder().match_kind(longest).build(idents))
+        .ok()
+}
+
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     matcher.find_iter(hay).any(|m| {
@@ -292,13 +303,19 @@ fn walk(
     };
     let include = globs(&opts.config.lint.include);
     let exclude = globs(&opts.config.lint.exclude);
+    let allowed = globs(&opts.config.lint.allow_paths);
     let root = &opts.config.root;
-    let selected = |p: &Path| -> bool {
+    let matches = |p: &Path, set: &Option<globset::GlobSet>| -> Option<bool> {
+        let set = set.as_ref()?;
         let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         let rel = abs.strip_prefix(root).unwrap_or(&abs).to_path_buf();
         let disp = PathBuf::from(display_path(p));
-        let hit = |set: &globset::GlobSet| set.is_match(&rel) || set.is_match(&disp);
-        include.as_ref().is_none_or(hit) && !exclude.as_ref().is_some_and(hit)
+        Some(set.is_match(&rel) || set.is_match(&disp))
+    };
+    // Historical records allowed by configuration are never linted, even when named.
+    let is_allowed = |p: &Path| matches(p, &allowed) == Some(true);
+    let selected = |p: &Path| -> bool {
+        matches(p, &include) != Some(false) && matches(p, &exclude) != Some(true) && !is_allowed(p)
     };
 
     let mut out = Vec::new();
@@ -316,13 +333,16 @@ fn walk(
         };
         if meta.is_file() {
             // Named explicitly: linted even if ignored or excluded, like ripgrep.
+            if is_allowed(root_path) {
+                continue;
+            }
             if fronts.iter().any(|f| f.handles(root_path)) {
                 out.push((root_path.clone(), true));
             } else {
                 errors.push(FileError {
                     path: display_path(root_path),
                     line: None,
-                    message: "no front end for this file type (mirrorless lint reads *.rs files)"
+                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md, *.markdown and *.mdx files)"
                         .to_owned(),
                 });
             }

@@ -52,6 +52,7 @@ Exit status: 0 no error-level finding, 1 error-level findings, 2 usage, configur
 Examples:
   mirrorless lint                                  lint the current directory
   mirrorless lint crates/ src/main.rs              lint some paths
+  mirrorless lint packages/ docs/ README.md        TypeScript, JavaScript and Markdown too
   mirrorless lint --format sarif > lint.sarif      for github/codeql-action/upload-sarif
   mirrorless lint --format github                  annotations in a GitHub Actions log
   mirrorless lint --write-baseline lint-baseline.json   accept today's findings
@@ -63,7 +64,9 @@ Suppress one site (reason required): // mirrorless: allow(ML001) forwarded to th
 Configure in mirrorless.toml ([lint]) or Cargo.toml ([workspace.metadata.mirrorless.lint]); see docs/lint/config.md.")]
 pub struct LintArgs {
     /// Files or directories to lint (default: the current directory). Directories are walked
-    /// in parallel, honouring .gitignore/.ignore; named files are always linted.
+    /// in parallel, honouring .gitignore/.ignore; named files are always linted (unless the
+    /// configuration's allow-paths covers them). Reads *.rs, *.ts/*.tsx/*.mts/*.cts,
+    /// *.js/*.jsx/*.mjs/*.cjs and *.md/*.markdown/*.mdx.
     pub paths: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "human")]

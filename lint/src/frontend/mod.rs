@@ -10,7 +10,9 @@
 //! 2. [`FrontEnd::analyze`] reports every occurrence, using the [`Symbols`] of the whole run
 //!    to resolve uses of those identifiers across files.
 
+pub mod markdown;
 pub mod rust;
+pub mod typescript;
 
 use crate::catalog::Catalog;
 use crate::model::Occurrence;

@@ -12,8 +12,10 @@ pub const RULE: Rule = Rule {
     explanation: "
 Log messages, panic texts, test titles and assertion strings that mention a removed event are not
 broken code, but they describe behaviour that no longer exists and mislead whoever reads the log or
-the failing test. They are warnings: they do not fail the run. Inline code and prose mentions in
-Markdown (a later front end) report through this rule too.
+the failing test. They are warnings: they do not fail the run. In TypeScript and JavaScript the
+same goes for test titles (`it('… agent/step-end listener …')`), logger messages,
+`expect.stringContaining('agent/…')` and JSX text; in Markdown, for prose, inline code, headings,
+tables and code blocks in languages the linter does not parse.
 
 Reword the text in terms of the durable event.
 ",

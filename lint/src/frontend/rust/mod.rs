@@ -22,16 +22,19 @@ pub struct Rust;
 /// syn strips a BOM and a shebang line before parsing, which would shift every byte offset;
 /// blank them out instead so offsets stay those of the file.
 fn parse_text(src: &str) -> Cow<'_, str> {
-    let mut text = Cow::Borrowed(src);
-    if let Some(rest) = src.strip_prefix('\u{feff}') {
-        text = Cow::Owned(format!("   {rest}"));
+    let body = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let bom = src.len() - body.len();
+    let shebang = body.starts_with("#!") && !body[2..].trim_start().starts_with('[');
+    if bom == 0 && !shebang {
+        return Cow::Borrowed(src);
     }
-    if text.starts_with("#!") && !text[2..].trim_start().starts_with('[') {
-        let end = text.find('\n').unwrap_or(text.len());
-        let blanked = " ".repeat(end) + &text[end..];
-        text = Cow::Owned(blanked);
-    }
-    text
+    let blank_to = if shebang {
+        bom + body.find('\n').unwrap_or(body.len())
+    } else {
+        bom
+    };
+    // Spaces, one per byte, keep every later byte offset unchanged.
+    Cow::Owned(" ".repeat(blank_to) + &src[blank_to..])
 }
 
 fn parse(src: &str) -> Result<syn::File, syn::Error> {
@@ -89,6 +92,19 @@ fn package_name(file: &Path) -> Option<String> {
         map.insert(dir, name.clone());
     }
     name
+}
+
+/// A suppression is a plain comment (not a doc comment, which may well describe the syntax)
+/// that starts with `mirrorless:`.
+fn is_suppression(src: &str, t: &lex::Token) -> bool {
+    let whole = &src[t.start..t.end];
+    let doc = (whole.starts_with("///") && !whole.starts_with("////"))
+        || whole.starts_with("//!")
+        || (whole.starts_with("/**") && !whole.starts_with("/**/"))
+        || whole.starts_with("/*!");
+    !doc && src[t.content_start..t.content_end]
+        .trim_start()
+        .starts_with("mirrorless:")
 }
 
 /// Whether every prefilter hit (removed name or namespace prefix) lies inside a comment.
@@ -179,7 +195,7 @@ impl FrontEnd for Rust {
         for t in &tokens {
             if t.kind == TokenKind::Comment {
                 let text = &src[t.content_start..t.content_end];
-                if text.contains("mirrorless:") {
+                if is_suppression(src, t) {
                     analysis.suppression_comments.push(CommentText {
                         start: t.start,
                         text: text.to_owned(),
@@ -195,10 +211,7 @@ impl FrontEnd for Rust {
             let token = tokens.get(i).filter(|t| t.start <= m.start);
             let role = match token {
                 // A suppression naming the event it allows is not documentation.
-                Some(t)
-                    if t.kind == TokenKind::Comment
-                        && src[t.content_start..t.content_end].contains("mirrorless:") =>
-                {
+                Some(t) if t.kind == TokenKind::Comment && is_suppression(src, t) => {
                     continue;
                 }
                 Some(t) if t.kind == TokenKind::Comment => Role::Comment,

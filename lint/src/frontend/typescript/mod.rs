@@ -1,0 +1,448 @@
+//! The TypeScript/JavaScript front end, on oxc (`.ts .tsx .mts .cts .js .jsx .mjs .cjs`).
+//!
+//! Like the Rust front end, the ground truth is the text: every exact, delimited removed name
+//! in the file is an occurrence. The oxc pass only decides what each one is doing (the
+//! innermost syntactic context wins) and adds the uses of identifiers that stand for a
+//! removed event (consts, const objects, enums, static class members, across files). A file
+//! oxc cannot parse is scanned lexically, and says so.
+
+pub mod lex;
+mod syntax;
+
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use crate::engine::LineIndex;
+use crate::model::{Occurrence, Role};
+use lex::{Token, TokenKind};
+use oxc_allocator::Allocator;
+use oxc_ast::ast::Program;
+use oxc_ast_visit::Visit;
+use oxc_parser::{ParseOptions, Parser};
+use oxc_span::SourceType;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The extensions this front end reads.
+pub const EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
+
+/// The TypeScript/JavaScript front end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TypeScript;
+
+thread_local! {
+    // One arena per worker thread, reset between files (oxc allocates the AST in it).
+    static ARENA: RefCell<Allocator> = RefCell::new(Allocator::default());
+}
+
+fn source_type(path: &str) -> SourceType {
+    SourceType::from_path(path).unwrap_or_else(|_| SourceType::tsx())
+}
+
+/// Parses `src` and runs `f` on the program, or returns the offset and message of the error
+/// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
+fn with_program<R>(
+    path: &str,
+    src: &str,
+    f: impl FnOnce(&Program<'_>) -> R,
+) -> Result<R, (usize, String)> {
+    ARENA.with(|arena| {
+        let mut arena = arena.borrow_mut();
+        arena.reset();
+        let primary = source_type(path);
+        let mut candidates = vec![primary];
+        if !primary.is_jsx() {
+            candidates.push(primary.with_jsx(true));
+        }
+        let mut first_error = None;
+        for st in candidates {
+            arena.reset();
+            let ret = Parser::new(&arena, src, st)
+                .with_options(ParseOptions::default())
+                .parse();
+            if !ret.panicked {
+                return Ok(f(&ret.program));
+            }
+            if first_error.is_none() {
+                let d = ret.diagnostics.iter().next();
+                let mut offset = d
+                    .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
+                    .unwrap_or(0)
+                    .min(src.len());
+                while !src.is_char_boundary(offset) {
+                    offset -= 1;
+                }
+                let message =
+                    d.map_or_else(|| "syntax error".to_owned(), |d| d.message.to_string());
+                first_error = Some((offset, message));
+            }
+        }
+        Err(first_error.unwrap_or((0, "syntax error".to_owned())))
+    })
+}
+
+impl FrontEnd for TypeScript {
+    fn name(&self) -> &'static str {
+        "typescript"
+    }
+
+    fn handles(&self, path: &Path) -> bool {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| EXTENSIONS.contains(&e))
+    }
+
+    fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
+        if !may_declare(src, cx) {
+            // Not parsed; aliases that may become resolvable later still need a second look.
+            return Declarations {
+                found: Vec::new(),
+                pending: lexical_pending(src),
+            };
+        }
+        let lines = LineIndex::new(src);
+        with_program(path, src, |program| {
+            let scope = syntax::Scope::of(program);
+            let resolver = syntax::Resolver {
+                symbols: cx.symbols,
+                scope: &scope,
+                path,
+            };
+            let mut c = syntax::Collector::new(cx, resolver, &lines);
+            c.visit_program(program);
+            Declarations {
+                found: c.found,
+                pending: c.pending.into_iter().collect(),
+            }
+        })
+        .unwrap_or_else(|_| Declarations {
+            found: Vec::new(),
+            pending: lexical_pending(src),
+        })
+    }
+
+    fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+        analyze_as(path, src, cx)
+    }
+}
+
+/// Whether `src` can hold anything to report: an exact removed name, or an identifier that
+/// stands for one. The engine's byte prefilter also admits files that only contain a
+/// namespace prefix such as `agent/` (common in dependency trees: `https-proxy-agent/…`);
+/// those are not worth an oxc parse.
+fn worth_parsing(src: &str, cx: Context<'_>) -> bool {
+    !cx.catalog.find_names(src).is_empty()
+        || (!cx.symbols.is_empty() && cx.symbols.idents().any(|i| src.contains(i)))
+}
+
+/// Without a syntax tree, `ctx.on('agent/x'` is still recognisable: the string is the first
+/// argument of a call whose name subscribes or emits.
+fn lexical_call_role(src: &str, string_start: usize, cx: Context<'_>) -> Option<Role> {
+    let before = src[..string_start].trim_end();
+    let before = before.strip_suffix('(')?.trim_end();
+    let name_start = before
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '$'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let name = &before[name_start..];
+    if name.is_empty() {
+        return None;
+    }
+    syntax::call_role(cx.calls, name)
+}
+
+/// Whether pass 1 can find a declaration in `src`: a removed name assigned or given as a
+/// property value (`X = 'agent/…'`, `key: 'agent/…'`, `static X = …`, `Member = …`), or an
+/// identifier already known to stand for one (aliases, re-exports). Most files that mention a
+/// name only use it, and skip this parse.
+fn may_declare(src: &str, cx: Context<'_>) -> bool {
+    if !cx.symbols.is_empty() && cx.symbols.idents().any(|i| src.contains(i)) {
+        return true;
+    }
+    cx.catalog.find_names(src).iter().any(|m| {
+        let before = src[..m.start]
+            .trim_end_matches(['"', '\'', '`'])
+            .trim_end_matches(|c: char| c.is_whitespace() || c == '(');
+        before.ends_with('=') || before.ends_with(':')
+    })
+}
+
+/// Identifiers that could make an unparsed file declare something once they are known:
+/// the word before ` as ` (renamed imports and exports) and the words after `=` or `:`
+/// (`const B = A`, `key: A`, `K = ns.A`). A superset is harmless: it only decides whether
+/// the file is collected again.
+fn lexical_pending(src: &str) -> Vec<String> {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut out = BTreeSet::new();
+    let bytes = src.as_bytes();
+    for (i, _) in src.match_indices(" as ") {
+        let w: String = src[..i]
+            .chars()
+            .rev()
+            .take_while(|c| word(*c))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if !w.is_empty() {
+            out.insert(w);
+        }
+    }
+    for (i, b) in bytes.iter().enumerate() {
+        if !matches!(b, b'=' | b':') || matches!(bytes.get(i + 1), Some(b'=' | b'>')) {
+            continue;
+        }
+        let rest = src[i + 1..].trim_start();
+        for part in rest
+            .split(|c: char| !(word(c) || c == '.'))
+            .next()
+            .unwrap_or("")
+            .split('.')
+        {
+            if part.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
+                out.insert(part.to_owned());
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// What the oxc pass found: contexts, identifier uses, strings and comments.
+struct Parsed {
+    contexts: Vec<(std::ops::Range<usize>, Option<Role>)>,
+    idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
+    tokens: Vec<Token>,
+}
+
+fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
+    with_program(path, src, |program| {
+        let scope = syntax::Scope::of(program);
+        let resolver = syntax::Resolver {
+            symbols: cx.symbols,
+            scope: &scope,
+            path,
+        };
+        let mut c = syntax::Classifier::new(cx, resolver);
+        c.visit_program(program);
+        let mut tokens = std::mem::take(&mut c.strings);
+        for com in &program.comments {
+            let (s, e) = (com.span.start as usize, com.span.end as usize);
+            let content = com.content_span();
+            tokens.push(Token {
+                kind: TokenKind::Comment,
+                start: s,
+                end: e,
+                content_start: content.start as usize,
+                content_end: content.end as usize,
+                whole: true,
+            });
+        }
+        tokens.sort_by_key(|t| (t.start, std::cmp::Reverse(t.end)));
+        Parsed {
+            contexts: c.contexts,
+            idents: c.occurrences,
+            tokens,
+        }
+    })
+}
+
+/// Analyzes `src` as the TypeScript/JavaScript file `path` (the extension picks the dialect;
+/// Markdown fences pass a synthetic name such as `fence.ts`).
+pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+    let mut analysis = FileAnalysis::default();
+    if !worth_parsing(src, cx) {
+        return analysis;
+    }
+    let parsed = match parse_and_classify(path, src, cx) {
+        Ok(p) => p,
+        Err(e) => {
+            analysis.parse_error = Some(e);
+            Parsed {
+                contexts: Vec::new(),
+                idents: Vec::new(),
+                tokens: lex::tokens(src),
+            }
+        }
+    };
+    let lexical = analysis.parse_error.is_some();
+    let context_at = |start: usize, end: usize| -> Option<Option<Role>> {
+        parsed
+            .contexts
+            .iter()
+            .filter(|(r, _)| r.start <= start && end <= r.end)
+            .min_by_key(|(r, _)| r.end - r.start)
+            .map(|(_, c)| *c)
+    };
+    // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
+    // starts with `mirrorless:`; the names it lists are not comment notes.
+    let mut suppressions = Vec::new();
+    for t in &parsed.tokens {
+        let whole = &src[t.start..t.end];
+        let jsdoc = whole.starts_with("/**") && !whole.starts_with("/**/");
+        if t.kind == TokenKind::Comment && !jsdoc {
+            let text = &src[t.content_start..t.content_end];
+            if text.trim_start().starts_with("mirrorless:") {
+                analysis.suppression_comments.push(CommentText {
+                    start: t.start,
+                    text: text.to_owned(),
+                });
+                suppressions.push(t.start..t.end);
+            }
+        }
+    }
+    let mut occ = Vec::new();
+    let bytes = src.as_bytes();
+    for m in cx.catalog.find_names(src) {
+        if suppressions
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end)
+        {
+            continue;
+        }
+        let event = cx.catalog.events()[m.event].name.clone();
+        let i = parsed.tokens.partition_point(|t| t.end <= m.start);
+        // The innermost token holding the name (a string inside `${…}` sits after the quasi).
+        let token = parsed.tokens[i..]
+            .iter()
+            .take_while(|t| t.start <= m.start)
+            .filter(|t| m.end <= t.end)
+            .min_by_key(|t| t.end - t.start);
+        let role = match token {
+            Some(t) if t.kind == TokenKind::Comment => Role::Comment,
+            Some(t) => {
+                let exact = t.whole && &src[t.content_start..t.content_end] == event.as_str();
+                match context_at(t.start, t.end) {
+                    _ if lexical && exact => {
+                        lexical_call_role(src, t.start, cx).unwrap_or(Role::Reference)
+                    }
+                    Some(None) => continue,
+                    Some(Some(Role::Mention)) => Role::Mention,
+                    Some(Some(role)) if exact => role,
+                    _ if exact => Role::Reference,
+                    _ => {
+                        let quote = |b: Option<&u8>| matches!(b, Some(b'"' | b'\'' | b'`'));
+                        let after = match bytes.get(m.end) {
+                            Some(b'\\') => bytes.get(m.end + 1),
+                            other => other,
+                        };
+                        if quote(m.start.checked_sub(1).and_then(|p| bytes.get(p))) && quote(after)
+                        {
+                            Role::Embedded
+                        } else {
+                            Role::Mention
+                        }
+                    }
+                }
+            }
+            None if lexical => Role::Reference,
+            None => match context_at(m.start, m.end) {
+                Some(None) => continue,
+                Some(Some(role)) => role,
+                None => Role::Reference,
+            },
+        };
+        occ.push(Occurrence {
+            role,
+            event,
+            start: m.start,
+            end: m.end,
+            via: None,
+        });
+    }
+    for (r, event, via) in parsed.idents {
+        let role = match context_at(r.start, r.end) {
+            Some(None) => continue,
+            Some(Some(Role::Mention)) => Role::Mention,
+            Some(Some(role)) => role,
+            None => Role::Reference,
+        };
+        occ.push(Occurrence {
+            role,
+            event,
+            start: r.start,
+            end: r.end,
+            via,
+        });
+    }
+    occ.sort_by_key(|o| (o.start, o.end));
+    occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
+    analysis.occurrences = occ;
+    analysis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::frontend::{CallNames, Symbols};
+
+    fn roles(src: &str) -> Vec<(Role, String)> {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: false,
+        };
+        let a = analyze_as("t.ts", src, cx);
+        a.occurrences
+            .iter()
+            .map(|o| (o.role, src[o.start..o.end].to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn template_quasis_and_nested_strings_are_classified() {
+        let r = roles(
+            "ctx.on(`agent/turn-end`, h); log.warn(`x ${'agent/step-end'} y agent/steering`);",
+        );
+        assert_eq!(
+            r,
+            vec![
+                (Role::Subscribe, "agent/turn-end".to_owned()),
+                (Role::Mention, "agent/step-end".to_owned()),
+                (Role::Mention, "agent/steering".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn lexical_call_role_reads_past_non_ascii() {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: false,
+        };
+        let src = "中on('agent/turn-end'); é.emit('agent/step-end'";
+        let a = analyze_as("t.ts", src, cx);
+        let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
+        assert_eq!(r, vec![Role::Reference, Role::Emit]);
+    }
+
+    #[test]
+    fn broken_file_is_scanned_lexically() {
+        let catalog = Catalog::new(&[]).unwrap();
+        let symbols = Symbols::default();
+        let calls = CallNames::default();
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: false,
+        };
+        let a = analyze_as(
+            "t.ts",
+            "ctx.on('agent/turn-end', (\n // agent/step-end\n",
+            cx,
+        );
+        assert!(a.parse_error.is_some());
+        let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
+        assert_eq!(r, vec![Role::Subscribe, Role::Comment]);
+    }
+}
