@@ -194,7 +194,7 @@ pub fn render_human(report: &RunReport) -> String {
     }
     let _ = writeln!(
         out,
-        "{} — implementation {}, seed {}{} (reproduce with --seed {})",
+        "{} — implementation {}, seed {}{} (reproduce with --seed {}) — {}",
         if report.conformant() {
             "conformant"
         } else {
@@ -203,7 +203,8 @@ pub fn render_human(report: &RunReport) -> String {
         report.implementation,
         report.seed,
         if report.ci { ", CI mode" } else { "" },
-        report.seed
+        report.seed,
+        crate::version_banner()
     );
     out
 }
@@ -214,6 +215,7 @@ pub fn render_json(report: &RunReport) -> String {
         "format_version": 1,
         "tool": "mirrorless",
         "tool_version": env!("CARGO_PKG_VERSION"),
+        "spec_version": crate::SPEC_VERSION,
         "conformant": report.conformant(),
         "report": report,
     });
