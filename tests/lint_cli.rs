@@ -383,3 +383,26 @@ fn configuration_is_found_from_the_linted_path() {
     let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["findings"].as_array().unwrap().len(), 1, "{doc}");
 }
+
+#[test]
+fn a_directory_named_explicitly_is_linted_even_if_excluded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(
+        d,
+        "mirrorless.toml",
+        "[lint]\nexclude = [\"generated/**\"]\n",
+    );
+    write(
+        d,
+        "generated/bus.rs",
+        "fn f(bus: &Bus) { bus.on(\"agent/turn-start\", |_| {}); }\n",
+    );
+    // Walking from the root, `exclude` prunes the directory.
+    let o = lint_in(d, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    // Naming it asks for it, like naming a file.
+    let o = lint_in(d, &["generated"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("agent/turn-start"), "{}", stdout(&o));
+}

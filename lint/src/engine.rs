@@ -314,8 +314,12 @@ fn walk(
     };
     // Historical records allowed by configuration are never linted, even when named.
     let is_allowed = |p: &Path| matches(p, &allowed) == Some(true);
-    let selected = |p: &Path| -> bool {
-        matches(p, &include) != Some(false) && matches(p, &exclude) != Some(true) && !is_allowed(p)
+    // A directory named on the command line is linted even if `exclude` covers it (like a
+    // file named explicitly); `exclude` still prunes what a walk from elsewhere finds.
+    let selected = |p: &Path, named_excluded: bool| -> bool {
+        matches(p, &include) != Some(false)
+            && (named_excluded || matches(p, &exclude) != Some(true))
+            && !is_allowed(p)
     };
 
     let mut out = Vec::new();
@@ -348,6 +352,9 @@ fn walk(
             }
             continue;
         }
+        // `dir/**` does not match `dir` itself, so test a would-be child of the named directory.
+        let named_excluded = matches(root_path, &exclude) == Some(true)
+            || matches(&root_path.join("_"), &exclude) == Some(true);
         // Parallel walk (ripgrep's walker); the order is restored by sorting below.
         let found: Mutex<Walked> = Mutex::default();
         let threads = opts.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
@@ -363,7 +370,7 @@ fn walk(
                     let item = match entry {
                         Ok(e) => (e.file_type().is_some_and(|t| t.is_file())
                             && fronts.iter().any(|f| f.handles(e.path()))
-                            && selected(e.path()))
+                            && selected(e.path(), named_excluded))
                         .then(|| Ok(e.into_path())),
                         Err(err) => Some(Err(walk_error(&err, root_path))),
                     };
