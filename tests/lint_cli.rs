@@ -311,6 +311,8 @@ fn new_since_reports_only_findings_added_after_the_revision() {
     let findings = doc["findings"].as_array().unwrap();
     assert_eq!(findings.len(), 1, "{findings:?}");
     assert_eq!(findings[0]["event"], "agent/step-end");
+    assert_eq!(doc["summary"]["preexisting"], 2, "{doc}");
+    assert_eq!(doc["summary"]["baselined"], 0, "{doc}");
     let o = lint_in(d, &["--no-config", "--new-since", "no-such-rev"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no-such-rev"));

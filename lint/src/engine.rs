@@ -42,6 +42,8 @@ pub struct Stats {
     pub suppressed: usize,
     /// Findings removed by the baseline.
     pub baselined: usize,
+    /// Findings removed because they already existed at the `--new-since` revision.
+    pub preexisting: usize,
 }
 
 /// The result of a run.

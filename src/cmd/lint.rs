@@ -166,6 +166,7 @@ pub fn run(args: LintArgs) -> ExitCode {
         match git::toplevel() {
             Ok(top) => {
                 let top = top.canonicalize().unwrap_or(top);
+                let accepted_before = report.stats.baselined;
                 report.apply_baseline(b, |p| {
                     if b.findings.iter().any(|e| e.path == p) {
                         p.to_owned()
@@ -175,6 +176,9 @@ pub fn run(args: LintArgs) -> ExitCode {
                 });
                 // Entries that vanished since REV are fixed findings, not a stale baseline.
                 report.stale.clear();
+                let existing = report.stats.baselined - accepted_before;
+                report.stats.baselined = accepted_before;
+                report.stats.preexisting = existing;
             }
             Err(e) => return super::fail(e),
         }

@@ -87,6 +87,12 @@ pub fn render(report: &Report, color: bool) -> String {
     if st.baselined > 0 {
         summary.push_str(&format!(", {} accepted by the baseline", st.baselined));
     }
+    if st.preexisting > 0 {
+        summary.push_str(&format!(
+            ", {} already there at --new-since",
+            st.preexisting
+        ));
+    }
     if !report.errors.is_empty() {
         summary.push_str(&format!(
             ", {} file error{}",

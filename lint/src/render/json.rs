@@ -24,6 +24,7 @@ pub fn render(report: &Report) -> String {
             "declarations": report.stats.declarations,
             "suppressed": report.stats.suppressed,
             "baselined": report.stats.baselined,
+            "preexisting": report.stats.preexisting,
             "file_errors": report.errors.len(),
         }
     });
