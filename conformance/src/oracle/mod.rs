@@ -331,6 +331,8 @@ impl Expected {
                 }
                 call_number += 1;
             }
+            // The skipped calls keep their script-order numbers, so later calls are named right.
+            call_number += calls.len() - requested;
         }
         e
     }
