@@ -1270,3 +1270,102 @@ pub fn required(profile: Profile) -> impl Iterator<Item = &'static str> {
         .filter(move |r| r.tier(profile) == Some(Tier::Must) && r.enforced_by(Enforcement::Driver))
         .map(|r| r.id)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::{AgentLoop, Driver, Exchange, InProcess};
+    use crate::reference::ReferenceLoop;
+    use serde_json::json;
+
+    /// One prompt: a call that dispatches a tool call (and so continues the turn), then a
+    /// call that answers.
+    fn tool_then_answer() -> Case {
+        serde_json::from_value(json!({"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"prompt 1","calls":[
+            {"chunks":[
+                {"type":"block-start","index":0,"blockType":"tool-call"},
+                {"type":"block-end","index":0,"block":{"type":"tool-call","id":"call-1-1-0","name":"read","arguments":""}},
+                {"type":"finish","reason":{"kind":"tool-calls"}}],
+             "tools":[{"callId":"call-1-1-0","isError":false,"content":"result of call-1-1-0"}]},
+            {"chunks":[
+                {"type":"block-start","index":0,"blockType":"text"},
+                {"type":"text-delta","index":0,"text":"done"},
+                {"type":"block-end","index":0,"block":{"type":"text","text":"done"}},
+                {"type":"finish","reason":{"kind":"stop"}}]}]}]}}))
+        .expect("a valid case")
+    }
+
+    fn reference_run(case: &Case) -> Observation {
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        driver.run_case(case).expect("the reference runs")
+    }
+
+    /// The reference run cut right after step 1, as a loop that never asks for step 2 leaves it.
+    fn stopped_after_step_1(obs: &Observation) -> Observation {
+        let mut cut = obs.clone();
+        let second = cut
+            .transcript
+            .iter()
+            .position(|x| matches!(x, Exchange::ModelRequest { call: Some(1), .. }))
+            .expect("the reference asks for call 2");
+        cut.transcript.truncate(second);
+        let step_end = cut
+            .log
+            .iter()
+            .position(|e| e.kind == "step/end")
+            .expect("step 1 ends");
+        cut.log.truncate(step_end + 1);
+        cut.live.clear();
+        cut
+    }
+
+    #[test]
+    fn a_turn_ended_after_tool_results_is_turn_8_and_nothing_else() {
+        let case = tool_then_answer();
+        let obs = reference_run(&case);
+        assert!(oracle_findings(&case, &obs).is_empty());
+        let mut stopped = stopped_after_step_1(&obs);
+        let turn_end = obs
+            .log
+            .iter()
+            .find(|e| e.kind == "turn/end")
+            .cloned()
+            .expect("the turn ends");
+        stopped.log.push(turn_end);
+        let findings = oracle_findings(&case, &stopped);
+        let ids: Vec<&str> = findings.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["TURN-8"], "{findings:#?}");
+        assert_eq!(findings[0].position, Some(stopped.log.len() as u64 - 1));
+        assert!(
+            findings[0]
+                .message
+                .contains("ended after step 1 although step 1 dispatched tool calls"),
+            "{}",
+            findings[0].message
+        );
+    }
+
+    #[test]
+    fn a_crash_after_tool_results_is_not_turn_8() {
+        let case = tool_then_answer();
+        let mut crashed = stopped_after_step_1(&reference_run(&case));
+        crashed.crash = Some("the implementation panicked".to_owned());
+        let findings = oracle_findings(&case, &crashed);
+        assert!(
+            findings.iter().all(|f| f.requirement != "TURN-8"),
+            "{findings:#?}"
+        );
+        // The call it never reached is still expected, as before TURN-8.
+        assert!(
+            findings.iter().any(|f| f.requirement == "CHUNK-1"),
+            "{findings:#?}"
+        );
+    }
+
+    #[test]
+    fn every_call_that_continues_exercises_turn_8() {
+        assert!(exercised(&tool_then_answer()).contains("TURN-8"));
+    }
+}
