@@ -154,6 +154,10 @@ broken!(
     "TURN-4-disposed-turn-left-open"
 );
 broken!(turn_7_max_tokens_not_sticky, "TURN-7-max-tokens-not-sticky");
+broken!(
+    turn_8_stops_after_tool_results,
+    "TURN-8-stops-after-tool-results"
+);
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

@@ -341,6 +341,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
         enforcement: LOG_AND_DRIVER,
         source: "event-protocol.md §2.7",
     },
+    Requirement {
+        id: "TURN-8",
+        area: Area::Turn,
+        title: "A turn goes on after its tool results",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "After a step whose model call succeeded or hit `max-tokens` and that dispatched tool calls, or during which the user steered, the loop MUST run another step in the same turn, unless a tool result concluded the turn on purpose, or the turn failed or was cancelled.",
+        rationale: "The model must see the results of the tool calls it made and the steering it was sent; a turn that ends after them silently drops both. Only the driver enforces it: a log alone cannot tell a tool that concluded the turn from a loop that stopped.",
+        enforcement: &[Driver],
+        source: "event-protocol.md §2.7, §2.5",
+    },
     // ---- STEP --------------------------------------------------------------------------
     Requirement {
         id: "STEP-1",

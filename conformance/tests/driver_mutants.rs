@@ -57,6 +57,8 @@ mod turn_4_last_turn_open;
 mod turn_7_continues_after_stop;
 #[path = "../../fixtures/impls/broken-rs/TURN-7-max-tokens-not-sticky.rs"]
 mod turn_7_max_tokens_not_sticky;
+#[path = "../../fixtures/impls/broken-rs/TURN-8-stops-after-tool-results.rs"]
+mod turn_8_stops_after_tool_results;
 
 use mirrorless_conformance::report::render_failure;
 use mirrorless_conformance::suite::{self, Config};
@@ -304,6 +306,14 @@ fn turn_7_max_tokens_not_sticky() {
     catches(
         "TURN-7-max-tokens-not-sticky",
         Arc::new(turn_7_max_tokens_not_sticky::Fault),
+    );
+}
+
+#[test]
+fn turn_8_stops_after_tool_results() {
+    catches(
+        "TURN-8-stops-after-tool-results",
+        Arc::new(turn_8_stops_after_tool_results::Fault),
     );
 }
 

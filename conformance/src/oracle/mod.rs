@@ -13,6 +13,7 @@
 //! | CHUNK-5 | nothing recorded at or after the cancel point |
 //! | STEER-2 | every steering message recorded exactly once, before the next request |
 //! | TURN-7 | every turn ends with the reason its script implies |
+//! | TURN-8 | a call that dispatched tool calls or was steered is followed by the next one |
 //! | MIRROR-* | no removed mirror in the live trace |
 //!
 //! Everything a log alone can show (numbering, nesting, provenance, assembly, tool pairing,
@@ -78,8 +79,8 @@ pub const CRASH: &str = "CRASH";
 /// Tie-break order among findings at the same log position: the most specific first. A
 /// requirement not listed ranks after all listed ones, in registry order.
 pub const SPECIFICITY: &[&str] = &[
-    "CHUNK-5", "CHUNK-4", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1", "MIRROR-2", "MIRROR-3",
-    "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
+    "CHUNK-5", "CHUNK-4", "TURN-8", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1", "MIRROR-2",
+    "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
 ];
 
 fn rank(requirement: &str) -> usize {
@@ -162,13 +163,15 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
 /// Only the oracle's findings (no checker), unsorted.
 pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
-    let expected = Expected::of(case);
     let ix = LogIndex::of(&obs.log);
+    let (stops, skipped) = check_continuation(case, obs, &ix);
+    out.extend(stops);
+    let expected = Expected::of(case, &skipped);
     if let Some(f) = compare_chunks(case, &expected, &obs.log, &ix) {
         out.push(f);
     }
     out.extend(check_steering(case, &expected, &obs.log, &ix));
-    out.extend(check_interrupted(case, &obs.log, &ix));
+    out.extend(check_interrupted(case, &skipped, &obs.log, &ix));
     out.extend(check_unscripted_calls(case, obs));
     out.extend(check_reasons(&expected, &obs.log));
     out.extend(check_mirrors(obs));
@@ -225,13 +228,39 @@ struct Expected {
     interrupted_calls: BTreeSet<usize>,
 }
 
+/// The model calls, as (action, call index), that the implementation never requested because
+/// it ended their turn early (TURN-8's). Nothing of theirs was delivered, so nothing of theirs
+/// is expected.
+type Skipped = BTreeSet<(usize, usize)>;
+
 impl Expected {
-    fn of(case: &Case) -> Expected {
+    fn of(case: &Case, skipped: &Skipped) -> Expected {
         let mut e = Expected::default();
         let plan = case.script.plan(case.profile);
         let mut call_number = 0;
         for turn in &plan {
-            let why = match turn.reason {
+            let calls = match case.script.actions.get(turn.action) {
+                Some(Action::Prompt { calls, .. }) => calls.as_slice(),
+                _ => &[],
+            };
+            let requested = (0..calls.len())
+                .take_while(|c| !skipped.contains(&(turn.action, *c)))
+                .count();
+            // A turn ended early ends with the reason of the calls it ran: each of them
+            // continued the turn, so only a max-tokens among them matters.
+            let reason = if requested < calls.len() {
+                if calls[..requested]
+                    .iter()
+                    .any(|c| c.ending() == CallEnding::MaxTokens)
+                {
+                    "max-tokens"
+                } else {
+                    "completed"
+                }
+            } else {
+                turn.reason
+            };
+            let why = match reason {
                 "aborted" => "the user cancelled (or disposed) while the model streamed",
                 "disposed" => "the user disposed of the agent while the model streamed",
                 "error" => "the turn's last model call failed and was not retried",
@@ -241,13 +270,10 @@ impl Expected {
             };
             e.turns.push(ExpectedTurn {
                 turn: turn.turn,
-                reason: turn.reason,
+                reason,
                 why,
             });
-            let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
-                continue;
-            };
-            for (call, step) in calls.iter().zip(&turn.steps_of_calls) {
+            for (call, step) in calls.iter().zip(&turn.steps_of_calls).take(requested) {
                 let ending = call.ending();
                 let role = match ending {
                     CallEnding::Failed | CallEnding::Interrupted(_) => ChunkRole::Kept,
@@ -305,6 +331,8 @@ impl Expected {
                 }
                 call_number += 1;
             }
+            // The skipped calls keep their script-order numbers, so later calls are named right.
+            call_number += calls.len() - requested;
         }
         e
     }
@@ -754,6 +782,14 @@ fn compare_chunks(
     }
 }
 
+/// Whether `event` is a durable record of the steering message `text`, in either profile.
+fn records_steer(event: &SessionEvent, text: &str) -> bool {
+    matches!(
+        event.kind.as_str(),
+        "steering/message" | "user/message" | "context/message"
+    ) && texts_of(event).contains(&text)
+}
+
 fn texts_of(event: &SessionEvent) -> Vec<&str> {
     let content = event
         .data
@@ -783,12 +819,7 @@ fn check_steering(
         let records: Vec<usize> = log
             .iter()
             .enumerate()
-            .filter(|(_, e)| {
-                matches!(
-                    e.kind.as_str(),
-                    "steering/message" | "user/message" | "context/message"
-                ) && texts_of(e).contains(&s.text.as_str())
-            })
+            .filter(|(_, e)| records_steer(e, &s.text))
             .map(|(i, _)| i)
             .collect();
         let next_request = ix.first_in_step(log, "assistant/chunk", s.turn, s.step + 1);
@@ -883,13 +914,21 @@ fn check_steering(
 /// MSG-5 against the script for interrupted calls: under 2026-07 a cancelled stream is not
 /// finalized; under 2026-08 it is finalized as an `interrupted` message exactly when its
 /// recorded prefix has non-whitespace text or reasoning.
-fn check_interrupted(case: &Case, log: &[SessionEvent], ix: &LogIndex) -> Vec<Finding> {
+fn check_interrupted(
+    case: &Case,
+    skipped: &Skipped,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     for turn in case.script.plan(case.profile) {
         let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
             continue;
         };
-        for (call, step) in calls.iter().zip(&turn.steps_of_calls) {
+        for (c, (call, step)) in calls.iter().zip(&turn.steps_of_calls).enumerate() {
+            if skipped.contains(&(turn.action, c)) {
+                continue;
+            }
             let CallEnding::Interrupted(at) = call.ending() else {
                 continue;
             };
@@ -949,6 +988,90 @@ fn check_interrupted(case: &Case, log: &[SessionEvent], ix: &LogIndex) -> Vec<Fi
         }
     }
     out
+}
+
+/// TURN-8 against the transcript: a prompt whose call `c` was requested and continues the
+/// turn (it dispatched tool calls or was steered, and neither failed nor was cancelled), but
+/// whose call `c + 1` was never requested, ended its turn too early. Returns the findings and
+/// the calls skipped that way, whose chunks, steers, interrupts and reason were therefore
+/// never in play. A crash that cut the turn off is the crash's, not TURN-8's; a steer-only
+/// call whose steering was never recorded is STEER-2's (the loop lost the reason to go on).
+fn check_continuation(case: &Case, obs: &Observation, ix: &LogIndex) -> (Vec<Finding>, Skipped) {
+    let mut requested: Skipped = BTreeSet::new();
+    let mut action = None;
+    for x in &obs.transcript {
+        match x {
+            crate::driver::Exchange::Input { action: a } => action = Some(*a),
+            crate::driver::Exchange::ModelRequest { call: Some(c), .. } => {
+                if let Some(a) = action {
+                    requested.insert((a, *c));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut findings = Vec::new();
+    let mut skipped = BTreeSet::new();
+    for turn in case.script.plan(case.profile) {
+        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
+            continue;
+        };
+        let Some(next) = (1..calls.len()).find(|c| !requested.contains(&(turn.action, *c))) else {
+            continue;
+        };
+        let last = next - 1;
+        if !requested.contains(&(turn.action, last)) || !calls[last].continues() {
+            continue;
+        }
+        let ended = ix.turn_end(turn.turn);
+        if ended.is_none() && obs.crash.is_some() {
+            continue;
+        }
+        skipped.extend((next..calls.len()).map(|c| (turn.action, c)));
+        let call = &calls[last];
+        let tools = !call.dispatched_tool_calls().is_empty();
+        // A loop that lost the steering had, as far as it knew, nothing to go on with: that
+        // is STEER-2's finding, not TURN-8's (the calls it never requested stay skipped).
+        if !tools
+            && !call
+                .steer
+                .iter()
+                .all(|s| obs.log.iter().any(|e| records_steer(e, &s.text)))
+        {
+            continue;
+        }
+        let step = turn.steps_of_calls.get(last).copied().unwrap_or(0);
+        let because = match (tools, call.steer.is_empty()) {
+            (true, false) => {
+                format!("step {step} dispatched tool calls and the user steered during it")
+            }
+            (true, true) => format!("step {step} dispatched tool calls"),
+            _ => format!("the user steered during step {step}"),
+        };
+        let position = ended.unwrap_or(obs.log.len());
+        findings.push(Finding {
+            requirement: "TURN-8",
+            error: true,
+            position: Some(position as u64),
+            message: format!(
+                "turn {} {} after step {step} although {because}: the model was never asked for step {}",
+                turn.turn,
+                if ended.is_some() { "ended" } else { "stopped" },
+                step + 1
+            ),
+            expected: vec![format!(
+                "step/start {{turn: {}, step: {}}} and a model request for it",
+                turn.turn,
+                step + 1
+            )],
+            observed: vec![match ended {
+                Some(i) => format!("#{i} turn/end {}", obs.log[i].data),
+                None => "(no further model request; the turn never ended)".to_owned(),
+            }],
+            origin: Origin::Oracle,
+        });
+    }
+    (findings, skipped)
 }
 
 /// A model call the script does not have: the implementation went on where the protocol
@@ -1098,6 +1221,9 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         if delivered > 0 {
             add(&["CHUNK-1", "CHUNK-2", "MIRROR-1"]);
         }
+        if call.continues() {
+            add(&["TURN-8"]);
+        }
         match call.ending() {
             CallEnding::Success | CallEnding::MaxTokens => {
                 add(&["MSG-1", "MSG-3", "MSG-4", "MSG-6"]);
@@ -1143,4 +1269,103 @@ pub fn required(profile: Profile) -> impl Iterator<Item = &'static str> {
         .iter()
         .filter(move |r| r.tier(profile) == Some(Tier::Must) && r.enforced_by(Enforcement::Driver))
         .map(|r| r.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::{AgentLoop, Driver, Exchange, InProcess};
+    use crate::reference::ReferenceLoop;
+    use serde_json::json;
+
+    /// One prompt: a call that dispatches a tool call (and so continues the turn), then a
+    /// call that answers.
+    fn tool_then_answer() -> Case {
+        serde_json::from_value(json!({"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"prompt 1","calls":[
+            {"chunks":[
+                {"type":"block-start","index":0,"blockType":"tool-call"},
+                {"type":"block-end","index":0,"block":{"type":"tool-call","id":"call-1-1-0","name":"read","arguments":""}},
+                {"type":"finish","reason":{"kind":"tool-calls"}}],
+             "tools":[{"callId":"call-1-1-0","isError":false,"content":"result of call-1-1-0"}]},
+            {"chunks":[
+                {"type":"block-start","index":0,"blockType":"text"},
+                {"type":"text-delta","index":0,"text":"done"},
+                {"type":"block-end","index":0,"block":{"type":"text","text":"done"}},
+                {"type":"finish","reason":{"kind":"stop"}}]}]}]}}))
+        .expect("a valid case")
+    }
+
+    fn reference_run(case: &Case) -> Observation {
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        driver.run_case(case).expect("the reference runs")
+    }
+
+    /// The reference run cut right after step 1, as a loop that never asks for step 2 leaves it.
+    fn stopped_after_step_1(obs: &Observation) -> Observation {
+        let mut cut = obs.clone();
+        let second = cut
+            .transcript
+            .iter()
+            .position(|x| matches!(x, Exchange::ModelRequest { call: Some(1), .. }))
+            .expect("the reference asks for call 2");
+        cut.transcript.truncate(second);
+        let step_end = cut
+            .log
+            .iter()
+            .position(|e| e.kind == "step/end")
+            .expect("step 1 ends");
+        cut.log.truncate(step_end + 1);
+        cut.live.clear();
+        cut
+    }
+
+    #[test]
+    fn a_turn_ended_after_tool_results_is_turn_8_and_nothing_else() {
+        let case = tool_then_answer();
+        let obs = reference_run(&case);
+        assert!(oracle_findings(&case, &obs).is_empty());
+        let mut stopped = stopped_after_step_1(&obs);
+        let turn_end = obs
+            .log
+            .iter()
+            .find(|e| e.kind == "turn/end")
+            .cloned()
+            .expect("the turn ends");
+        stopped.log.push(turn_end);
+        let findings = oracle_findings(&case, &stopped);
+        let ids: Vec<&str> = findings.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["TURN-8"], "{findings:#?}");
+        assert_eq!(findings[0].position, Some(stopped.log.len() as u64 - 1));
+        assert!(
+            findings[0]
+                .message
+                .contains("ended after step 1 although step 1 dispatched tool calls"),
+            "{}",
+            findings[0].message
+        );
+    }
+
+    #[test]
+    fn a_crash_after_tool_results_is_not_turn_8() {
+        let case = tool_then_answer();
+        let mut crashed = stopped_after_step_1(&reference_run(&case));
+        crashed.crash = Some("the implementation panicked".to_owned());
+        let findings = oracle_findings(&case, &crashed);
+        assert!(
+            findings.iter().all(|f| f.requirement != "TURN-8"),
+            "{findings:#?}"
+        );
+        // The call it never reached is still expected, as before TURN-8.
+        assert!(
+            findings.iter().any(|f| f.requirement == "CHUNK-1"),
+            "{findings:#?}"
+        );
+    }
+
+    #[test]
+    fn every_call_that_continues_exercises_turn_8() {
+        assert!(exercised(&tool_then_answer()).contains("TURN-8"));
+    }
 }
