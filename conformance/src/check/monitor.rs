@@ -1085,6 +1085,20 @@ impl Monitor {
     }
 
     /// STEP-3 for step-scoped events; returns whether a step is open.
+    /// Parses the data of a step-scoped event and checks that it carries the open turn and
+    /// step; `None` when either fails (the finding is already reported).
+    fn step_scoped_data<'a>(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'a>,
+        kind: &str,
+    ) -> Option<Data<'a>> {
+        let data = self.parse_data(at, env)?;
+        let turn_no = data.turn.and_then(parse_u64);
+        let step_no = data.step.and_then(parse_u64);
+        self.step_scoped(at, kind, turn_no, step_no).then_some(data)
+    }
+
     fn step_scoped(
         &mut self,
         at: Loc,
@@ -1410,14 +1424,9 @@ impl Monitor {
     // ---- messages ------------------------------------------------------------------------
 
     fn message(&mut self, at: Loc, env: &Envelope<'_>) {
-        let Some(data) = self.parse_data(at, env) else {
+        let Some(data) = self.step_scoped_data(at, env, "assistant/message") else {
             return;
         };
-        let turn_no = data.turn.and_then(parse_u64);
-        let step_no = data.step.and_then(parse_u64);
-        if !self.step_scoped(at, "assistant/message", turn_no, step_no) {
-            return;
-        }
         let msg_obj = data
             .message
             .and_then(|m| serde_json::from_str::<MessageObj<'_>>(m.get()).ok())
@@ -1607,14 +1616,9 @@ impl Monitor {
     // ---- tools ---------------------------------------------------------------------------
 
     fn tool_call(&mut self, at: Loc, env: &Envelope<'_>) {
-        let Some(data) = self.parse_data(at, env) else {
+        let Some(data) = self.step_scoped_data(at, env, "tool/call") else {
             return;
         };
-        let turn_no = data.turn.and_then(parse_u64);
-        let step_no = data.step.and_then(parse_u64);
-        if !self.step_scoped(at, "tool/call", turn_no, step_no) {
-            return;
-        }
         let Some(call_id) = data.call_id.as_deref().map(str::to_owned) else {
             self.report("LOG-2", at, "`tool/call` has no `data.callId`");
             return;
@@ -1705,14 +1709,9 @@ impl Monitor {
     }
 
     fn tool_result(&mut self, at: Loc, env: &Envelope<'_>) {
-        let Some(data) = self.parse_data(at, env) else {
+        let Some(data) = self.step_scoped_data(at, env, "tool/result") else {
             return;
         };
-        let turn_no = data.turn.and_then(parse_u64);
-        let step_no = data.step.and_then(parse_u64);
-        if !self.step_scoped(at, "tool/result", turn_no, step_no) {
-            return;
-        }
         let msg_obj = data
             .message
             .and_then(|m| serde_json::from_str::<MessageObj<'_>>(m.get()).ok())
