@@ -337,3 +337,11 @@ pub struct Token {
     /// `${…}` substitution): only then can the value be exactly a removed name.
     pub whole: bool,
 }
+
+/// Sorts a file's occurrences by position and drops the duplicates two paths of one front end
+/// found for the same name at the same place.
+pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
+    occ.sort_by_key(|o| (o.start, o.end));
+    occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
+    occ
+}

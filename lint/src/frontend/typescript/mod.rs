@@ -364,9 +364,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             via,
         });
     }
-    occ.sort_by_key(|o| (o.start, o.end));
-    occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
-    analysis.occurrences = occ;
+    analysis.occurrences = super::in_source_order(occ);
     analysis
 }
 
