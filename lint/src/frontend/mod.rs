@@ -345,3 +345,19 @@ pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
     occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
     occ
 }
+
+impl Token {
+    /// The `//` comment starting at byte `start` of `src`: it runs to the end of the line (the
+    /// newline excluded), in every language a front end reads.
+    pub fn line_comment(src: &[u8], start: usize) -> Token {
+        let end = memchr::memchr(b'\n', &src[start..]).map_or(src.len(), |p| start + p);
+        Token {
+            kind: TokenKind::Comment,
+            start,
+            end,
+            content_start: start + 2,
+            content_end: end,
+            whole: true,
+        }
+    }
+}

@@ -18,16 +18,9 @@ pub fn tokens(src: &str) -> Vec<Token> {
     while i < n {
         let c = b[i];
         if c == b'/' && i + 1 < n && b[i + 1] == b'/' {
-            let end = memchr::memchr(b'\n', &b[i..]).map_or(n, |p| i + p);
-            out.push(Token {
-                kind: TokenKind::Comment,
-                start: i,
-                end,
-                content_start: i + 2,
-                content_end: end,
-                whole: true,
-            });
-            i = end;
+            let comment = Token::line_comment(b, i);
+            out.push(comment);
+            i = comment.end;
         } else if c == b'/' && i + 1 < n && b[i + 1] == b'*' {
             let mut depth = 1;
             let mut j = i + 2;

@@ -15,16 +15,9 @@ pub fn tokens(src: &str) -> Vec<Token> {
     while i < n {
         let c = b[i];
         if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            let end = memchr::memchr(b'\n', &b[i..]).map_or(n, |p| i + p);
-            out.push(Token {
-                kind: TokenKind::Comment,
-                start: i,
-                end,
-                content_start: i + 2,
-                content_end: end,
-                whole: true,
-            });
-            i = end;
+            let comment = Token::line_comment(b, i);
+            out.push(comment);
+            i = comment.end;
         } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
             let close = memchr::memmem::find(&b[i + 2..], b"*/").map(|p| i + 2 + p);
             let (end, content_end) = close.map_or((n, n), |p| (p + 2, p));

@@ -374,7 +374,8 @@ mod tests {
     use crate::catalog::Catalog;
     use crate::frontend::{CallNames, Symbols};
 
-    fn roles(src: &str) -> Vec<(Role, String)> {
+    /// Analyzes `src` as `t.ts` with the default catalogue and no declarations.
+    fn analyze_plain(src: &str) -> FileAnalysis {
         let catalog = Catalog::new(&[]).unwrap();
         let symbols = Symbols::default();
         let calls = CallNames::default();
@@ -384,7 +385,11 @@ mod tests {
             calls: &calls,
             mentions_declared: false,
         };
-        let a = analyze_as("t.ts", src, cx);
+        analyze_as("t.ts", src, cx)
+    }
+
+    fn roles(src: &str) -> Vec<(Role, String)> {
+        let a = analyze_plain(src);
         a.occurrences
             .iter()
             .map(|o| (o.role, src[o.start..o.end].to_owned()))
@@ -408,37 +413,15 @@ mod tests {
 
     #[test]
     fn lexical_call_role_reads_past_non_ascii() {
-        let catalog = Catalog::new(&[]).unwrap();
-        let symbols = Symbols::default();
-        let calls = CallNames::default();
-        let cx = Context {
-            catalog: &catalog,
-            symbols: &symbols,
-            calls: &calls,
-            mentions_declared: false,
-        };
         let src = "中on('agent/turn-end'); é.emit('agent/step-end'";
-        let a = analyze_as("t.ts", src, cx);
+        let a = analyze_plain(src);
         let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
         assert_eq!(r, vec![Role::Reference, Role::Emit]);
     }
 
     #[test]
     fn broken_file_is_scanned_lexically() {
-        let catalog = Catalog::new(&[]).unwrap();
-        let symbols = Symbols::default();
-        let calls = CallNames::default();
-        let cx = Context {
-            catalog: &catalog,
-            symbols: &symbols,
-            calls: &calls,
-            mentions_declared: false,
-        };
-        let a = analyze_as(
-            "t.ts",
-            "ctx.on('agent/turn-end', (\n // agent/step-end\n",
-            cx,
-        );
+        let a = analyze_plain("ctx.on('agent/turn-end', (\n // agent/step-end\n");
         assert!(a.parse_error.is_some());
         let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
         assert_eq!(r, vec![Role::Subscribe, Role::Comment]);
