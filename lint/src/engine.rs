@@ -739,5 +739,6 @@ fn make_finding(
         note,
         fingerprint: String::new(),
         line_text: index.line_text(line).to_owned(),
+        fix: None,
     }
 }

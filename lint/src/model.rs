@@ -104,6 +104,42 @@ pub struct Finding {
     /// The text of the start line (without the line terminator), for renderers.
     #[serde(skip)]
     pub line_text: String,
+    /// The migration of this finding, when one is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// Whether a fix may be applied without a human reading it (the rustc/clippy vocabulary).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Applicability {
+    /// Keeps behaviour: `mirrorless lint --fix` applies it.
+    MachineApplicable,
+    /// Probably right, but a human must check it: shown, applied only on request.
+    Suggestion,
+}
+
+/// One replacement in the file of the finding: bytes `start..end` become `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Edit {
+    /// Byte offset of the first replaced byte.
+    pub start: usize,
+    /// Byte offset just past the last replaced byte (`start == end` inserts).
+    pub end: usize,
+    /// The new text.
+    pub replacement: String,
+}
+
+/// A rewrite that migrates one finding: a set of non-overlapping edits to the finding's file,
+/// applied together or not at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    /// Whether `--fix` applies it.
+    pub applicability: Applicability,
+    /// What the fix does, in one imperative sentence ("delete the removed mirror's emit").
+    pub message: String,
+    /// The edits, sorted by `start`, never overlapping.
+    pub edits: Vec<Edit>,
 }
 
 /// A problem with an input file or the run itself that is not a finding: unreadable file,
