@@ -1,7 +1,7 @@
 //! Live-event traces: JSON lines of [`LiveEmit`] records.
 
-use super::Finding;
-use super::reader::clip;
+use super::finding::Finding;
+use super::values::clip;
 use crate::vocab::Profile;
 use crate::vocab::live::{LiveEmit, LiveStatus, agent_statuses, classify};
 use std::collections::HashMap;
