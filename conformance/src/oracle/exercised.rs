@@ -3,11 +3,11 @@
 use crate::registry::{Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::{CallEnding, Case, InterruptKind, tool_calls_of};
 use crate::vocab::Profile;
-use crate::vocab::chunk::StreamChunk;
 use std::collections::BTreeSet;
 
 /// The requirements a case exercises: the behaviour each one constrains occurs in it. A MUST
 /// requirement that no case of a run exercised fails the run (nothing passes vacuously).
+/// Requirements checked on a log only (TURN-5, MSG-2, …) are never exercised by a run.
 pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
     let mut on: BTreeSet<&'static str> = BTreeSet::new();
     let mut add = |ids: &[&'static str]| on.extend(ids.iter().copied());
@@ -17,8 +17,8 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         return on;
     }
     add(&[
-        "SEQ-1", "SURF-1", "SURF-2", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-5", "TURN-6",
-        "TURN-7", "MIRROR-3", "MIRROR-4",
+        "SEQ-1", "SURF-1", "SURF-2", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6", "TURN-7",
+        "MIRROR-3", "MIRROR-4",
     ]);
     for (_, call) in case.script.calls() {
         add(&[
@@ -34,14 +34,6 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         match call.ending() {
             CallEnding::Success | CallEnding::MaxTokens => {
                 add(&["MSG-1", "MSG-3", "MSG-4", "MSG-6"]);
-                if call.chunks.iter().any(|c| {
-                    matches!(
-                        c,
-                        StreamChunk::TextDelta { .. } | StreamChunk::ReasoningDelta { .. }
-                    )
-                }) {
-                    add(&["MSG-2"]);
-                }
                 if !tool_calls_of(&call.chunks).is_empty() {
                     add(&["TOOL-4"]);
                 }

@@ -41,6 +41,10 @@ pub struct LiveEventSpec {
     pub mode: Mode,
     /// The profiles in which it is current.
     pub profiles: Profiles,
+    /// The profiles in which it is current but optional: it arrived part-way through the
+    /// profile's era, so a loop from the start of that era never dispatches it. A check that
+    /// expects the event must not expect it there.
+    pub optional: Profiles,
 }
 
 const fn ev(name: &'static str, mode: Mode, profiles: Profiles) -> LiveEventSpec {
@@ -48,6 +52,20 @@ const fn ev(name: &'static str, mode: Mode, profiles: Profiles) -> LiveEventSpec
         name,
         mode,
         profiles,
+        optional: NOT_OPTIONAL,
+    }
+}
+
+/// No profile: the event is always dispatched where it is current.
+const NOT_OPTIONAL: Profiles = Profiles {
+    v2026_07: false,
+    v2026_08: false,
+};
+
+impl LiveEventSpec {
+    /// Whether a loop of `profile` may leave the event out (see [`LiveEventSpec::optional`]).
+    pub const fn is_optional(&self, profile: Profile) -> bool {
+        self.optional.contains(profile)
     }
 }
 
@@ -59,7 +77,12 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
     ev("agent/status", Mode::Emit, Profiles::BOTH),
     ev("agent/error", Mode::Emit, Profiles::BOTH),
     ev("agent/request", Mode::Waterfall, Profiles::BOTH),
-    ev("agent/session-start", Mode::Emit, Profiles::BOTH),
+    // Added between M0 and the P3 parent (`dc95a7881d`, 2026-06-30): a 2026-07 loop from the
+    // start of the era has no `agent/session-start`, so it is optional there.
+    LiveEventSpec {
+        optional: Profiles::ONLY_2026_07,
+        ..ev("agent/session-start", Mode::Emit, Profiles::BOTH)
+    },
     ev("agent/pre-step", Mode::Serial, Profiles::ONLY_2026_07),
     ev("agent/pre-step", Mode::Waterfall, Profiles::ONLY_2026_08),
     ev("agent/queued", Mode::Emit, Profiles::ONLY_2026_07),
@@ -90,7 +113,9 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
     ev("tools/pre-execute", Mode::Waterfall, Profiles::BOTH),
     ev("tools/post-execute", Mode::Waterfall, Profiles::BOTH),
     ev("tools/change", Mode::Emit, Profiles::BOTH),
-    ev("tools/execute", Mode::Waterfall, Profiles::ONLY_2026_08),
+    // Dispatched by the tools service under 2026-07 too (the real loop at the migration
+    // commits), not only at HEAD.
+    ev("tools/execute", Mode::Waterfall, Profiles::BOTH),
     ev(
         "tools/code-dispatch-log",
         Mode::Emit,
@@ -105,13 +130,10 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
         Profiles::ONLY_2026_08,
     ),
     // Dispatched by `@deepseek-ai/dsh-system-prompt` (seen in every recording of the real
-    // 0.1.0-rc.8 loop under `fixtures/check/2026-08/upstream/`).
-    ev("system-prompt/change", Mode::Emit, Profiles::ONLY_2026_08),
-    ev(
-        "system-prompt/assemble",
-        Mode::Waterfall,
-        Profiles::ONLY_2026_08,
-    ),
+    // 0.1.0-rc.8 loop under `fixtures/check/2026-08/upstream/`), and by the system-prompt
+    // assembly of era M before each step (event-protocol.md §2.2 T7), so under 2026-07 too.
+    ev("system-prompt/change", Mode::Emit, Profiles::BOTH),
+    ev("system-prompt/assemble", Mode::Waterfall, Profiles::BOTH),
 ];
 
 /// One live emit, as recorded in a live-event trace (one JSON object per line) and as streamed
@@ -175,5 +197,39 @@ mod tests {
             Some(LiveStatus::Current)
         );
         assert_eq!(classify("agent/turn-stopping", Profile::V2026_07), None);
+    }
+
+    #[test]
+    fn catalogue_facts_of_both_eras() {
+        for name in [
+            "tools/execute",
+            "system-prompt/change",
+            "system-prompt/assemble",
+        ] {
+            for p in Profile::ALL {
+                assert_eq!(
+                    classify(name, p),
+                    Some(LiveStatus::Current),
+                    "{name} under {p}"
+                );
+            }
+        }
+        let spec = |name: &str| {
+            LIVE_EVENTS
+                .iter()
+                .find(|e| e.name == name)
+                .copied()
+                .unwrap_or_else(|| panic!("{name} is in the catalogue"))
+        };
+        let start = spec("agent/session-start");
+        assert!(start.is_optional(Profile::V2026_07));
+        assert!(!start.is_optional(Profile::V2026_08));
+        assert!(!spec("agent/created").is_optional(Profile::V2026_07));
+        // Optional only where current.
+        for e in LIVE_EVENTS {
+            for p in Profile::ALL {
+                assert!(!e.is_optional(p) || e.profiles.contains(p), "{}", e.name);
+            }
+        }
     }
 }
