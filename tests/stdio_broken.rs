@@ -106,6 +106,10 @@ broken!(
 );
 broken!(seq_1_seq_gap, "SEQ-1-seq-gap");
 broken!(
+    steer_1_steering_before_tool_calls,
+    "STEER-1-steering-before-tool-calls"
+);
+broken!(
     steer_1_steering_drained_late,
     "STEER-1-steering-drained-late"
 );

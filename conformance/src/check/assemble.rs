@@ -2,6 +2,7 @@
 
 use super::event::Loc;
 use super::values::clip;
+use crate::vocab::text::is_blank;
 use serde_json::{Value, json};
 
 /// How a model call ended.
@@ -73,7 +74,7 @@ impl Call {
 
     /// The assembled content: blocks in first-seen order, `block-end` authoritative, tool
     /// calls dropped on `max-tokens`; for an interrupted message only text and reasoning
-    /// blocks with non-whitespace text.
+    /// blocks with non-whitespace text (whitespace as JavaScript's `trim` sees it).
     pub fn assembled(&self, interrupted: bool) -> Vec<Value> {
         let max_tokens = self.finish.as_ref().is_some_and(|f| f.kind == "max-tokens");
         let mut out = Vec::with_capacity(self.blocks.len());
@@ -97,7 +98,7 @@ impl Call {
             }
             if interrupted {
                 let keep = matches!(kind, "text" | "reasoning")
-                    && block_text(&value).is_some_and(|t| !t.trim().is_empty());
+                    && block_text(&value).is_some_and(|t| !is_blank(t));
                 if !keep {
                     continue;
                 }
@@ -137,11 +138,6 @@ fn block_text(v: &Value) -> Option<&str> {
     v.get("text").and_then(Value::as_str)
 }
 
-/// Whether a block is an empty text/reasoning block (ignored on both sides of a comparison).
-fn is_empty_text(v: &Value) -> bool {
-    matches!(block_type(v), "text" | "reasoning") && block_text(v).is_none_or(str::is_empty)
-}
-
 /// Raw JSON arguments: equal as strings, or as parsed JSON (adapters re-serialize).
 pub(super) fn arguments_equal(a: &Value, b: &Value) -> bool {
     if a == b {
@@ -178,18 +174,18 @@ fn blocks_equal(expected: &Value, actual: &Value) -> bool {
 }
 
 /// The first divergence between the assembled content and a message's content:
-/// (block position, expected, observed), or `None` when they agree.
+/// (block position, expected, observed), or `None` when they agree. An empty text or
+/// reasoning block is content like any other, as upstream's `BlockAssembler` keeps it: a
+/// message that drops or adds one diverges, and it prints as itself (`{"text":""}`).
 pub(super) fn first_divergence(
     expected: &[Value],
     actual: &[Value],
 ) -> Option<(usize, String, String)> {
-    let e: Vec<&Value> = expected.iter().filter(|v| !is_empty_text(v)).collect();
-    let a: Vec<&Value> = actual.iter().filter(|v| !is_empty_text(v)).collect();
-    for i in 0..e.len().max(a.len()) {
-        match (e.get(i), a.get(i)) {
+    for i in 0..expected.len().max(actual.len()) {
+        match (expected.get(i), actual.get(i)) {
             (Some(x), Some(y)) if blocks_equal(x, y) => continue,
             (x, y) => {
-                let show = |v: Option<&&Value>| match v {
+                let show = |v: Option<&Value>| match v {
                     Some(v) => clip(&v.to_string()),
                     None => "no block".to_owned(),
                 };
@@ -221,7 +217,12 @@ mod tests {
         let d = first_divergence(&e, &a).expect("differs");
         assert_eq!(d.0, 0);
         assert!(first_divergence(&e, &e).is_none());
+        // An empty block is content: dropping it diverges, and it prints as itself.
         let empty = vec![json!({"type":"text","text":""})];
-        assert!(first_divergence(&empty, &[]).is_none());
+        let d = first_divergence(&empty, &[]).expect("an empty block is content");
+        assert_eq!(d.1, r#"{"text":"","type":"text"}"#);
+        assert_eq!(d.2, "no block");
+        let d = first_divergence(&e, &[empty[0].clone()]).expect("differs");
+        assert_eq!(d.2, r#"{"text":"","type":"text"}"#);
     }
 }

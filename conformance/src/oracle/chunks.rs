@@ -2,6 +2,7 @@
 //! against the delivered one, reported at its first divergence.
 
 use super::align::{Edit, align, matches_at};
+use super::divergence::name_divergence;
 use super::expected::{ChunkRole, Expected, ExpectedChunk};
 use super::finding::{Finding, Origin};
 use super::log_index::{LogIndex, ObservedChunk, observed_chunks};
@@ -170,38 +171,7 @@ pub(super) fn compare_chunks(
                 }
                 return f;
             }
-            let again = exp
-                .iter()
-                .any(|x| x.chunk == o.chunk && (x.turn, x.step) == (o.turn, o.step));
-            let replaces = edits[first..]
-                .iter()
-                .take_while(|e| !matches!(e, Edit::Match(..)))
-                .any(|e| matches!(e, Edit::Missing(..)));
-            finding(
-                "CHUNK-1",
-                if replaces {
-                    format!(
-                        "turn {} step {}: recorded `{}`, which the model never delivered there: chunks must be recorded verbatim, never merged or split",
-                        o.named.0,
-                        o.named.1,
-                        describe_chunk(&o.chunk)
-                    )
-                } else if again {
-                    format!(
-                        "`{}` was recorded again (turn {} step {}): each delivered chunk is recorded exactly once",
-                        describe_chunk(&o.chunk),
-                        o.named.0,
-                        o.named.1
-                    )
-                } else {
-                    format!(
-                        "turn {} step {}: recorded `{}`, which the model never delivered there",
-                        o.named.0,
-                        o.named.1,
-                        describe_chunk(&o.chunk)
-                    )
-                },
-            )
+            finding("CHUNK-1", name_divergence(exp, &obs, &edits, first))
         }
         Edit::Missing(i, _) => {
             let e = &exp[i];
@@ -257,17 +227,7 @@ pub(super) fn compare_chunks(
                     ),
                 );
             }
-            finding(
-                "CHUNK-1",
-                format!(
-                    "turn {} step {}: chunk {} `{}` of model call {} was delivered but not recorded",
-                    e.turn,
-                    e.step,
-                    e.index,
-                    describe_chunk(&e.chunk),
-                    e.call + 1
-                ),
-            )
+            finding("CHUNK-1", name_divergence(exp, &obs, &edits, first))
         }
         Edit::Match(..) => None,
     }

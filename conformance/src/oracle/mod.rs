@@ -29,6 +29,7 @@
 mod align;
 mod chunks;
 mod continuation;
+mod divergence;
 mod exercised;
 mod expected;
 mod finding;

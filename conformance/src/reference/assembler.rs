@@ -3,6 +3,7 @@
 //! last `usage` wins, a missing `finish` means `stop`, `max-tokens` drops tool calls.
 
 use crate::vocab::chunk::{BlockType, ContentBlock, FinishReason, StreamChunk, TokenUsage};
+use crate::vocab::text::is_blank;
 
 #[derive(Debug, Clone)]
 struct Block {
@@ -138,14 +139,14 @@ impl Assembled {
     }
 
     /// The content of an interrupted message: text and reasoning blocks, open or closed, with
-    /// non-whitespace text.
+    /// non-whitespace text (whitespace as JavaScript's `trim` sees it).
     pub fn interrupted_blocks(&self) -> Vec<ContentBlock> {
         self.blocks
             .iter()
             .filter_map(Self::block)
             .filter(|b| match b {
                 ContentBlock::Text { text, .. } | ContentBlock::Reasoning { text, .. } => {
-                    !text.trim().is_empty()
+                    !is_blank(text)
                 }
                 _ => false,
             })

@@ -89,14 +89,14 @@ fn open_block_after(call: &ModelCall, after: usize) -> Option<&'static str> {
 pub fn has_non_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
     call.chunks.iter().take(upto + 1).any(|c| match c {
         StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
-            !text.trim().is_empty()
+            !crate::vocab::text::is_blank(text)
         }
         StreamChunk::BlockEnd {
             block:
                 crate::vocab::chunk::ContentBlock::Text { text, .. }
                 | crate::vocab::chunk::ContentBlock::Reasoning { text, .. },
             ..
-        } => !text.trim().is_empty(),
+        } => !crate::vocab::text::is_blank(text),
         _ => false,
     })
 }

@@ -1,9 +1,11 @@
 //! 2026-07 `steering/message`: it names the open turn and lands only where steering may
-//! land (STEER-1).
+//! land (STEER-1): between steps, or after a successful step body (after the message and the
+//! results of all its tool calls), never in a failed step.
 
 use super::Monitor;
 use crate::check::event::{Envelope, Loc};
 use crate::check::values::parse_u64;
+use serde_json::Value;
 
 impl Monitor {
     pub(super) fn steering(&mut self, at: Loc, env: &Envelope<'_>) {
@@ -36,6 +38,35 @@ impl Monitor {
                 "STEER-1",
                 at,
                 "`steering/message` inside a step that has no successful model call: steering lands between steps or after a successful step body",
+            );
+            return;
+        }
+        // The step body ends with the results of the message's tool calls: steering drained
+        // between the message and a tool call (or its result) lands inside the body.
+        let (turn_number, step_number) = (step.turn, step.number);
+        let unran = step
+            .message
+            .as_ref()
+            .filter(|m| !m.max_tokens)
+            .map_or(0, |m| {
+                m.tool_blocks
+                    .iter()
+                    .filter(|b| {
+                        let id = b.get("id").and_then(Value::as_str).unwrap_or("");
+                        !step
+                            .tool_calls
+                            .iter()
+                            .any(|c| c.call_id == id && c.answered)
+                    })
+                    .count()
+            });
+        if unran > 0 {
+            self.report(
+                "STEER-1",
+                at,
+                format!(
+                    "`steering/message` in turn {turn_number} step {step_number} before {unran} of the step's tool call(s) ran: 2026-07 drains steering after the step body, after every tool result"
+                ),
             );
         }
     }

@@ -107,8 +107,8 @@ impl Monitor {
                 "TURN-4",
                 at,
                 format!(
-                    "`turn/end` while step {} is open: the step is never closed by a `step/end`",
-                    step.number
+                    "`turn/end` of turn {} while step {} is open: the step is never closed by a `step/end`",
+                    turn.number, step.number
                 ),
                 format!("`step/end` of step {}", step.number),
                 "`turn/end`",
@@ -116,7 +116,14 @@ impl Monitor {
             self.close_step(&mut turn, step);
         }
         let Some(reason) = reason else {
-            self.report("LOG-2", at, "`turn/end` has no `data.reason.kind`");
+            self.report(
+                "LOG-2",
+                at,
+                format!(
+                    "`turn/end` of turn {} has no `data.reason.kind`",
+                    turn.number
+                ),
+            );
             return;
         };
         let m = self.profile == Profile::V2026_07;
@@ -127,8 +134,8 @@ impl Monitor {
                 "TURN-6",
                 at,
                 format!(
-                    "turn-end reason `{reason}` is not defined by the {} profile",
-                    self.profile
+                    "turn {} ends `{reason}`, a reason the {} profile does not define",
+                    turn.number, self.profile
                 ),
                 TurnEndReason::kinds(self.profile).join(", "),
                 reason.clone(),
@@ -158,8 +165,8 @@ impl Monitor {
                 "TURN-5",
                 at,
                 format!(
-                    "an `interrupted` closer must first answer the open step's {} unanswered tool call(s) with synthetic error results",
-                    turn.unanswered_in_last_step
+                    "turn {} ends `interrupted` with {} tool call(s) of its last step unanswered: the crash-repair closer must first answer them with synthetic error results",
+                    turn.number, turn.unanswered_in_last_step
                 ),
             );
         }
@@ -214,7 +221,10 @@ impl Monitor {
             self.report(
                 "MSG-5",
                 m_at,
-                "a model call finished successfully but no `assistant/message` finalizes it",
+                format!(
+                    "a model call of turn {} finished successfully but no `assistant/message` finalizes it (the turn ends `{reason}`)",
+                    turn.number
+                ),
             );
         }
     }
