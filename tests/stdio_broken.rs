@@ -95,7 +95,12 @@ broken!(
     msg_3_content_drops_reasoning,
     "MSG-3-content-drops-reasoning"
 );
+broken!(msg_4_first_usage_kept, "MSG-4-first-usage-kept");
 broken!(msg_4_usage_dropped, "MSG-4-usage-dropped");
+broken!(
+    msg_5_python_strip_whitespace,
+    "MSG-5-python-strip-whitespace"
+);
 broken!(
     msg_5_interrupted_message_missing,
     "MSG-5-interrupted-message-missing"
@@ -112,6 +117,10 @@ broken!(
 broken!(
     steer_1_steering_drained_late,
     "STEER-1-steering-drained-late"
+);
+broken!(
+    steer_2_leftover_steering_dropped,
+    "STEER-2-leftover-steering-dropped"
 );
 broken!(
     steer_2_steering_never_cleared,

@@ -36,6 +36,9 @@ pub(super) struct ExpectedSteer {
     pub(super) turn: u64,
     pub(super) step: u64,
     pub(super) text: String,
+    /// Steering sent during a call that ended its turn early (a failure, a cancel) is left
+    /// over: the next turn (this one) claims it right after its prompt.
+    pub(super) leftover_to: Option<u64>,
 }
 
 /// How one turn must end, and why.
@@ -153,11 +156,13 @@ impl Expected {
                         index: call.chunks.len(),
                     });
                 }
+                let leftover = matches!(ending, CallEnding::Failed | CallEnding::Interrupted(_));
                 for s in &call.steer {
                     e.steers.push(ExpectedSteer {
                         turn: turn.turn,
                         step: *step,
                         text: s.text.clone(),
+                        leftover_to: leftover.then_some(turn.turn + 1),
                     });
                 }
                 call_number += 1;

@@ -35,7 +35,10 @@ pub(super) fn texts_of(event: &SessionEvent) -> Vec<&str> {
 }
 
 /// STEER-2: every steering message is recorded exactly once, as the profile's event, before
-/// the model call that follows it.
+/// the model call that follows it. Steering sent during a call that ended its turn early (a
+/// failure, a cancel) is left over, and claimed by the next turn right after its prompt: as a
+/// `user/message` before its first step (2026-07), or among the first events of its first
+/// step (2026-08); never in the failed step (STEER-1 judges that on the log under 2026-07).
 pub(super) fn check_steering(
     case: &Case,
     expected: &Expected,
@@ -50,23 +53,37 @@ pub(super) fn check_steering(
             .filter(|(_, e)| records_steer(e, &s.text))
             .map(|(i, _)| i)
             .collect();
-        let next_request = ix.first_in_step(log, "assistant/chunk", s.turn, s.step + 1);
-        let turn_end = ix.turn_end(s.turn);
+        // The turn and step that claim the steering.
+        let (turn, step) = match s.leftover_to {
+            Some(next) => (next, 1),
+            None => (s.turn, s.step + 1),
+        };
+        let next_request = ix.first_in_step(log, "assistant/chunk", turn, step);
+        let turn_end = ix.turn_end(turn);
+        let want_text = match (case.profile, s.leftover_to) {
+            (Profile::V2026_07, None) => format!(
+                "steering/message {:?} in turn {turn}, before the first chunk of step {step}",
+                s.text
+            ),
+            (Profile::V2026_08, None) => format!(
+                "user/message {:?} among the first events of turn {turn} step {step}",
+                s.text
+            ),
+            (Profile::V2026_07, Some(_)) => format!(
+                "user/message {:?} in turn {turn} right after its prompt, before step 1 (left over from turn {}, which ended early)",
+                s.text, s.turn
+            ),
+            (Profile::V2026_08, Some(_)) => format!(
+                "user/message {:?} in turn {turn} step 1 right after its prompt (left over from turn {}, which ended early)",
+                s.text, s.turn
+            ),
+        };
         let finding = |position: usize, message: String| Finding {
             requirement: "STEER-2",
             error: true,
             position: Some(position as u64),
             message,
-            expected: vec![format!(
-                "{} {:?} in turn {}, before the first chunk of step {}",
-                match case.profile {
-                    Profile::V2026_07 => "steering/message",
-                    Profile::V2026_08 => "user/message (first events of the next step)",
-                },
-                s.text,
-                s.turn,
-                s.step + 1
-            )],
+            expected: vec![want_text.clone()],
             observed: records
                 .iter()
                 .map(|i| format!("#{i} {} {:?}", log[*i].kind, texts_of(&log[*i])))
@@ -74,53 +91,65 @@ pub(super) fn check_steering(
             origin: Origin::Oracle,
         };
         let fallback = next_request.or(turn_end).unwrap_or(log.len());
+        let leftover = if s.leftover_to.is_some() {
+            ", whose call ended the turn early,"
+        } else {
+            ""
+        };
         match records.as_slice() {
             [] => out.push(finding(
                 fallback,
                 format!(
-                    "the steering message {:?} sent during turn {} step {} was never recorded durably",
+                    "the steering message {:?} sent during turn {} step {}{leftover} was never recorded durably",
                     s.text, s.turn, s.step
                 ),
             )),
             [only] => {
                 let e = &log[*only];
                 let before_next = next_request.is_none_or(|n| *only < n);
-                let (want, placed) = match case.profile {
+                // Among the first events of the claiming step (after its `step/start`).
+                let first_in_step = || {
+                    ix.step_start(turn, step).is_some_and(|o| {
+                        *only > o && log[o + 1..*only].iter().all(|x| x.kind == "user/message")
+                    })
+                };
+                let (want, placed) = match (case.profile, s.leftover_to) {
                     // Where exactly inside the turn is STEER-1's to judge.
-                    Profile::V2026_07 => (
+                    (Profile::V2026_07, None) => (
                         "steering/message",
-                        before_next && ix.ords[*only].0 == s.turn && turn_end.is_none_or(|t| *only < t),
+                        before_next && ix.ords[*only].0 == turn && turn_end.is_none_or(|t| *only < t),
                     ),
-                    Profile::V2026_08 => {
-                        let opened = ix.step_start(s.turn, s.step + 1);
-                        (
-                            "user/message",
-                            before_next
-                                && opened.is_some_and(|o| {
-                                    *only > o && log[o + 1..*only].iter().all(|x| x.kind == "user/message")
-                                }),
-                        )
-                    }
+                    // Right after the prompt: inside the turn, before its first `step/start`.
+                    (Profile::V2026_07, Some(_)) => (
+                        "user/message",
+                        ix.ords[*only] == (turn, 0)
+                            && log[..*only].iter().rev().take_while(|x| x.kind != "turn/start").all(|x| x.kind == "user/message"),
+                    ),
+                    (Profile::V2026_08, _) => ("user/message", before_next && first_in_step()),
                 };
                 if e.kind != want {
                     out.push(finding(
                         *only,
                         format!(
-                            "the steering message {:?} was recorded as `{}`; under {} it is a `{want}`",
-                            s.text, e.kind, case.profile
+                            "the steering message {:?}{} was recorded as `{}`; under {} it is a `{want}`",
+                            s.text,
+                            if s.leftover_to.is_some() { " (left over from a turn that ended early)" } else { "" },
+                            e.kind,
+                            case.profile
                         ),
                     ));
                 } else if !placed {
                     out.push(finding(
                         *only,
                         format!(
-                            "the steering message {:?} (turn {} step {}) was recorded at #{only}, {}",
+                            "the steering message {:?} (turn {} step {}{leftover}) was recorded at #{only}, {}",
                             s.text,
                             s.turn,
                             s.step,
-                            match case.profile {
-                                Profile::V2026_07 => "outside its turn or after the next model call started",
-                                Profile::V2026_08 => "not among the first events of the next step",
+                            match (case.profile, s.leftover_to) {
+                                (Profile::V2026_07, None) => "outside its turn or after the next model call started".to_owned(),
+                                (Profile::V2026_08, None) => "not among the first events of the next step".to_owned(),
+                                (_, Some(next)) => format!("not right after the prompt of turn {next}, which claims it"),
                             }
                         ),
                     ));

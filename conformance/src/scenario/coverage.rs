@@ -38,8 +38,19 @@ pub const LABELS: &[Label] = &[
     label("tool error result", 30, Profiles::BOTH),
     label("empty delta", 100, Profiles::BOTH),
     label("multi-byte text", 100, Profiles::BOTH),
+    label(
+        "whitespace JavaScript trims (U+FEFF, U+00A0, U+2028)",
+        50,
+        Profiles::BOTH,
+    ),
+    label(
+        "near-whitespace JavaScript keeps (U+001C, U+0085)",
+        50,
+        Profiles::BOTH,
+    ),
     label("block without deltas", 100, Profiles::BOTH),
     label("usage chunk", 200, Profiles::BOTH),
+    label("two usage chunks in one call", 50, Profiles::BOTH),
     label("finish stop", 200, Profiles::BOTH),
     label("finish tool-calls", 100, Profiles::BOTH),
     label("finish max-tokens", 50, Profiles::BOTH),
@@ -53,11 +64,21 @@ pub const LABELS: &[Label] = &[
     label("steering", 100, Profiles::BOTH),
     label("steering during text", 20, Profiles::BOTH),
     label("steering during a tool call", 10, Profiles::BOTH),
+    label(
+        "leftover steering (a failed or cancelled call)",
+        20,
+        Profiles::BOTH,
+    ),
     label("cancel", 50, Profiles::BOTH),
     label("cancel during text", 10, Profiles::BOTH),
     label("cancel during reasoning", 5, Profiles::BOTH),
     label("cancel during a tool call", 5, Profiles::BOTH),
     label("cancel with a non-whitespace prefix", 10, Profiles::BOTH),
+    label(
+        "cancel with a prefix only some languages call whitespace",
+        5,
+        Profiles::BOTH,
+    ),
     label("dispose mid-stream", 10, Profiles::BOTH),
     label("dispose when idle", 50, Profiles::BOTH),
     label("idle injection", 20, Profiles::ONLY_2026_07),
@@ -99,6 +120,28 @@ pub fn has_non_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
         } => !crate::vocab::text::is_blank(text),
         _ => false,
     })
+}
+
+/// Whether the text and reasoning streamed in chunks `0..=upto` of `call` is whitespace by
+/// one language's definition but not by another's: only JavaScript `trim` whitespace and the
+/// code points Rust or Python add (U+001C–U+001F, U+0085), with at least one that is not ASCII
+/// space, tab or newline. Such a prefix decides the 2026-08 interrupted message (MSG-5) only
+/// when whitespace is JavaScript's.
+fn has_contested_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
+    let mut text = String::new();
+    for c in call.chunks.iter().take(upto + 1) {
+        if let StreamChunk::TextDelta { text: t, .. }
+        | StreamChunk::ReasoningDelta { text: t, .. } = c
+        {
+            text.push_str(t);
+        }
+    }
+    let contested = |c: char| matches!(c, '\u{1c}'..='\u{1f}' | '\u{85}');
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| crate::vocab::text::is_js_whitespace(c) || contested(c))
+        && text.chars().any(|c| contested(c) || !c.is_ascii())
 }
 
 /// The labels of [`LABELS`] that apply to `case`, in table order.
@@ -145,6 +188,12 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
                     if text.len() != text.chars().count() {
                         add("multi-byte text");
                     }
+                    if !text.is_ascii() && crate::vocab::text::is_blank(text) {
+                        add("whitespace JavaScript trims (U+FEFF, U+00A0, U+2028)");
+                    }
+                    if text.contains(['\u{1c}', '\u{85}']) {
+                        add("near-whitespace JavaScript keeps (U+001C, U+0085)");
+                    }
                 }
                 StreamChunk::ToolCallDelta {
                     arguments_delta, ..
@@ -152,6 +201,22 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
                 StreamChunk::Usage { .. } => add("usage chunk"),
                 _ => {}
             }
+        }
+        if delivered
+            .iter()
+            .filter(|c| matches!(c, StreamChunk::Usage { .. }))
+            .count()
+            >= 2
+        {
+            add("two usage chunks in one call");
+        }
+        if !call.steer.is_empty()
+            && matches!(
+                call.ending(),
+                CallEnding::Failed | CallEnding::Interrupted(_)
+            )
+        {
+            add("leftover steering (a failed or cancelled call)");
         }
         let starts = delivered
             .iter()
@@ -217,6 +282,9 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
                 }
                 if has_non_whitespace_prefix(call, i.after) {
                     add("cancel with a non-whitespace prefix");
+                }
+                if has_contested_whitespace_prefix(call, i.after) {
+                    add("cancel with a prefix only some languages call whitespace");
                 }
             }
         }

@@ -11,7 +11,9 @@
 //! Payloads come from small fixed alphabets (empty deltas, spaces, multi-byte text): chunk
 //! accounting does not need more, and regex strategies would dominate the run time.
 
-use super::{Action, Case, InterruptAt, InterruptKind, ModelCall, Script, SteerAt, ToolOutcome};
+use super::{
+    Action, CallEnding, Case, InterruptAt, InterruptKind, ModelCall, Script, SteerAt, ToolOutcome,
+};
 use crate::vocab::Profile;
 use crate::vocab::chunk::{
     BlockType, ContentBlock, FinishReason, LlmFailure, StreamChunk, TokenUsage,
@@ -20,7 +22,9 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::Map;
 
-/// Text and reasoning delta payloads: empty, whitespace-only, ASCII, multi-byte.
+/// Text and reasoning delta payloads: empty, whitespace-only, ASCII, multi-byte, and the
+/// non-ASCII whitespace JavaScript's `trim` removes (U+FEFF, U+00A0, U+2028) next to code points
+/// it keeps although Rust or Python call them whitespace (U+001C, U+0085).
 pub const TEXT_FRAGMENTS: &[&str] = &[
     "a",
     "hello",
@@ -32,6 +36,11 @@ pub const TEXT_FRAGMENTS: &[&str] = &[
     "x y",
     "\n",
     "ok.",
+    "\u{feff}",
+    "\u{a0}",
+    "\u{2028}",
+    "\u{1c}",
+    "\u{85}",
 ];
 /// Tool-call argument deltas: pieces of a JSON object.
 pub const ARGUMENT_FRAGMENTS: &[&str] = &["{", "\"path\":", "\"a.txt\"", "}", "", " "];
@@ -183,6 +192,20 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
     if raw.dispose && !disposed {
         actions.push(Action::Dispose);
     }
+    // Leftover steering (in a call that ended its turn early) is claimed by the next turn's
+    // prompt; where no prompt follows, the user never steered.
+    for a in 0..actions.len() {
+        let next_is_prompt = matches!(actions.get(a + 1), Some(Action::Prompt { .. }));
+        if let Some(Action::Prompt { calls, .. }) = actions.get_mut(a)
+            && !next_is_prompt
+        {
+            for call in calls.iter_mut() {
+                if !matches!(call.ending(), CallEnding::Success | CallEnding::MaxTokens) {
+                    call.steer.clear();
+                }
+            }
+        }
+    }
     Case {
         profile,
         script: Script { actions },
@@ -325,13 +348,19 @@ fn build_call(
         }
     } else {
         if let Some((input, output)) = raw.usage {
-            chunks.push(StreamChunk::Usage {
+            let usage = |output_tokens: u64| StreamChunk::Usage {
                 usage: TokenUsage {
                     input_tokens: u64::from(input),
-                    output_tokens: u64::from(output),
+                    output_tokens,
                     ..TokenUsage::default()
                 },
-            });
+            };
+            // Some providers report usage twice (a running count, then the total): the
+            // message's usage is the last one (MSG-4).
+            if input % 3 == 0 {
+                chunks.push(usage(u64::from(output / 2)));
+            }
+            chunks.push(usage(u64::from(output)));
         }
         chunks.push(finish(match raw.end {
             0 => FinishReason::Stop,
@@ -345,6 +374,7 @@ fn build_call(
         ..ModelCall::default()
     };
     let n = model_call.chunks.len();
+    model_call.retry = failed && raw.retry && profile == Profile::V2026_08;
     if let Some((at, dispose)) = raw.interrupt.filter(|_| n >= 2) {
         model_call.interrupt = Some(InterruptAt {
             after: usize::from(at) % (n - 1),
@@ -354,19 +384,29 @@ fn build_call(
                 InterruptKind::Cancel
             },
         });
-        return model_call;
+        model_call.retry = false;
     }
-    if !failed && n > 0 {
+    // Steering anywhere in the delivered stream; in a call that ends the turn early (a failure
+    // that is not retried, a cancel) it is left over for the next turn, and [`build`] drops
+    // it where no next prompt claims it.
+    let steerable = match model_call.interrupt {
+        Some(i) => i.after + 1,
+        None if model_call.retry => 0,
+        None => n,
+    };
+    if steerable > 0 {
         for s in &raw.steer {
             names.steer += 1;
             model_call.steer.push(SteerAt {
-                after: usize::from(*s) % n,
+                after: usize::from(*s) % steerable,
                 text: format!("steer {}", names.steer),
             });
         }
         model_call.steer.sort_by_key(|s| s.after);
     }
-    model_call.retry = failed && raw.retry && profile == Profile::V2026_08;
+    if model_call.interrupt.is_some() {
+        return model_call;
+    }
     for (i, (id, _, _)) in model_call.dispatched_tool_calls().into_iter().enumerate() {
         let is_error = raw.tool_errors[i % raw.tool_errors.len()];
         model_call.tools.push(ToolOutcome {

@@ -340,10 +340,31 @@ impl Script {
                         if call.steer.iter().any(|s| s.after >= n) {
                             return Err(e("steering after a chunk the call does not have"));
                         }
-                        if !call.steer.is_empty()
-                            && !matches!(call.ending(), CallEnding::Success | CallEnding::MaxTokens)
-                        {
-                            return Err(e("steering only in calls that succeed"));
+                        // Steering in a call that ends the turn early (a failure that is not
+                        // retried, a cancel) is left over: the next turn claims it, right after
+                        // its prompt (event-protocol.md §2.6; stdio.md §5.3, §5.4).
+                        if !call.steer.is_empty() {
+                            match call.ending() {
+                                CallEnding::Success | CallEnding::MaxTokens => {}
+                                CallEnding::Failed if call.retry => {
+                                    return Err(e("no steering in a call that is retried"));
+                                }
+                                CallEnding::Interrupted(i)
+                                    if call.steer.iter().any(|s| s.after > i.after) =>
+                                {
+                                    return Err(e("steering after the interrupt"));
+                                }
+                                _ if !matches!(
+                                    self.actions.get(a + 1),
+                                    Some(Action::Prompt { .. })
+                                ) =>
+                                {
+                                    return Err(e(
+                                        "leftover steering needs a next prompt to claim it",
+                                    ));
+                                }
+                                _ => {}
+                            }
                         }
                         if call.retry && profile != Profile::V2026_08 {
                             return Err(e("retries exist only under 2026-08"));
