@@ -119,6 +119,10 @@ broken!(
     "STEER-1-steering-drained-late"
 );
 broken!(
+    steer_2_leftover_in_failed_step,
+    "STEER-2-leftover-in-failed-step"
+);
+broken!(
     steer_2_leftover_steering_dropped,
     "STEER-2-leftover-steering-dropped"
 );

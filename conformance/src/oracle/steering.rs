@@ -142,10 +142,11 @@ pub(super) fn check_steering(
                     out.push(finding(
                         *only,
                         format!(
-                            "the steering message {:?} (turn {} step {}{leftover}) was recorded at #{only}, {}",
+                            "the steering message {:?} (turn {} step {}{}) was recorded at #{only}, {}",
                             s.text,
                             s.turn,
                             s.step,
+                            if s.leftover_to.is_some() { "; left over, as its call ended the turn early" } else { "" },
                             match (case.profile, s.leftover_to) {
                                 (Profile::V2026_07, None) => "outside its turn or after the next model call started".to_owned(),
                                 (Profile::V2026_08, None) => "not among the first events of the next step".to_owned(),
