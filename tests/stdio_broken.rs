@@ -141,6 +141,7 @@ broken!(
     "SURF-1-user-message-without-surface-op"
 );
 broken!(surf_2_duplicate_source_seq, "SURF-2-duplicate-source-seq");
+broken!(surf_3_constant_message_id, "SURF-3-constant-message-id");
 broken!(
     tool_1_result_answers_wrong_call,
     "TOOL-1-result-answers-wrong-call"

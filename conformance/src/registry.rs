@@ -263,6 +263,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
         enforcement: LOG_AND_DRIVER,
         source: "event-protocol.md §2.1 S5",
     },
+    Requirement {
+        id: "SURF-3",
+        area: Area::Surface,
+        title: "Every message has its own id",
+        tier_2026_07: NA,
+        tier_2026_08: M,
+        statement: "Under 2026-08, every surface message in the message shape (`user/message` with `id`/`role`, and the `message` object of `assistant/message` and `tool/result`) MUST carry a non-empty string `id`, and no two messages of a turn may share one.",
+        rationale: "Derived history, compaction and replace operations address a message by its id; a missing or repeated id makes two messages one, or one unreachable. The checker compares ids within a turn, the state it holds in memory, so a repeat across turns is not caught.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.2, §1.3",
+    },
     // ---- TURN --------------------------------------------------------------------------
     Requirement {
         id: "TURN-1",

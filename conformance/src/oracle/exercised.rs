@@ -17,8 +17,8 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         return on;
     }
     add(&[
-        "SEQ-1", "SURF-1", "SURF-2", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6", "TURN-7",
-        "MIRROR-3", "MIRROR-4",
+        "SEQ-1", "SURF-1", "SURF-2", "SURF-3", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6",
+        "TURN-7", "MIRROR-3", "MIRROR-4",
     ]);
     for (_, call) in case.script.calls() {
         add(&[

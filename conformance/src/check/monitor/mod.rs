@@ -5,6 +5,7 @@
 
 mod chunks;
 mod data;
+mod ids;
 mod messages;
 mod placement;
 mod state;
@@ -203,6 +204,9 @@ impl Monitor {
         let scope = scope.unwrap_or(Scope::Turn);
         self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
+        if surface && !replace {
+            self.message_id(at, env);
+        }
         match env.kind {
             "turn/start" => self.turn_start(at, env),
             "turn/end" => self.turn_end(at, env),

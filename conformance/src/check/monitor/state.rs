@@ -56,5 +56,8 @@ pub(super) struct Turn {
     pub(super) missing_message: Option<Loc>,
     /// Tool calls of the last closed step left without a result.
     pub(super) unanswered_in_last_step: usize,
+    /// The message ids of the turn's surface messages, with the seq that first used each
+    /// (SURF-3); kept per turn so memory stays bounded by the open turn.
+    pub(super) message_ids: Vec<(String, u64)>,
     pub(super) step: Option<Step>,
 }

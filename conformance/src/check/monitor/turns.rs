@@ -67,6 +67,7 @@ impl Monitor {
             unfinished_call: None,
             missing_message: None,
             unanswered_in_last_step: 0,
+            message_ids: Vec::new(),
             step: None,
         });
     }
