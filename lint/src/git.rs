@@ -4,7 +4,8 @@
 //! untouched users new findings (they are new results, semgrep-style, not changed lines).
 
 use crate::baseline::Baseline;
-use crate::engine::{self, Options, display_path};
+use crate::engine::{self, Options};
+use crate::source::display_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 

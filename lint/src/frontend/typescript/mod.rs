@@ -10,8 +10,8 @@ pub mod lex;
 mod syntax;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
-use crate::engine::LineIndex;
 use crate::model::{Occurrence, Role};
+use crate::source::LineIndex;
 use lex::{Token, TokenKind};
 use oxc_allocator::Allocator;
 use oxc_ast::ast::Program;

@@ -5,9 +5,9 @@
 //! uses of identifiers that stand for a removed event. The front end then matches names in
 //! the text and asks for the innermost context of each.
 
-use crate::engine::LineIndex;
 use crate::frontend::{CallNames, Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
+use crate::source::LineIndex;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
