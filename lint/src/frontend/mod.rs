@@ -10,6 +10,7 @@
 //! 2. [`FrontEnd::analyze`] reports every occurrence, using the [`Symbols`] of the whole run
 //!    to resolve uses of those identifiers across files.
 
+pub mod depth;
 pub mod markdown;
 pub mod rust;
 pub mod typescript;

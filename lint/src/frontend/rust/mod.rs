@@ -5,7 +5,7 @@
 mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
@@ -138,30 +138,34 @@ impl FrontEnd for Rust {
         if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
             return Declarations::default();
         }
-        let found = match parse(src) {
-            Ok(file) => {
-                let mut c = syntax::Collector {
-                    cx,
-                    path,
-                    found: Vec::new(),
-                    impl_self: Vec::new(),
-                    modules: module_words(path),
-                    mod_stack: Vec::new(),
-                    locals: syntax::local_strings(&file, cx.symbols),
-                    pending: Default::default(),
-                };
-                c.visit_file(&file);
-                let mut pending: Vec<String> = c.pending.into_iter().collect();
-                pending.sort();
-                Declarations {
-                    found: c.found,
-                    pending,
+        let modules = module_words(path);
+        depth::guarded(depth::estimate(src).depth, || {
+            let found = match parse(src) {
+                Ok(file) => {
+                    let mut c = syntax::Collector {
+                        cx,
+                        path,
+                        found: Vec::new(),
+                        impl_self: Vec::new(),
+                        modules,
+                        mod_stack: Vec::new(),
+                        locals: syntax::local_strings(&file, cx.symbols),
+                        pending: Default::default(),
+                    };
+                    c.visit_file(&file);
+                    let mut pending: Vec<String> = c.pending.into_iter().collect();
+                    pending.sort();
+                    Declarations {
+                        found: c.found,
+                        pending,
+                    }
                 }
-            }
-            Err(_) => Declarations::default(),
-        };
-        release_spans();
-        found
+                Err(_) => Declarations::default(),
+            };
+            release_spans();
+            found
+        })
+        .unwrap_or_default()
     }
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
@@ -170,20 +174,28 @@ impl FrontEnd for Rust {
         // Files whose only mentions are comments (the usual state after a migration) need
         // no syntax tree.
         let lexical_only = !cx.mentions_declared && names_only_in_comments(src, &tokens, cx);
-        let parsed = if lexical_only { None } else { Some(parse(src)) };
-        let (contexts, idents) = match parsed {
-            None => (Vec::new(), Vec::new()),
-            Some(Ok(file)) => {
-                let mut c = syntax::Classifier::new(cx, path, &file);
-                c.visit_file(&file);
-                (c.contexts, c.occurrences)
-            }
-            Some(Err(e)) => {
-                analysis.parse_error = Some((e.span().byte_range().start, e.to_string()));
-                (Vec::new(), Vec::new())
-            }
+        let parsed = if lexical_only {
+            Ok((Vec::new(), Vec::new()))
+        } else {
+            let nesting = depth::estimate(src);
+            depth::guarded(nesting.depth, || {
+                let result = match parse(src) {
+                    Ok(file) => {
+                        let mut c = syntax::Classifier::new(cx, path, &file);
+                        c.visit_file(&file);
+                        Ok((c.contexts, c.occurrences))
+                    }
+                    Err(e) => Err((e.span().byte_range().start, e.to_string())),
+                };
+                release_spans();
+                result
+            })
+            .unwrap_or_else(|depth::TooDeep(message)| Err((nesting.at, message)))
         };
-        release_spans();
+        let (contexts, idents) = parsed.unwrap_or_else(|error| {
+            analysis.parse_error = Some(error);
+            (Vec::new(), Vec::new())
+        });
         let context_at = |start: usize, end: usize| -> Option<Ctx> {
             contexts
                 .iter()

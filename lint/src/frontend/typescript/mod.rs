@@ -9,7 +9,7 @@
 pub mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
 use crate::model::{Occurrence, Role};
 use crate::source::LineIndex;
 use lex::{Token, TokenKind};
@@ -40,7 +40,18 @@ fn source_type(path: &str) -> SourceType {
 
 /// Parses `src` and runs `f` on the program, or returns the offset and message of the error
 /// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
-fn with_program<R>(
+/// Deeply nested files are parsed on a stack sized for them, or refused ([`depth`]).
+fn with_program<R: Send>(
+    path: &str,
+    src: &str,
+    f: impl FnOnce(&Program<'_>) -> R + Send,
+) -> Result<R, (usize, String)> {
+    let nesting = depth::estimate(src);
+    depth::guarded(nesting.depth, || parse_program(path, src, f))
+        .unwrap_or_else(|depth::TooDeep(message)| Err((nesting.at, message)))
+}
+
+fn parse_program<R>(
     path: &str,
     src: &str,
     f: impl FnOnce(&Program<'_>) -> R,
