@@ -6,7 +6,7 @@ use crate::baseline::{self, Baseline, Entry};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
-use crate::model::{FileError, Finding, Occurrence, Role, Severity};
+use crate::model::{FileError, Finding, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, read_source};
 use crate::suppress::{self, Suppression};
@@ -277,17 +277,6 @@ fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
     })
 }
 
-fn role_rank(role: Role) -> usize {
-    match role {
-        Role::Subscribe | Role::Emit => 0,
-        Role::Declare => 1,
-        Role::Reference => 2,
-        Role::Embedded => 3,
-        Role::Mention => 4,
-        Role::Comment => 5,
-    }
-}
-
 fn file_findings(
     s: &Source,
     analysis: FileAnalysis,
@@ -295,34 +284,25 @@ fn file_findings(
     config: &Config,
 ) -> (Vec<Finding>, usize) {
     let index = LineIndex::new(&s.text);
-    let mut occ: Vec<(usize, Occurrence)> = analysis
-        .occurrences
+    // One finding per rule and place: the same name at the same place found twice is one
+    // finding (the most specific role), but every other occurrence is kept, however many
+    // share a line (`bus.on("x", a); bus.emit("x", b)` is a subscription and an emit).
+    // A declaration is one place however it is spelled: `event!(TurnStart, "agent/x")`
+    // declares once, not once for the name and once for the string.
+    let mut declared = std::collections::HashSet::new();
+    let occ: Vec<_> = crate::frontend::in_source_order(analysis.occurrences)
         .into_iter()
-        .map(|o| (index.position(o.start).0, o))
+        .filter(|o| {
+            o.role != Role::Declare || declared.insert((index.position(o.start).0, o.event.clone()))
+        })
         .collect();
-    // Several code uses of one event on one line (`bus.on::<TurnStart>(|e: TurnStart| …)`)
-    // are one finding: the most specific one.
-    let code = |r: Role| role_rank(r) <= 2;
-    let mut best: HashMap<(usize, String), usize> = HashMap::new();
-    for (line, o) in &occ {
-        if code(o.role) {
-            let e = best.entry((*line, o.event.clone())).or_insert(usize::MAX);
-            *e = (*e).min(role_rank(o.role));
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    occ.retain(|(line, o)| {
-        !code(o.role)
-            || (best.get(&(*line, o.event.clone())) == Some(&role_rank(o.role))
-                && seen.insert((*line, o.event.clone())))
-    });
 
     let parse_note = analysis.parse_error.as_ref().map(|_| {
         "found by the lexical scan: the file does not parse, so the use could not be classified"
             .to_owned()
     });
     let mut findings = Vec::new();
-    for (_, o) in occ {
+    for o in occ {
         let rule = rules::for_role(o.role);
         let Some(severity) = config.severity(rule) else {
             continue;

@@ -340,9 +340,11 @@ pub struct Token {
 }
 
 /// Sorts a file's occurrences by position and drops the duplicates two paths of one front end
-/// found for the same name at the same place.
+/// found for the same name at the same place, keeping the most specific role (the order of
+/// [`Role`](crate::model::Role)). Occurrences at different places are all kept, even on one
+/// line.
 pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
-    occ.sort_by_key(|o| (o.start, o.end));
+    occ.sort_by_key(|o| (o.start, o.end, o.role));
     occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
     occ
 }
