@@ -81,6 +81,16 @@ pub fn walk(
                 continue;
             }
         };
+        if !meta.is_file() && !meta.is_dir() {
+            // Reading a FIFO or a device could block or never end.
+            errors.push(FileError {
+                path: display_path(root_path),
+                line: None,
+                message: "not a regular file or a directory (a FIFO, socket or device): not read"
+                    .to_owned(),
+            });
+            continue;
+        }
         if meta.is_file() {
             // Named explicitly: linted even if ignored or excluded, like ripgrep.
             if is_allowed(root_path) {
@@ -101,37 +111,22 @@ pub fn walk(
         // `dir/**` does not match `dir` itself, so test a would-be child of the named directory.
         let named_excluded = matches(root_path, &exclude) == Some(true)
             || matches(&root_path.join("_"), &exclude) == Some(true);
-        // Parallel walk (ripgrep's walker); the order is restored by sorting below.
-        let found: Mutex<Walked> = Mutex::default();
-        let threads = opts.threads.max(1);
-        ignore::WalkBuilder::new(root_path)
-            .hidden(false)
-            .require_git(false)
-            .follow_links(opts.follow)
-            .threads(threads)
-            .filter_entry(|e| e.file_name() != ".git")
-            .build_parallel()
-            .run(|| {
-                Box::new(|entry| {
-                    let item = match entry {
-                        Ok(e) => (e.file_type().is_some_and(|t| t.is_file())
-                            && fronts.iter().any(|f| f.handles(e.path()))
-                            && selected(e.path(), named_excluded))
-                        .then(|| Ok(e.into_path())),
-                        Err(err) => Some(Err(walk_error(&err, root_path))),
-                    };
-                    if let Some(item) = item
-                        && let Ok(mut lists) = found.lock()
-                    {
-                        match item {
-                            Ok(p) => lists.0.push((p, false)),
-                            Err(e) => lists.1.push(e),
-                        }
-                    }
-                    ignore::WalkState::Continue
-                })
-            });
-        let (files, errs) = found.into_inner().unwrap_or_default();
+        let keep = |p: &Path| fronts.iter().any(|f| f.handles(p)) && selected(p, named_excluded);
+        let (files, errs) = walk_dir(root_path, opts, true, &keep);
+        if files.is_empty() && errs.is_empty() {
+            // Nothing to lint: say so if ignore files are why, rather than pass silently.
+            let (ignored, _) = walk_dir(root_path, opts, false, &keep);
+            if !ignored.is_empty() {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: format!(
+                        "nothing linted: all {} lintable file(s) below are excluded by .gitignore/.ignore rules; name the files to lint them",
+                        ignored.len()
+                    ),
+                });
+            }
+        }
         out.extend(files);
         errors.extend(errs);
     }
@@ -142,6 +137,44 @@ pub fn walk(
 
 /// Files found by a walk (path, named explicitly) and the walk's errors.
 type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
+
+/// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts;
+/// `.gitignore`/`.ignore` rules apply when `ignores` is set. Unordered: the caller sorts.
+fn walk_dir(
+    root: &Path,
+    opts: Walk<'_>,
+    ignores: bool,
+    keep: &(dyn Fn(&Path) -> bool + Sync),
+) -> Walked {
+    let found: Mutex<Walked> = Mutex::default();
+    ignore::WalkBuilder::new(root)
+        .standard_filters(ignores)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(opts.follow)
+        .threads(opts.threads.max(1))
+        .filter_entry(|e| e.file_name() != ".git")
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                let item = match entry {
+                    Ok(e) => (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()))
+                        .then(|| Ok(e.into_path())),
+                    Err(err) => Some(Err(walk_error(&err, root))),
+                };
+                if let Some(item) = item
+                    && let Ok(mut lists) = found.lock()
+                {
+                    match item {
+                        Ok(p) => lists.0.push((p, false)),
+                        Err(e) => lists.1.push(e),
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    found.into_inner().unwrap_or_default()
+}
 
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     let text = err.to_string();
