@@ -69,9 +69,17 @@ fn every_finding_on_a_line_survives_allows_and_off_rules() {
     let pair = |p: &str, r: &str| (p.to_owned(), r.to_owned());
     assert_eq!(
         rules,
-        [pair("a.ts", "ML001"), pair("a.ts", "ML002"), pair("b.ts", "ML002")]
+        [
+            pair("a.ts", "ML001"),
+            pair("a.ts", "ML002"),
+            pair("b.ts", "ML002")
+        ]
     );
-    write(d, "mirrorless.toml", "[lint.severity]\nsubscribe = \"off\"\n");
+    write(
+        d,
+        "mirrorless.toml",
+        "[lint.severity]\nsubscribe = \"off\"\n",
+    );
     std::fs::remove_file(d.join("b.ts")).unwrap();
     let o = lint_in(d, &["--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));

@@ -477,6 +477,8 @@ fn make_finding(
 ) -> Finding {
     let (line, column) = index.position(start);
     let (end_line, end_column) = index.position(end);
+    let window = snippet_window(s, index, line, start, end);
+    let line_text_column = index.position(window.start).1;
     Finding {
         rule: rule.id,
         rule_name: rule.name,
@@ -490,8 +492,36 @@ fn make_finding(
         message,
         help,
         note,
+        line_text_column,
         fingerprint: String::new(),
-        line_text: index.line_text(line).to_owned(),
+        line_text: s.text[window].to_owned(),
         fix: None,
     }
+}
+
+/// Lines up to this many bytes are kept whole in [`Finding::line_text`].
+const LINE_TEXT_MAX: usize = 512;
+
+/// Bytes of context kept before and after a finding on a longer line.
+const LINE_TEXT_CONTEXT: usize = 160;
+
+/// The part of `line` that a finding from `start` to `end` keeps as its snippet: the whole line
+/// when it is short, else a window around the finding (bounded, so a line with thousands of
+/// findings costs linear memory and output).
+fn snippet_window(
+    s: &Source,
+    index: &LineIndex<'_>,
+    line: usize,
+    start: usize,
+    end: usize,
+) -> std::ops::Range<usize> {
+    let whole = index.line_range(line);
+    if whole.len() <= LINE_TEXT_MAX {
+        return whole;
+    }
+    let from = start.saturating_sub(LINE_TEXT_CONTEXT).max(whole.start);
+    let to = (end.max(start) + LINE_TEXT_CONTEXT)
+        .min(start + LINE_TEXT_MAX)
+        .min(whole.end);
+    crate::source::floor_boundary(&s.text, from)..crate::source::ceil_boundary(&s.text, to)
 }

@@ -55,10 +55,36 @@ pub fn read_source(path: PathBuf) -> Result<Source, FileError> {
     }
 }
 
-/// Line starts of a text, for byte offset → (line, column) conversion.
+/// Line starts of a text, for byte offset → (line, column) conversion. A column costs
+/// O(log lines) plus at most [`CHECKPOINT`] bytes of counting, however long the line: a
+/// 50 MB one-line file with thousands of findings stays linear.
 pub struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// `None` for ASCII text (a column is a byte difference); otherwise `(byte offset, chars
+    /// before it)` every [`CHECKPOINT`] bytes.
+    checkpoints: Option<Vec<(usize, usize)>>,
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+pub const CHECKPOINT: usize = 4096;
+
+/// The largest char boundary of `text` at or below `at`.
+pub fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary of `text` at or above `at`.
+pub fn ceil_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
 }
 
 impl<'a> LineIndex<'a> {
@@ -66,7 +92,37 @@ impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut starts = vec![0];
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { text, starts }
+        let checkpoints = (!text.is_ascii()).then(|| {
+            let mut list = Vec::with_capacity(text.len() / CHECKPOINT);
+            let (mut prev, mut chars) = (0, 0);
+            let mut at = CHECKPOINT;
+            while at < text.len() {
+                let b = floor_boundary(text, at);
+                chars += text[prev..b].chars().count();
+                list.push((b, chars));
+                prev = b;
+                at += CHECKPOINT;
+            }
+            list
+        });
+        LineIndex {
+            text,
+            starts,
+            checkpoints,
+        }
+    }
+
+    /// Characters before byte `offset` (an offset inside a character counts its start).
+    fn chars_before(&self, offset: usize) -> usize {
+        let Some(list) = &self.checkpoints else {
+            return offset;
+        };
+        let i = list.partition_point(|&(b, _)| b <= offset);
+        let (b, chars) = if i == 0 { (0, 0) } else { list[i - 1] };
+        chars
+            + self.text[b..floor_boundary(self.text, offset)]
+                .chars()
+                .count()
     }
 
     /// 1-based line and 1-based character column of a byte offset.
@@ -74,11 +130,19 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let col = self.chars_before(offset) - self.chars_before(start);
         (line, col + 1)
+    }
+
+    /// The byte range of a 1-based line without its terminator.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let len = self.text.len();
+        let start = self.starts.get(line - 1).copied().unwrap_or(len);
+        let mut end = self.starts.get(line).map_or(len, |&e| e - 1);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
     }
 
     /// The text of a 1-based line without its terminator.
@@ -95,13 +159,15 @@ impl<'a> LineIndex<'a> {
             .trim_end_matches('\r')
     }
 
-    /// Whether only whitespace precedes `offset` on its line.
+    /// Whether only whitespace precedes `offset` on its line (read backwards, so it costs
+    /// the distance to the first other character, not the length of the line).
     pub fn starts_line(&self, offset: usize) -> bool {
-        let (line, _) = self.position(offset);
-        let start = self.starts[line - 1];
-        self.text
-            .get(start..offset)
-            .is_some_and(|s| s.trim().is_empty())
+        let offset = floor_boundary(self.text, offset);
+        self.text[..offset]
+            .chars()
+            .rev()
+            .take_while(|&c| c != '\n')
+            .all(char::is_whitespace)
     }
 
     /// The first line after `line` that is not blank.
@@ -111,5 +177,26 @@ impl<'a> LineIndex<'a> {
             l += 1;
         }
         l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_across_checkpoints() {
+        let line = "é".repeat(3 * CHECKPOINT) + "x" + &"a".repeat(CHECKPOINT);
+        let text = format!("ab\n{line}\n\u{1F600}z\r\n");
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices() {
+            let start = text[..offset].rfind('\n').map_or(0, |p| p + 1);
+            let line = text[..offset].matches('\n').count() + 1;
+            let col = text[start..offset].chars().count() + 1;
+            assert_eq!(index.position(offset), (line, col), "offset {offset}");
+        }
+        assert_eq!(&text[index.line_range(3)], "\u{1F600}z");
+        assert!(index.starts_line(text.find('\u{1F600}').unwrap()));
+        assert!(!index.starts_line(text.find('z').unwrap()));
     }
 }

@@ -6,7 +6,9 @@
 //! [`estimate`] bounds the tree's depth from the text alone (one linear scan, no parse), and
 //! [`guarded`] runs a front end's parse-and-visit on a thread whose stack is sized for that
 //! depth. A file deeper than [`MAX_DEPTH`] is not parsed at all: the front end reports it as
-//! unparsed (ML009) and scans it lexically, like a syntax error, and the run goes on.
+//! unparsed (ML009) and scans it lexically, like a syntax error, and the run goes on. So is a
+//! file larger than its front end's size limit ([`bounded_parse`]): a syntax tree costs tens to
+//! hundreds of bytes per byte of source, the lexical scan nothing.
 
 /// The deepest estimated nesting a file may have and still be parsed. Hand-written code stays
 /// below a few hundred; the deepest generated code we know of below a few thousand.
@@ -57,7 +59,10 @@ pub fn estimate(src: &str) -> Nesting {
                 bump(&mut counters, &mut total);
             }
             if total > max.depth {
-                max = Nesting { depth: total, at: i };
+                max = Nesting {
+                    depth: total,
+                    at: i,
+                };
             }
             continue;
         }
@@ -84,7 +89,10 @@ pub fn estimate(src: &str) -> Nesting {
             _ => bump(&mut counters, &mut total),
         }
         if total > max.depth {
-            max = Nesting { depth: total, at: i };
+            max = Nesting {
+                depth: total,
+                at: i,
+            };
         }
     }
     max
@@ -131,6 +139,28 @@ pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Resul
     })
 }
 
+/// Parses `src` with `parse` within bounds: a file over `max_bytes` or nested deeper than
+/// [`MAX_DEPTH`] is refused with the offset and message of an unparsed file, and a deep one is
+/// parsed on a stack sized for it ([`guarded`]).
+pub fn bounded_parse<R: Send>(
+    src: &str,
+    max_bytes: usize,
+    parse: impl FnOnce() -> Result<R, (usize, String)> + Send,
+) -> Result<R, (usize, String)> {
+    if src.len() > max_bytes {
+        return Err((
+            0,
+            format!(
+                "too large to parse ({} MiB; the limit is {} MiB)",
+                src.len() >> 20,
+                max_bytes >> 20
+            ),
+        ));
+    }
+    let nesting = estimate(src);
+    guarded(nesting.depth, parse).unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,7 +172,13 @@ mod tests {
         assert!(depth(&"(".repeat(500)) > 500);
         assert!(depth(&".b()".repeat(500)) > 500);
         assert!(depth(&"typeof ".repeat(500)) > 500);
-        assert!(depth(&format!("type T = {}u8{};", "A<".repeat(500), ">".repeat(500))) > 500);
+        assert!(
+            depth(&format!(
+                "type T = {}u8{};",
+                "A<".repeat(500),
+                ">".repeat(500)
+            )) > 500
+        );
         // Separators reset a level: a long flat list is shallow.
         assert!(depth(&format!("[{}]", "1, ".repeat(10_000))) < 10);
         assert_eq!(estimate("f(1, (2))").at, 6);

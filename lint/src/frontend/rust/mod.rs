@@ -15,6 +15,10 @@ use std::sync::{Mutex, OnceLock};
 use syn::visit::Visit;
 use syntax::Ctx;
 
+/// Larger files are scanned lexically: syn's tree takes up to ~150 bytes per byte of dense
+/// source, and generated files this large rarely hold hand-written subscriptions.
+const MAX_PARSE_BYTES: usize = 4 << 20;
+
 /// The Rust front end (`*.rs`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Rust;
@@ -139,7 +143,7 @@ impl FrontEnd for Rust {
             return Declarations::default();
         }
         let modules = module_words(path);
-        depth::guarded(depth::estimate(src).depth, || {
+        depth::bounded_parse(src, MAX_PARSE_BYTES, || {
             let found = match parse(src) {
                 Ok(file) => {
                     let mut c = syntax::Collector {
@@ -163,7 +167,7 @@ impl FrontEnd for Rust {
                 Err(_) => Declarations::default(),
             };
             release_spans();
-            found
+            Ok(found)
         })
         .unwrap_or_default()
     }
@@ -177,8 +181,7 @@ impl FrontEnd for Rust {
         let parsed = if lexical_only {
             Ok((Vec::new(), Vec::new()))
         } else {
-            let nesting = depth::estimate(src);
-            depth::guarded(nesting.depth, || {
+            depth::bounded_parse(src, MAX_PARSE_BYTES, || {
                 let result = match parse(src) {
                     Ok(file) => {
                         let mut c = syntax::Classifier::new(cx, path, &file);
@@ -190,7 +193,6 @@ impl FrontEnd for Rust {
                 release_spans();
                 result
             })
-            .unwrap_or_else(|depth::TooDeep(message)| Err((nesting.at, message)))
         };
         let (contexts, idents) = parsed.unwrap_or_else(|error| {
             analysis.parse_error = Some(error);

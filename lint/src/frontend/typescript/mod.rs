@@ -40,16 +40,18 @@ fn source_type(path: &str) -> SourceType {
 
 /// Parses `src` and runs `f` on the program, or returns the offset and message of the error
 /// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
-/// Deeply nested files are parsed on a stack sized for them, or refused ([`depth`]).
+/// Deeply nested files are parsed on a stack sized for them; too deep or too large ones are
+/// refused ([`depth`]).
 fn with_program<R: Send>(
     path: &str,
     src: &str,
     f: impl FnOnce(&Program<'_>) -> R + Send,
 ) -> Result<R, (usize, String)> {
-    let nesting = depth::estimate(src);
-    depth::guarded(nesting.depth, || parse_program(path, src, f))
-        .unwrap_or_else(|depth::TooDeep(message)| Err((nesting.at, message)))
+    depth::bounded_parse(src, MAX_PARSE_BYTES, || parse_program(path, src, f))
 }
+
+/// Larger files are scanned lexically: oxc's arena takes ~10–20 bytes per byte of source.
+const MAX_PARSE_BYTES: usize = 16 << 20;
 
 fn parse_program<R>(
     path: &str,
