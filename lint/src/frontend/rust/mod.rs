@@ -3,6 +3,7 @@
 //! consts, typed events, serde-renamed variants and aliases across files.
 
 mod lex;
+mod locals;
 mod syntax;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
@@ -198,13 +199,8 @@ impl FrontEnd for Rust {
             analysis.parse_error = Some(error);
             (Vec::new(), Vec::new())
         });
-        let context_at = |start: usize, end: usize| -> Option<Ctx> {
-            contexts
-                .iter()
-                .filter(|(r, _)| r.start <= start && end <= r.end)
-                .min_by_key(|(r, _)| r.end - r.start)
-                .map(|(_, c)| *c)
-        };
+        let contexts = super::Contexts::new(contexts);
+        let context_at = |start: usize, end: usize| -> Option<Ctx> { contexts.at(start, end) };
 
         for t in &tokens {
             if t.kind == TokenKind::Comment {

@@ -278,14 +278,8 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         }
     };
     let lexical = analysis.parse_error.is_some();
-    let context_at = |start: usize, end: usize| -> Option<Option<Role>> {
-        parsed
-            .contexts
-            .iter()
-            .filter(|(r, _)| r.start <= start && end <= r.end)
-            .min_by_key(|(r, _)| r.end - r.start)
-            .map(|(_, c)| *c)
-    };
+    let contexts = super::Contexts::new(parsed.contexts);
+    let context_at = |start: usize, end: usize| -> Option<Option<Role>> { contexts.at(start, end) };
     // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
     // starts with `mirrorless:`; the names it lists are not comment notes.
     let mut suppressions = Vec::new();
