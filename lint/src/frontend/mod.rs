@@ -11,6 +11,7 @@
 //!    to resolve uses of those identifiers across files.
 
 pub mod depth;
+pub mod locals;
 pub mod markdown;
 pub mod rust;
 pub mod typescript;

@@ -1,6 +1,7 @@
 //! The syn passes: declaration collection (pass 1) and context classification (pass 2).
 
-use super::locals::{self, Binding, Locals};
+use super::locals;
+use crate::frontend::locals::{Binding, Locals};
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
 use proc_macro2::{Span, TokenStream, TokenTree};
