@@ -41,10 +41,10 @@ pub struct Nesting {
 
 /// An upper bound on the nesting depth of the syntax tree of `src`, from its text alone.
 ///
-/// Each open bracket (`(`, `[`, `{`) is one level, and within a level every word or
-/// punctuation character since the last `,` or `;` counts as one more: operator chains, method
-/// chains, `else if` chains, prefix operators (`!!x`, `typeof typeof x`) and generic arguments
-/// nest in the tree without brackets. Strings and comments are counted too, which can only
+/// Each open bracket (`(`, `[`, `{`) is one level, and within a level every word, punctuation
+/// character or closed bracket group since the last `,` or `;` counts as one more: operator
+/// chains, method and index chains, `else if` chains, prefix operators (`!!x`, `typeof typeof
+/// x`) and generic arguments nest in the tree without nesting brackets. Strings and comments are counted too, which can only
 /// over-estimate.
 pub fn estimate(src: &str) -> Nesting {
     let mut counters: Vec<usize> = vec![0];
@@ -77,6 +77,9 @@ pub fn estimate(src: &str) -> Nesting {
                     && let Some(top) = counters.pop()
                 {
                     total -= 1 + top;
+                    // The group is one more piece of the enclosing level: `a[0][0]…` and
+                    // `f()()…` nest in the tree without nesting brackets.
+                    bump(&mut counters, &mut total);
                 }
             }
             b',' | b';' => {
@@ -171,6 +174,8 @@ mod tests {
         assert_eq!(depth(""), 1);
         assert!(depth(&"(".repeat(500)) > 500);
         assert!(depth(&".b()".repeat(500)) > 500);
+        assert!(depth(&format!("a{}", "[0]".repeat(500))) > 500);
+        assert!(depth(&format!("f{}", "()".repeat(500))) > 500);
         assert!(depth(&"typeof ".repeat(500)) > 500);
         assert!(
             depth(&format!(
