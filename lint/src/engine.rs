@@ -429,9 +429,11 @@ fn file_findings(
                 ),
                 (None, true) => continue,
             };
-            let end = s.text[sp.start..]
-                .find('\n')
-                .map_or(s.text.len(), |e| sp.start + e);
+            // To the end of the line, but never past a snippet's worth of it: thousands of
+            // suppressions on one long line must not each scan the rest of it.
+            let limit = crate::source::floor_boundary(&s.text, sp.start + LINE_TEXT_MAX);
+            let end = memchr::memchr(b'\n', &s.text.as_bytes()[sp.start..limit])
+                .map_or(limit, |e| sp.start + e);
             findings.push(make_finding(
                 s,
                 &index,
