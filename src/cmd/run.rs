@@ -77,6 +77,14 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Fail the run on a SHOULD finding (a warning) too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Run one shard of the cases: `K/N` or `count:K/N` (every N-th case from the K-th) or
+    /// `hash:K/N` (by case id); shards 1..=N of one seed together run exactly the unsharded
+    /// run. Coverage minimums are checked over the whole run in every shard.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<suite::Partition>,
     /// Threads running cases, each with its own implementation process under `-- CMD`
     /// [default: the number of cores]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
@@ -126,6 +134,53 @@ fn driver_for(
         ));
     }
     super::stdio::driver(command, stdio)
+}
+
+/// The profiles a run checks: the requested ones (all the implementation implements when
+/// none is requested). A run that would check no profile is refused: it would execute no case
+/// and prove nothing.
+fn profiles_to_run(
+    requested: &[Profile],
+    implemented: &[Profile],
+    name: &str,
+) -> Result<Vec<Profile>, String> {
+    let list = |ps: &[Profile]| {
+        ps.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if implemented.is_empty() {
+        return Err(format!(
+            "{name} implements no profile this suite knows ({}): nothing can be run; its `hello` must list at least one of them in `profiles`",
+            list(&Profile::ALL)
+        ));
+    }
+    if requested.is_empty() {
+        return Ok(implemented.to_vec());
+    }
+    let mut run = Vec::new();
+    for p in requested {
+        if run.contains(p) {
+            continue;
+        }
+        if implemented.contains(p) {
+            run.push(*p);
+        } else {
+            eprintln!(
+                "mirrorless run: skipping --profile {p}: {name} implements only {}",
+                list(implemented)
+            );
+        }
+    }
+    if run.is_empty() {
+        return Err(format!(
+            "--profile {} filtered out every profile: {name} implements only {}",
+            list(requested),
+            list(implemented)
+        ));
+    }
+    Ok(run)
 }
 
 /// Live progress on standard error: a redrawn line on a terminal, plain lines otherwise.
@@ -224,14 +279,12 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    let mut profiles = args.profiles.clone();
-    profiles.dedup();
+    let profiles = match profiles_to_run(&args.profiles, &implemented, &driver.name()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
     let config = Config {
-        profiles: if profiles.is_empty() {
-            implemented
-        } else {
-            profiles
-        },
+        profiles,
         cases: args.cases.unwrap_or(DEFAULT_CASES),
         seed: args
             .seed
@@ -242,6 +295,8 @@ pub fn run(args: RunArgs) -> ExitCode {
         save: !args.no_corpus && !args.no_save,
         ci,
         jobs: args.jobs.unwrap_or_else(suite::default_jobs).max(1),
+        deny_warnings: args.deny_warnings,
+        partition: args.partition,
     };
     eprintln!(
         "mirrorless run: {} — seed {}{}",

@@ -17,12 +17,14 @@
 
 mod corpus;
 pub mod macros;
+mod partition;
 
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
+pub use partition::{Partition, PartitionKind};
 
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{self, Finding, Verdict, evaluate};
-use crate::registry::{Enforcement, REQUIREMENTS, Tier};
+use crate::registry::{self, Area, Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::Case;
 use crate::scenario::coverage::{LABELS, labels_of, minimum};
 use crate::scenario::generate::cases;
@@ -60,6 +62,10 @@ pub struct Config {
     pub ci: bool,
     /// Threads running cases, when the driver can fork; results do not depend on it.
     pub jobs: usize,
+    /// Whether a SHOULD finding (a warning) makes the run fail.
+    pub deny_warnings: bool,
+    /// Run only this shard of the cases (`--partition K/N`); coverage stays the whole run's.
+    pub partition: Option<Partition>,
 }
 
 impl Default for Config {
@@ -74,6 +80,8 @@ impl Default for Config {
             save: false,
             ci: false,
             jobs: default_jobs(),
+            deny_warnings: false,
+            partition: None,
         }
     }
 }
@@ -164,8 +172,11 @@ pub struct RequirementResult {
     pub status: Status,
     /// How many cases exercised it.
     pub exercised: u64,
-    /// How many cases were attributed to it.
+    /// How many executed cases violate it (each case counts once per requirement, whether
+    /// or not the requirement is the case's primary finding).
     pub failures: u64,
+    /// How many executed cases violate it as a SHOULD (warnings).
+    pub warnings: u64,
 }
 
 /// The count of one coverage label.
@@ -182,13 +193,17 @@ pub struct LabelResult {
 /// One requirement's counterexample.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Failure {
-    /// The requirement the case is attributed to (or `CRASH`).
+    /// The requirement this counterexample is for (or `CRASH`).
     pub requirement: &'static str,
-    /// The minimal case.
+    /// When the minimal case is attributed to another requirement (its primary finding, which
+    /// leads `also`): that requirement. `None` when this requirement is the primary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributed_to: Option<&'static str>,
+    /// The minimal case (shrunk for this requirement).
     pub case: Case,
     /// Its content-hash id.
     pub case_id: String,
-    /// The finding on the minimal case.
+    /// This requirement's finding on the minimal case (a warning for a SHOULD).
     pub finding: Finding,
     /// Other findings on the minimal case (consequences, or independent problems).
     pub also: Vec<Finding>,
@@ -218,28 +233,48 @@ pub struct Failure {
 pub struct ProfileReport {
     /// The profile.
     pub profile: Profile,
-    /// Generated cases run.
+    /// Generated cases run (by this shard, when partitioned).
     pub generated: u64,
-    /// Corpus cases replayed.
+    /// Corpus cases replayed (by this shard, when partitioned).
     pub replayed: u64,
-    /// Cases attributed to a failure.
+    /// Executed cases with at least one MUST finding.
     pub failed_cases: u64,
+    /// Executed cases with SHOULD findings only.
+    pub warned_cases: u64,
     /// Wall time in seconds, shrinking included.
     pub seconds: f64,
     /// Cases per second, shrinking excluded.
     pub cases_per_second: f64,
-    /// Per requirement, registry order.
+    /// Per requirement, registry order. `exercised` counts the whole run (every shard's
+    /// cases); `failures` and `warnings` count the executed cases.
     pub requirements: Vec<RequirementResult>,
-    /// Coverage labels that apply to the profile.
+    /// Coverage labels that apply to the profile, counted over the whole run (every shard's
+    /// cases: coverage depends on the cases alone, so each shard knows the whole run's).
     pub coverage: Vec<LabelResult>,
-    /// The first counterexample of each failing requirement.
+    /// One counterexample per failing requirement, shrunk for it, in the order found (a
+    /// case's primary requirement before its other ones).
     pub failures: Vec<Failure>,
+    /// One counterexample per SHOULD requirement with a warning, shrunk for it.
+    pub warnings: Vec<Failure>,
+    /// Whether warnings fail the profile.
+    pub deny_warnings: bool,
+    /// The shard this report is of, when partitioned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+    /// Generated cases of the whole run (all shards).
+    pub whole_run_generated: u64,
+    /// Corpus cases of the whole run (all shards).
+    pub whole_run_replayed: u64,
+    /// The ids of the executed cases, corpus first, in order.
+    pub case_ids: Vec<String>,
 }
 
 impl ProfileReport {
     /// Whether the implementation conforms under this profile.
     pub fn conformant(&self) -> bool {
-        self.failures.is_empty()
+        self.generated + self.replayed > 0
+            && self.failures.is_empty()
+            && (!self.deny_warnings || self.warnings.is_empty())
             && !self
                 .requirements
                 .iter()
@@ -257,6 +292,11 @@ pub struct RunReport {
     pub seed: u64,
     /// Whether CI mode was on.
     pub ci: bool,
+    /// The shard this report is of, when partitioned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+    /// Whether warnings fail the run.
+    pub deny_warnings: bool,
     /// Per profile.
     pub profiles: Vec<ProfileReport>,
     /// Problems with the inputs of the run (an unreadable corpus file, …); they make the run
@@ -267,7 +307,7 @@ pub struct RunReport {
 impl RunReport {
     /// Whether the implementation conforms under every profile run.
     pub fn conformant(&self) -> bool {
-        self.profiles.iter().all(ProfileReport::conformant)
+        !self.profiles.is_empty() && self.profiles.iter().all(ProfileReport::conformant)
     }
 }
 
@@ -319,10 +359,117 @@ fn rng_for(seed: u64, profile: Profile) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
+/// What a counterexample must keep while it shrinks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The case's first error on the durable log (or crash) stays this requirement's.
+    Primary(&'static str),
+    /// The case keeps a finding of this requirement, an error (`true`) or a warning.
+    Finding(&'static str, bool),
+}
+
+impl Target {
+    fn requirement(self) -> &'static str {
+        match self {
+            Target::Primary(r) | Target::Finding(r, _) => r,
+        }
+    }
+
+    fn error(self) -> bool {
+        match self {
+            Target::Primary(_) => true,
+            Target::Finding(_, error) => error,
+        }
+    }
+
+    /// The finding of the target on `verdict`, if the verdict still has it.
+    fn find(self, verdict: &Verdict) -> Option<&Finding> {
+        match self {
+            Target::Primary(r) => verdict
+                .findings
+                .iter()
+                .find(|f| f.error && !on_live_trace(f.requirement))
+                .filter(|f| f.requirement == r),
+            Target::Finding(r, error) => verdict
+                .findings
+                .iter()
+                .find(|f| f.requirement == r && f.error == error),
+        }
+    }
+}
+
+/// Whether a requirement is about the live trace (the removed mirrors, the live vocabulary)
+/// rather than the durable log. Live findings are independent of each other and of the log:
+/// each is counted. Durable findings after a case's first one are usually its consequences
+/// (a dropped chunk also breaks provenance and assembly), so only the first counts.
+fn on_live_trace(requirement: &str) -> bool {
+    registry::requirement(requirement).is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live))
+}
+
+/// The tallies of one profile: coverage of the whole run, findings of the executed cases.
+#[derive(Default)]
 struct Tally {
     exercised: BTreeMap<&'static str, u64>,
-    failures: BTreeMap<&'static str, u64>,
     labels: BTreeMap<&'static str, u64>,
+    failures: BTreeMap<&'static str, u64>,
+    warnings: BTreeMap<&'static str, u64>,
+    failed_cases: u64,
+    warned_cases: u64,
+}
+
+impl Tally {
+    /// Counts the requirements a verdict violates, once per case each, and returns those
+    /// that still need a counterexample, the case's primary first (`failures` and
+    /// `warnings` hold the counterexamples found so far). Counted are: every live-trace
+    /// finding (each removed mirror on its own), and the first durable-log error — or, on a
+    /// case with no durable error, the first durable warning; the durable findings after it
+    /// stay on the case's report as its consequences.
+    fn record(
+        &mut self,
+        verdict: &Verdict,
+        failures: &[Failure],
+        warnings: &[Failure],
+    ) -> Vec<Target> {
+        let durable_error = verdict
+            .findings
+            .iter()
+            .any(|f| f.error && !on_live_trace(f.requirement));
+        let mut durable_counted = false;
+        let mut seen: BTreeSet<(&str, bool)> = BTreeSet::new();
+        let mut new = Vec::new();
+        for f in &verdict.findings {
+            let target = if on_live_trace(f.requirement) {
+                Target::Finding(f.requirement, f.error)
+            } else if durable_counted || (!f.error && durable_error) {
+                continue;
+            } else {
+                durable_counted = true;
+                if f.error {
+                    Target::Primary(f.requirement)
+                } else {
+                    Target::Finding(f.requirement, false)
+                }
+            };
+            if !seen.insert((f.requirement, f.error)) {
+                continue;
+            }
+            let (counts, found) = if f.error {
+                (&mut self.failures, failures)
+            } else {
+                (&mut self.warnings, warnings)
+            };
+            *counts.entry(f.requirement).or_default() += 1;
+            if !found.iter().any(|x| x.requirement == f.requirement) {
+                new.push(target);
+            }
+        }
+        if verdict.primary().is_some() {
+            self.failed_cases += 1;
+        } else if !verdict.findings.is_empty() {
+            self.warned_cases += 1;
+        }
+        new
+    }
 }
 
 /// Runs the suite against `driver`.
@@ -339,6 +486,11 @@ pub fn run(
     for p in &problems {
         on(Progress::Problem(p));
     }
+    if config.profiles.is_empty() {
+        let p = "no profile to run: a run that executes no case proves nothing".to_owned();
+        on(Progress::Problem(&p));
+        problems.push(p);
+    }
     let mut profiles = Vec::new();
     for &profile in &config.profiles {
         profiles.push(run_profile(
@@ -354,6 +506,8 @@ pub fn run(
         implementation: driver.name(),
         seed: config.seed,
         ci: config.ci,
+        partition: config.partition,
+        deny_warnings: config.deny_warnings,
         profiles,
         problems,
     })
@@ -361,6 +515,16 @@ pub fn run(
 
 fn chunks_of(case: &Case) -> usize {
     case.script.chunk_count() + case.script.actions.len()
+}
+
+/// One generated case of a batch: the tree it shrinks from and the RNG state it was drawn
+/// from (to draw the same tree again when a second requirement needs its own shrink).
+struct Drawn<T> {
+    tree: T,
+    rng: TestRng,
+    case: Case,
+    id: String,
+    mine: bool,
 }
 
 fn run_profile(
@@ -371,73 +535,98 @@ fn run_profile(
     problems: &mut Vec<String>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<ProfileReport, HarnessError> {
-    let replay: Vec<&(String, CaseFile)> = corpus
+    let in_shard =
+        |position: u64, id: &str| config.partition.is_none_or(|p| p.includes(position, id));
+    let replay: Vec<(&(String, CaseFile), bool)> = corpus
         .iter()
         .filter(|(_, f)| f.case.profile == profile)
+        .enumerate()
+        .map(|(i, entry)| (entry, in_shard(i as u64, &entry.1.case.id())))
         .collect();
+    let replay_mine = replay.iter().filter(|(_, mine)| *mine).count() as u64;
+    let strategy = cases(profile);
+    let generated_mine = match config.partition {
+        None => config.cases,
+        Some(p) if p.kind == PartitionKind::Count => (config.cases + p.total - p.shard) / p.total,
+        Some(_) => {
+            // Hash shards: draw the cases once more to know how many are this shard's.
+            let mut runner =
+                TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
+            let mut n = 0;
+            for i in 0..config.cases {
+                let tree = strategy
+                    .new_tree(&mut runner)
+                    .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
+                n += u64::from(in_shard(i, &tree.current().id()));
+            }
+            n
+        }
+    };
     on(Progress::Started {
         profile,
-        replay: replay.len() as u64,
-        cases: config.cases,
+        replay: replay_mine,
+        cases: generated_mine,
     });
     let start = Instant::now();
     let mut shrinking = Duration::ZERO;
-    let total = replay.len() as u64 + config.cases;
-    let mut tally = Tally {
-        exercised: BTreeMap::new(),
-        failures: BTreeMap::new(),
-        labels: BTreeMap::new(),
-    };
+    let total = replay_mine + generated_mine;
+    let mut tally = Tally::default();
     let mut failures: Vec<Failure> = Vec::new();
-    let mut failed_cases = 0;
+    let mut warnings: Vec<Failure> = Vec::new();
+    let mut case_ids = Vec::new();
     let mut done = 0;
 
-    for (path, file) in &replay {
+    for ((path, file), mine) in &replay {
         let case = &file.case;
-        let obs = driver.run_case(case)?;
-        let verdict = evaluate(case, &obs);
+        // Coverage is of the whole run, whichever shard executes the case.
         for r in oracle::exercised(case) {
             *tally.exercised.entry(r).or_default() += 1;
         }
+        if !mine {
+            continue;
+        }
+        case_ids.push(case.id());
+        let obs = driver.run_case(case)?;
+        let verdict = evaluate(case, &obs);
         done += 1;
-        if let Some(primary) = verdict.primary() {
-            failed_cases += 1;
-            *tally.failures.entry(primary.requirement).or_default() += 1;
-            if !failures
-                .iter()
-                .any(|f| f.requirement == primary.requirement)
-            {
-                let failure = Failure {
-                    requirement: primary.requirement,
-                    case: case.clone(),
-                    case_id: case.id(),
-                    finding: primary.clone(),
-                    also: others(&verdict, primary),
-                    original: case.clone(),
-                    original_chunks: chunks_of(case),
-                    shrunk_chunks: chunks_of(case),
-                    shrink_steps: 0,
-                    shrink_bounded: false,
-                    from_corpus: true,
-                    case_file: Some(path.clone()),
-                    replay: driver.replay_command(path),
-                    stderr: obs.stderr.clone(),
-                };
-                on(Progress::Shrunk(&failure));
+        for target in tally.record(&verdict, &failures, &warnings) {
+            let Some(finding) = target.find(&verdict) else {
+                continue;
+            };
+            let failure = Failure {
+                requirement: target.requirement(),
+                case: case.clone(),
+                case_id: case.id(),
+                finding: finding.clone(),
+                also: others(&verdict, finding),
+                attributed_to: attributed_elsewhere(&verdict, finding),
+                original: case.clone(),
+                original_chunks: chunks_of(case),
+                shrunk_chunks: chunks_of(case),
+                shrink_steps: 0,
+                shrink_bounded: false,
+                from_corpus: true,
+                case_file: Some(path.clone()),
+                replay: driver.replay_command(path),
+                stderr: obs.stderr.clone(),
+            };
+            on(Progress::Shrunk(&failure));
+            if target.error() {
                 failures.push(failure);
+            } else {
+                warnings.push(failure);
             }
         }
         on(Progress::Case {
             profile,
             done,
             total,
-            failures: failed_cases,
+            failures: tally.failed_cases,
             elapsed: start.elapsed(),
         });
     }
 
     let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
-    let strategy = cases(profile);
     let mut forks: Vec<Box<dyn Driver + Send>> = if config.jobs > 1 {
         (0..config.jobs).map_while(|_| driver.fork()).collect()
     } else {
@@ -447,7 +636,8 @@ fn run_profile(
         forks.clear();
     }
     // Cases are generated in order from one RNG, run in batches (in parallel when the driver
-    // forks), and their results processed in order: a run does not depend on `jobs`.
+    // forks), and their results processed in order: a run does not depend on `jobs`. A shard
+    // draws every case (so the RNG stays in step with the unsharded run) and runs its own.
     let batch = if forks.is_empty() {
         1
     } else {
@@ -456,16 +646,32 @@ fn run_profile(
     let mut generated = 0;
     while generated < config.cases {
         let n = batch.min(config.cases - generated);
-        generated += n;
-        let mut trees = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            trees.push(
-                strategy
-                    .new_tree(&mut runner)
-                    .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?,
-            );
+        let mut drawn = Vec::with_capacity(n as usize);
+        for i in generated..generated + n {
+            let rng = runner.rng().clone();
+            let tree = strategy
+                .new_tree(&mut runner)
+                .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
+            let case = tree.current();
+            let id = case.id();
+            for l in labels_of(&case) {
+                *tally.labels.entry(l).or_default() += 1;
+            }
+            for r in oracle::exercised(&case) {
+                *tally.exercised.entry(r).or_default() += 1;
+            }
+            let mine = in_shard(i, &id);
+            drawn.push(Drawn {
+                tree,
+                rng,
+                case,
+                id,
+                mine,
+            });
         }
-        let batch_cases: Vec<Case> = trees.iter().map(ValueTree::current).collect();
+        generated += n;
+        drawn.retain(|d| d.mine);
+        let batch_cases: Vec<Case> = drawn.iter().map(|d| d.case.clone()).collect();
         let verdicts = if forks.is_empty() {
             batch_cases
                 .iter()
@@ -474,51 +680,73 @@ fn run_profile(
         } else {
             run_parallel(&mut forks, &batch_cases)?
         };
-        for ((mut tree, case), verdict) in trees.into_iter().zip(batch_cases).zip(verdicts) {
-            for l in labels_of(&case) {
-                *tally.labels.entry(l).or_default() += 1;
-            }
-            for r in oracle::exercised(&case) {
-                *tally.exercised.entry(r).or_default() += 1;
-            }
+        for (d, verdict) in drawn.into_iter().zip(verdicts) {
+            let Drawn {
+                mut tree,
+                rng,
+                case,
+                id,
+                ..
+            } = d;
+            case_ids.push(id);
             done += 1;
-            if let Some(primary) = verdict.primary() {
-                failed_cases += 1;
-                let requirement = primary.requirement;
-                *tally.failures.entry(requirement).or_default() += 1;
-                if !failures.iter().any(|f| f.requirement == requirement) {
-                    on(Progress::Found {
-                        profile,
-                        case: &case,
-                        finding: primary,
-                    });
-                    let t = Instant::now();
-                    let failure = shrink(
-                        driver,
-                        config,
-                        &mut tree,
-                        case.clone(),
-                        requirement,
-                        problems,
-                    )?;
-                    shrinking += t.elapsed();
-                    on(Progress::Shrunk(&failure));
+            let targets = tally.record(&verdict, &failures, &warnings);
+            for (k, target) in targets.into_iter().enumerate() {
+                let Some(finding) = target.find(&verdict) else {
+                    continue;
+                };
+                on(Progress::Found {
+                    profile,
+                    case: &case,
+                    finding,
+                });
+                let t = Instant::now();
+                // The first target shrinks the drawn tree; each further one shrinks its own
+                // copy, drawn again from the same RNG state.
+                let mut fresh = (k > 0).then(|| redraw(&strategy, &rng, &case)).flatten();
+                let shrink_tree: &mut dyn ValueTree<Value = Case> = match fresh.as_mut() {
+                    Some(t) => t,
+                    None if k == 0 => &mut tree,
+                    None => &mut NoShrink(case.clone()),
+                };
+                let failure = shrink(driver, config, shrink_tree, case.clone(), target, problems)?;
+                shrinking += t.elapsed();
+                on(Progress::Shrunk(&failure));
+                if target.error() {
                     failures.push(failure);
+                } else {
+                    warnings.push(failure);
                 }
             }
             on(Progress::Case {
                 profile,
                 done,
                 total,
-                failures: failed_cases,
+                failures: tally.failed_cases,
                 elapsed: start.elapsed(),
             });
         }
     }
 
+    let executed = replay_mine + generated_mine;
+    if executed == 0 {
+        let why = match config.partition {
+            Some(p) if config.cases + replay.len() as u64 > 0 => format!(
+                "shard {p} holds none of the {} case(s); use fewer shards or more --cases",
+                config.cases + replay.len() as u64
+            ),
+            _ => "--cases 0 and no corpus case for this profile".to_owned(),
+        };
+        let p = format!(
+            "{profile}: no case was executed ({why}): a run that executes no case proves nothing"
+        );
+        on(Progress::Problem(&p));
+        problems.push(p);
+    }
     let seconds = start.elapsed().as_secs_f64();
     let running = (seconds - shrinking.as_secs_f64()).max(1e-9);
     let required: BTreeSet<&str> = oracle::required(profile).collect();
+    let whole_run = config.cases + replay.len() as u64;
     let requirements = REQUIREMENTS
         .iter()
         .filter(|r| r.enforced_by(Enforcement::Driver))
@@ -526,14 +754,13 @@ fn run_profile(
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
             let failed = tally.failures.get(r.id).copied().unwrap_or(0);
+            let warned = tally.warnings.get(r.id).copied().unwrap_or(0);
             let status = match tier {
                 None => Status::NotApplicable,
-                Some(_) if failed > 0 && tier == Some(Tier::Should) => Status::Warn,
                 Some(_) if failed > 0 => Status::Fail,
+                Some(_) if warned > 0 => Status::Warn,
                 Some(_) if exercised > 0 => Status::Pass,
-                Some(_) if required.contains(r.id) && config.cases + replay.len() as u64 > 0 => {
-                    Status::NotExercised
-                }
+                Some(_) if required.contains(r.id) && whole_run > 0 => Status::NotExercised,
                 Some(_) => Status::Untested,
             };
             RequirementResult {
@@ -542,6 +769,7 @@ fn run_profile(
                 status,
                 exercised,
                 failures: failed,
+                warnings: warned,
             }
         })
         .collect();
@@ -556,15 +784,46 @@ fn run_profile(
         .collect();
     Ok(ProfileReport {
         profile,
-        generated: config.cases,
-        replayed: replay.len() as u64,
-        failed_cases,
+        generated: generated_mine,
+        replayed: replay_mine,
+        failed_cases: tally.failed_cases,
+        warned_cases: tally.warned_cases,
         seconds,
         cases_per_second: done as f64 / running,
         requirements,
         coverage,
         failures,
+        warnings,
+        deny_warnings: config.deny_warnings,
+        partition: config.partition,
+        whole_run_generated: config.cases,
+        whole_run_replayed: replay.len() as u64,
+        case_ids,
     })
+}
+
+/// Draws the tree of `case` again from the RNG state it was first drawn from; `None` if the
+/// generator does not give the same case (then that counterexample is reported unshrunk).
+fn redraw<S: Strategy<Value = Case>>(strategy: &S, rng: &TestRng, case: &Case) -> Option<S::Tree> {
+    let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng.clone());
+    let tree = strategy.new_tree(&mut runner).ok()?;
+    (tree.current() == *case).then_some(tree)
+}
+
+/// A value tree that cannot shrink.
+struct NoShrink(Case);
+
+impl ValueTree for NoShrink {
+    type Value = Case;
+    fn current(&self) -> Case {
+        self.0.clone()
+    }
+    fn simplify(&mut self) -> bool {
+        false
+    }
+    fn complicate(&mut self) -> bool {
+        false
+    }
 }
 
 /// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order.
@@ -601,31 +860,40 @@ fn run_parallel(
     Ok(out)
 }
 
-fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {
+fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
     verdict
         .findings
         .iter()
-        .filter(|f| *f != primary)
+        .filter(|f| *f != finding)
         .cloned()
         .collect()
 }
 
-/// Shrinks a failing case to a minimal one that fails the same requirement, then saves it.
+/// The requirement the case is attributed to, when that is not `finding`'s.
+fn attributed_elsewhere(verdict: &Verdict, finding: &Finding) -> Option<&'static str> {
+    verdict
+        .primary()
+        .filter(|p| *p != finding)
+        .map(|p| p.requirement)
+}
+
+/// Shrinks a failing case to a minimal one that keeps `target`, then saves it.
 fn shrink(
     driver: &mut dyn Driver,
     config: &Config,
     tree: &mut dyn ValueTree<Value = Case>,
     original: Case,
-    requirement: &'static str,
+    target: Target,
     problems: &mut Vec<String>,
 ) -> Result<Failure, HarnessError> {
+    let requirement = target.requirement();
     let deadline = Instant::now() + config.shrink_time;
     let mut best = original.clone();
     let mut steps = 0;
     let mut bounded = false;
     let mut fails = |case: &Case| -> Result<bool, HarnessError> {
         let obs = driver.run_case(case)?;
-        Ok(evaluate(case, &obs).primary().map(|f| f.requirement) == Some(requirement))
+        Ok(target.find(&evaluate(case, &obs)).is_some())
     };
     if tree.simplify() {
         loop {
@@ -652,16 +920,11 @@ fn shrink(
     }
     let obs = driver.run_case(&best)?;
     let verdict = evaluate(&best, &obs);
-    let finding = verdict
-        .findings
-        .iter()
-        .find(|f| f.error && f.requirement == requirement)
-        .cloned()
-        .ok_or_else(|| {
-            HarnessError(format!(
-                "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
-            ))
-        })?;
+    let finding = target.find(&verdict).cloned().ok_or_else(|| {
+        HarnessError(format!(
+            "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
+        ))
+    })?;
     let case_id = best.id();
     let mut case_file = None;
     if let (Some(dir), true) = (&config.corpus, config.save) {
@@ -674,6 +937,7 @@ fn shrink(
     Ok(Failure {
         requirement,
         also: others(&verdict, &finding),
+        attributed_to: attributed_elsewhere(&verdict, &finding),
         finding,
         case_id,
         original_chunks: chunks_of(&original),
