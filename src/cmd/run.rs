@@ -28,19 +28,32 @@ const RUN_EXAMPLES: &str = "Examples:
   mirrorless run --profile 2026-07 --cases 2000   more cases, one profile
   mirrorless run --seed 42                        reproduce a run (the seed is in every report)
   mirrorless run --ci --format junit > run.xml    derandomized CI run with a JUnit report
+  mirrorless run --ci --partition 2/4 --format junit > run-2.xml
+                                                  shard 2 of a 4-job CI matrix
+  mirrorless run --deny-warnings                  SHOULD findings fail the run too
   mirrorless run -- python3 my_adapter.py         an implementation over the stdio protocol
 
 How it works: the harness plays the model, the tools and the user. It replays the corpus
 (--corpus, default .mirrorless/corpus), then generates --cases scripts per profile, runs each
-against the implementation and compares what it recorded with what the script implies. The
-first failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to
-a minimal script, saved to the corpus as <id>.json, and reported with a replay command.
+against the implementation and compares what it recorded with what the script implies. Every
+requirement a case violates is counted under its own ID (the removed mirrors each on their own;
+on the durable log the first violation, whose consequences stay on its report). The first
+failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to a
+minimal script that still violates that requirement, saved to the corpus as <id>.json, and
+reported with a replay command. SHOULD findings are reported the same way, as warnings.
 
 CI mode (--ci, or the CI environment variable) fixes the seed, so a run is reproducible;
 without it the seed is random and printed. Either way `--seed S` replays a run exactly.
 
+Sharding: --partition K/N (or count:K/N, hash:K/N) runs only shard K of N; the N shards of
+one seed run exactly the cases of the unsharded run. Every shard still draws every case, so
+coverage minimums and \"never exercised\" are checked over the whole run: a small shard does
+not fail for being small, and every shard agrees on coverage.
+
 Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requirement was
-never exercised, or a coverage label stayed under its minimum), 2 usage or harness error.";
+never exercised, a coverage label stayed under its minimum, or a warning under
+--deny-warnings), 2 usage or harness error (also: a run that would execute no case, e.g.
+--cases 0 with an empty corpus, or an implementation that implements no known profile).";
 
 /// Arguments of `mirrorless run`.
 #[derive(Debug, Args)]
@@ -160,17 +173,15 @@ fn profiles_to_run(
         return Ok(implemented.to_vec());
     }
     let mut run = Vec::new();
+    let mut skipped = Vec::new();
     for p in requested {
-        if run.contains(p) {
-            continue;
-        }
-        if implemented.contains(p) {
-            run.push(*p);
+        let into = if implemented.contains(p) {
+            &mut run
         } else {
-            eprintln!(
-                "mirrorless run: skipping --profile {p}: {name} implements only {}",
-                list(implemented)
-            );
+            &mut skipped
+        };
+        if !into.contains(p) {
+            into.push(*p);
         }
     }
     if run.is_empty() {
@@ -179,6 +190,13 @@ fn profiles_to_run(
             list(requested),
             list(implemented)
         ));
+    }
+    if !skipped.is_empty() {
+        eprintln!(
+            "mirrorless run: skipping --profile {}: {name} implements only {}",
+            list(&skipped),
+            list(implemented)
+        );
     }
     Ok(run)
 }
