@@ -418,3 +418,61 @@ fn the_shards_of_a_seed_cover_exactly_the_unsharded_run() {
         "a third of the cases does not fail coverage: {junit}"
     );
 }
+
+#[test]
+fn a_port_firing_all_six_mirrors_fails_each_with_its_own_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/broken-stdio/all-mirrors-emitter.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let (code, stdout, stderr) = mirrorless(
+        &[
+            "run",
+            "--ci",
+            "--profile",
+            "2026-08",
+            "--cases",
+            "32",
+            "--no-corpus",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            "--",
+            "python3",
+            fixture,
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("json report");
+    let p = &v["report"]["profiles"][0];
+    let failed: Vec<(String, u64)> = p["requirements"]
+        .as_array()
+        .expect("requirements")
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .map(|r| {
+            (
+                r["id"].as_str().expect("id").to_owned(),
+                r["failures"].as_u64().expect("count"),
+            )
+        })
+        .collect();
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "MIRROR-1", "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6"
+        ]
+    );
+    assert!(failed.iter().all(|(_, n)| *n > 0), "{failed:?}");
+    let counterexamples: Vec<&str> = p["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .map(|f| f["requirement"].as_str().expect("id"))
+        .collect();
+    assert_eq!(counterexamples.len(), 6, "{counterexamples:?}");
+    assert_eq!(counterexamples[0], "MIRROR-3", "the primary leads");
+}

@@ -4,14 +4,21 @@
 //! For each profile a run
 //!
 //! 1. replays every case file of the corpus directory for that profile (regressions first);
-//! 2. generates [`Config::cases`] cases from the seed and runs each through the [`Driver`];
-//! 3. evaluates each case with the oracle and the checker ([`crate::oracle::evaluate`]), which
-//!    attributes a failing case to one requirement;
-//! 4. reports the first failure of each requirement at once, then shrinks it — bounded in time
-//!    and steps — to a minimal case that still fails *the same requirement*, and saves that as a
-//!    language-neutral case file (content-hash name) in the corpus;
+//! 2. generates [`Config::cases`] cases from the seed and runs each through the [`Driver`]
+//!    (with [`Config::partition`], only the shard's cases: every case is still drawn, so the
+//!    shards of one seed split the unsharded run exactly);
+//! 3. evaluates each case with the oracle and the checker ([`crate::oracle::evaluate`]) and
+//!    counts every requirement the case violates under its own ID: each live-trace finding
+//!    (every removed mirror on its own) and the case's first durable-log finding, whose
+//!    followers are its consequences; SHOULD findings count as warnings;
+//! 4. reports the first case of each counted requirement at once, then shrinks it — bounded in
+//!    time and steps — to a minimal case that still violates *that requirement* (the primary's
+//!    stays the case's primary), and saves that as a language-neutral case file (content-hash
+//!    name) in the corpus;
 //! 5. fails the run if a MUST requirement was never exercised or a coverage label stayed under
-//!    its minimum, so that nothing passes vacuously.
+//!    its minimum (both counted over the whole run, shards included, since they depend on the
+//!    cases alone), if no case ran at all, or — with [`Config::deny_warnings`] — on a warning,
+//!    so that nothing passes vacuously.
 //!
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
@@ -336,7 +343,8 @@ pub enum Progress<'a> {
         /// Time since the profile started.
         elapsed: Duration,
     },
-    /// A requirement failed for the first time: the unshrunk case, printed before shrinking.
+    /// A requirement failed (or warned) for the first time: the unshrunk case, printed before
+    /// shrinking.
     Found {
         /// The profile.
         profile: Profile,
