@@ -273,7 +273,30 @@ pub struct ProfileReport {
     /// Corpus cases of the whole run (all shards).
     pub whole_run_replayed: u64,
     /// The ids of the executed cases, corpus first, in order.
-    pub case_ids: Vec<String>,
+    pub case_ids: CaseIds,
+}
+
+/// Content-hash case ids ([`Case::id`]), kept as numbers (8 bytes a case, so that a long run
+/// stays small) and written as the 16-hex-digit strings `Case::id` returns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseIds(pub Vec<u64>);
+
+impl CaseIds {
+    fn push(&mut self, id: &str) {
+        // `Case::id` is always 16 hex digits.
+        self.0.push(u64::from_str_radix(id, 16).unwrap_or_default());
+    }
+
+    /// The ids as `Case::id` spells them.
+    pub fn to_strings(&self) -> Vec<String> {
+        self.0.iter().map(|n| format!("{n:016x}")).collect()
+    }
+}
+
+impl Serialize for CaseIds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|n| format!("{n:016x}")))
+    }
 }
 
 impl ProfileReport {
@@ -581,7 +604,7 @@ fn run_profile(
     let mut tally = Tally::default();
     let mut failures: Vec<Failure> = Vec::new();
     let mut warnings: Vec<Failure> = Vec::new();
-    let mut case_ids = Vec::new();
+    let mut case_ids = CaseIds::default();
     let mut done = 0;
 
     for ((path, file), mine) in &replay {
@@ -593,7 +616,7 @@ fn run_profile(
         if !mine {
             continue;
         }
-        case_ids.push(case.id());
+        case_ids.push(&case.id());
         let obs = driver.run_case(case)?;
         let verdict = evaluate(case, &obs);
         done += 1;
@@ -696,7 +719,7 @@ fn run_profile(
                 id,
                 ..
             } = d;
-            case_ids.push(id);
+            case_ids.push(&id);
             done += 1;
             let targets = tally.record(&verdict, &failures, &warnings);
             for (k, target) in targets.into_iter().enumerate() {
@@ -968,4 +991,31 @@ pub fn replay_case(
 ) -> Result<(Verdict, crate::driver::Observation), HarnessError> {
     let obs = driver.run_case(case)?;
     Ok((evaluate(case, &obs), obs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Script;
+
+    #[test]
+    fn case_ids_are_written_as_case_id_spells_them() {
+        let cases: Vec<Case> = Profile::ALL
+            .into_iter()
+            .map(|profile| Case {
+                profile,
+                script: Script::default(),
+            })
+            .collect();
+        let mut ids = CaseIds::default();
+        for c in &cases {
+            ids.push(&c.id());
+        }
+        let want: Vec<String> = cases.iter().map(Case::id).collect();
+        assert_eq!(ids.to_strings(), want);
+        assert_eq!(
+            serde_json::to_value(&ids).expect("json"),
+            serde_json::json!(want)
+        );
+    }
 }
