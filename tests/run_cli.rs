@@ -476,3 +476,39 @@ fn a_port_firing_all_six_mirrors_fails_each_with_its_own_count() {
     assert_eq!(counterexamples.len(), 6, "{counterexamples:?}");
     assert_eq!(counterexamples[0], "MIRROR-3", "the primary leads");
 }
+
+#[test]
+fn out_of_range_shrink_times_are_usage_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (value, want) in [
+        ("1e300", "--shrink-time 1e300 is too large"),
+        (
+            "-1",
+            "--shrink-time must be a non-negative number of seconds",
+        ),
+        (
+            "NaN",
+            "--shrink-time must be a non-negative number of seconds",
+        ),
+    ] {
+        let flag = format!("--shrink-time={value}");
+        let (code, _, stderr) = mirrorless(&["run", &flag], dir.path());
+        assert_eq!(code, 2, "{value}: {stderr}");
+        assert!(stderr.contains(want), "{value}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // The largest representable bound is accepted (and is no bound).
+    let (code, _, stderr) = mirrorless(
+        &[
+            "run",
+            "--shrink-time",
+            "1e18",
+            "--cases",
+            "300",
+            "--no-corpus",
+            "--ci",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+}

@@ -290,9 +290,17 @@ impl ProgressPrinter {
 /// Runs `mirrorless run`.
 pub fn run(args: RunArgs) -> ExitCode {
     let ci = args.ci || suite::in_ci();
-    if !args.shrink_time.is_finite() || args.shrink_time < 0.0 {
-        return fail("--shrink-time must be a non-negative number of seconds");
-    }
+    let shrink_time = match Duration::try_from_secs_f64(args.shrink_time) {
+        Ok(d) => d,
+        Err(_) if args.shrink_time.is_finite() && args.shrink_time > 0.0 => {
+            return fail(format!(
+                "--shrink-time {:e} is too large (at most {} seconds)",
+                args.shrink_time,
+                Duration::MAX.as_secs()
+            ));
+        }
+        Err(_) => return fail("--shrink-time must be a non-negative number of seconds"),
+    };
     let (mut driver, implemented) = match driver_for(&args.command, &args.stdio) {
         Ok(d) => d,
         Err(e) => return fail(e),
@@ -307,7 +315,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         seed: args
             .seed
             .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() }),
-        shrink_time: Duration::from_secs_f64(args.shrink_time),
+        shrink_time,
         shrink_steps: if args.no_shrink { 0 } else { 4096 },
         corpus: (!args.no_corpus).then(|| args.corpus.clone()),
         save: !args.no_corpus && !args.no_save,

@@ -179,8 +179,8 @@ pub struct RequirementResult {
     pub status: Status,
     /// How many cases exercised it.
     pub exercised: u64,
-    /// How many executed cases violate it (each case counts once per requirement, whether
-    /// or not the requirement is the case's primary finding).
+    /// How many executed cases count against it (once a case): every case with a live-trace
+    /// finding of it, every case whose first durable-log finding it is (see the module docs).
     pub failures: u64,
     /// How many executed cases violate it as a SHOULD (warnings).
     pub warnings: u64,
@@ -548,14 +548,13 @@ fn chunks_of(case: &Case) -> usize {
     case.script.chunk_count() + case.script.actions.len()
 }
 
-/// One generated case of a batch: the tree it shrinks from and the RNG state it was drawn
-/// from (to draw the same tree again when a second requirement needs its own shrink).
+/// One generated case of a batch that this run executes: the tree it shrinks from, the RNG
+/// state it was drawn from (to draw the same tree again when a second requirement needs its
+/// own shrink) and its id.
 struct Drawn<T> {
     tree: T,
     rng: TestRng,
-    case: Case,
     id: String,
-    mine: bool,
 }
 
 fn run_profile(
@@ -678,6 +677,7 @@ fn run_profile(
     while generated < config.cases {
         let n = batch.min(config.cases - generated);
         let mut drawn = Vec::with_capacity(n as usize);
+        let mut batch_cases: Vec<Case> = Vec::with_capacity(n as usize);
         for i in generated..generated + n {
             let rng = runner.rng().clone();
             let tree = strategy
@@ -691,18 +691,12 @@ fn run_profile(
             for r in oracle::exercised(&case) {
                 *tally.exercised.entry(r).or_default() += 1;
             }
-            let mine = in_shard(i, &id);
-            drawn.push(Drawn {
-                tree,
-                rng,
-                case,
-                id,
-                mine,
-            });
+            if in_shard(i, &id) {
+                drawn.push(Drawn { tree, rng, id });
+                batch_cases.push(case);
+            }
         }
         generated += n;
-        drawn.retain(|d| d.mine);
-        let batch_cases: Vec<Case> = drawn.iter().map(|d| d.case.clone()).collect();
         let verdicts = if forks.is_empty() {
             batch_cases
                 .iter()
@@ -711,14 +705,8 @@ fn run_profile(
         } else {
             run_parallel(&mut forks, &batch_cases)?
         };
-        for (d, verdict) in drawn.into_iter().zip(verdicts) {
-            let Drawn {
-                mut tree,
-                rng,
-                case,
-                id,
-                ..
-            } = d;
+        for ((d, case), verdict) in drawn.into_iter().zip(batch_cases).zip(verdicts) {
+            let Drawn { mut tree, rng, id } = d;
             case_ids.push(&id);
             done += 1;
             let targets = tally.record(&verdict, &failures, &warnings);
@@ -918,7 +906,8 @@ fn shrink(
     problems: &mut Vec<String>,
 ) -> Result<Failure, HarnessError> {
     let requirement = target.requirement();
-    let deadline = Instant::now() + config.shrink_time;
+    // A bound too far away to represent is no bound.
+    let deadline = Instant::now().checked_add(config.shrink_time);
     let mut best = original.clone();
     let mut steps = 0;
     let mut bounded = false;
@@ -928,7 +917,7 @@ fn shrink(
     };
     if tree.simplify() {
         loop {
-            if steps >= config.shrink_steps || Instant::now() >= deadline {
+            if steps >= config.shrink_steps || deadline.is_some_and(|d| Instant::now() >= d) {
                 bounded = true;
                 break;
             }
