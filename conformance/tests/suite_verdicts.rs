@@ -169,6 +169,7 @@ fn the_shards_of_a_seed_run_exactly_the_unsharded_cases() {
     let run = |partition: Option<Partition>| {
         let c = Config {
             partition,
+            case_ids: true,
             cases: 60,
             ..config(0)
         };

@@ -323,6 +323,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         jobs: args.jobs.unwrap_or_else(suite::default_jobs).max(1),
         deny_warnings: args.deny_warnings,
         partition: args.partition,
+        case_ids: args.format == Format::Json,
     };
     eprintln!(
         "mirrorless run: {} — seed {}{}",
