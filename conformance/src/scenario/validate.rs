@@ -165,7 +165,8 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
         };
         match chunk {
             StreamChunk::BlockStart { index, block_type } => {
-                if blocks.insert(*index, (*block_type, true)).is_some() {
+                let earlier = blocks.insert(*index, (*block_type, true));
+                if earlier.is_some() {
                     return Err(at(format!(
                         "`block-start` for block {index}, which already started in this call"
                     )));
@@ -191,12 +192,12 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
                         )));
                     }
                     *open = false;
-                    if let ContentBlock::ToolCall { id, .. } = block {
-                        if !tool_ids.insert(id) {
-                            return Err(at(format!(
-                                "tool call id `{id}` is used by two blocks of the call"
-                            )));
-                        }
+                    if let ContentBlock::ToolCall { id, .. } = block
+                        && !tool_ids.insert(id)
+                    {
+                        return Err(at(format!(
+                            "tool call id `{id}` is used by two blocks of the call"
+                        )));
                     }
                 }
             },
@@ -341,6 +342,36 @@ mod tests {
             r#","steer":[{"after":1,"text":"p"}]"#,
         ));
         assert!(e.contains("\"p\" is used twice in this action"), "{e}");
+    }
+
+    #[test]
+    fn ambiguous_tool_calls_are_refused() {
+        let call = |id: &str, index: u32| {
+            format!(
+                r#"{{"type":"block-start","index":{index},"blockType":"tool-call"}},{{"type":"block-end","index":{index},"block":{{"type":"tool-call","id":"{id}","name":"read","arguments":""}}}}"#
+            )
+        };
+        let tools = r#","tools":[{"callId":"c1","isError":false,"content":"r"}]"#;
+        let e = refused(&one_call(
+            &format!(
+                r#"{},{},{{"type":"finish","reason":{{"kind":"tool-calls"}}}}"#,
+                call("c1", 0),
+                call("c1", 1)
+            ),
+            tools,
+        ));
+        assert!(
+            e.ends_with("chunk 3: tool call id `c1` is used by two blocks of the call"),
+            "{e}"
+        );
+        let e = refused(&one_call(
+            &format!(r#"{},{FINISH}"#, call("c1", 0)),
+            r#","tools":[{"callId":"c1","isError":false,"content":"r"},{"callId":"c1","isError":true,"content":"s"}]"#,
+        ));
+        assert!(
+            e.ends_with("two scripted results for tool call `c1`"),
+            "{e}"
+        );
     }
 
     #[test]
