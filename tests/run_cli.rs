@@ -423,7 +423,7 @@ fn the_shards_of_a_seed_cover_exactly_the_unsharded_run() {
 fn a_port_firing_all_six_mirrors_fails_each_with_its_own_count() {
     let dir = tempfile::tempdir().expect("tempdir");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/impls/broken-stdio/all-mirrors-emitter.py");
+        .join("fixtures/impls/multi-fault/all-mirrors-emitter.py");
     let fixture = fixture.to_str().expect("utf-8 path");
     let (code, stdout, stderr) = mirrorless(
         &[
