@@ -512,3 +512,42 @@ fn out_of_range_shrink_times_are_usage_errors() {
     );
     assert_eq!(code, 0, "{stderr}");
 }
+
+#[test]
+fn a_should_finding_on_the_log_is_a_warning_and_fails_under_deny_warnings() {
+    // MSG-3 is a SHOULD under 2026-07 (a MUST under 2026-08).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/broken-stdio/MSG-3-content-drops-reasoning.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let args = [
+        "run",
+        "--ci",
+        "--profile",
+        "2026-07",
+        "--cases",
+        "300",
+        "--no-corpus",
+        "-j",
+        "1",
+        "--",
+        "python3",
+        fixture,
+    ];
+    let (code, stdout, stderr) = mirrorless(&args, dir.path());
+    assert_eq!(code, 0, "warnings alone pass:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("WARN MSG-3 — "), "{stdout}");
+    assert!(
+        stdout.contains("warnings (SHOULD; --deny-warnings makes them fail): MSG-3 ("),
+        "{stdout}"
+    );
+    let mut denied = vec!["run", "--deny-warnings"];
+    denied.extend_from_slice(&args[1..]);
+    let (code, stdout, _) = mirrorless(&denied, dir.path());
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("2026-07: NOT CONFORMANT"), "{stdout}");
+    assert!(
+        stdout.contains("warnings (fail the run: --deny-warnings): MSG-3 ("),
+        "{stdout}"
+    );
+}

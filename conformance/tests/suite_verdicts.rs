@@ -200,8 +200,14 @@ fn the_shards_of_a_seed_run_exactly_the_unsharded_cases() {
                     p.conformant(),
                     "a small shard does not fail for being small"
                 );
+                assert_eq!(p.whole_run_generated, 60);
                 union[i].extend(p.case_ids.to_strings());
             }
+            let human = render_human(&shard);
+            assert!(
+                human.contains(&format!("  shard {kind}:{k}/3: ")),
+                "{human}"
+            );
         }
         for (i, ids) in union.iter_mut().enumerate() {
             let mut all = whole.profiles[i].case_ids.to_strings();
