@@ -25,13 +25,18 @@
 mod corpus;
 pub mod macros;
 mod partition;
+mod shrink;
+mod tally;
 
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
 pub use partition::{Partition, PartitionKind};
 
+use shrink::{NoShrink, attributed_elsewhere, others, redraw, shrink};
+use tally::Tally;
+
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{self, Finding, Verdict, evaluate};
-use crate::registry::{self, Area, Enforcement, REQUIREMENTS, Tier};
+use crate::registry::{Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::Case;
 use crate::scenario::coverage::{LABELS, labels_of, minimum};
 use crate::scenario::generate::cases;
@@ -39,7 +44,7 @@ use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -400,119 +405,6 @@ fn rng_for(seed: u64, profile: Profile) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// What a counterexample must keep while it shrinks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Target {
-    /// The case's first error on the durable log (or crash) stays this requirement's.
-    Primary(&'static str),
-    /// The case keeps a finding of this requirement, an error (`true`) or a warning.
-    Finding(&'static str, bool),
-}
-
-impl Target {
-    fn requirement(self) -> &'static str {
-        match self {
-            Target::Primary(r) | Target::Finding(r, _) => r,
-        }
-    }
-
-    fn error(self) -> bool {
-        match self {
-            Target::Primary(_) => true,
-            Target::Finding(_, error) => error,
-        }
-    }
-
-    /// The finding of the target on `verdict`, if the verdict still has it.
-    fn find(self, verdict: &Verdict) -> Option<&Finding> {
-        match self {
-            Target::Primary(r) => verdict
-                .findings
-                .iter()
-                .find(|f| f.error && !on_live_trace(f.requirement))
-                .filter(|f| f.requirement == r),
-            Target::Finding(r, error) => verdict
-                .findings
-                .iter()
-                .find(|f| f.requirement == r && f.error == error),
-        }
-    }
-}
-
-/// Whether a requirement is about the live trace (the removed mirrors, the live vocabulary)
-/// rather than the durable log. Live findings are independent of each other and of the log:
-/// each is counted. Durable findings after a case's first one are usually its consequences
-/// (a dropped chunk also breaks provenance and assembly), so only the first counts.
-fn on_live_trace(requirement: &str) -> bool {
-    registry::requirement(requirement).is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live))
-}
-
-/// The tallies of one profile: coverage of the whole run, findings of the executed cases.
-#[derive(Default)]
-struct Tally {
-    exercised: BTreeMap<&'static str, u64>,
-    labels: BTreeMap<&'static str, u64>,
-    failures: BTreeMap<&'static str, u64>,
-    warnings: BTreeMap<&'static str, u64>,
-    failed_cases: u64,
-    warned_cases: u64,
-}
-
-impl Tally {
-    /// Counts the requirements a verdict violates, once per case each, and returns those
-    /// that still need a counterexample, the case's primary first (`failures` and
-    /// `warnings` hold the counterexamples found so far). Counted are: every live-trace
-    /// finding (each removed mirror on its own), and the first durable-log error — or, on a
-    /// case with no durable error, the first durable warning; the durable findings after it
-    /// stay on the case's report as its consequences.
-    fn record(
-        &mut self,
-        verdict: &Verdict,
-        failures: &[Failure],
-        warnings: &[Failure],
-    ) -> Vec<Target> {
-        let durable_error = verdict
-            .findings
-            .iter()
-            .any(|f| f.error && !on_live_trace(f.requirement));
-        let mut durable_counted = false;
-        let mut seen: BTreeSet<(&str, bool)> = BTreeSet::new();
-        let mut new = Vec::new();
-        for f in &verdict.findings {
-            let target = if on_live_trace(f.requirement) {
-                Target::Finding(f.requirement, f.error)
-            } else if durable_counted || (!f.error && durable_error) {
-                continue;
-            } else {
-                durable_counted = true;
-                if f.error {
-                    Target::Primary(f.requirement)
-                } else {
-                    Target::Finding(f.requirement, false)
-                }
-            };
-            if !seen.insert((f.requirement, f.error)) {
-                continue;
-            }
-            let (counts, found) = if f.error {
-                (&mut self.failures, failures)
-            } else {
-                (&mut self.warnings, warnings)
-            };
-            *counts.entry(f.requirement).or_default() += 1;
-            if !found.iter().any(|x| x.requirement == f.requirement) {
-                new.push(target);
-            }
-        }
-        if verdict.primary().is_some() {
-            self.failed_cases += 1;
-        } else if !verdict.findings.is_empty() {
-            self.warned_cases += 1;
-        }
-        new
-    }
-}
-
 /// Runs the suite against `driver`.
 pub fn run(
     driver: &mut dyn Driver,
@@ -847,30 +739,6 @@ fn run_profile(
     })
 }
 
-/// Draws the tree of `case` again from the RNG state it was first drawn from; `None` if the
-/// generator does not give the same case (then that counterexample is reported unshrunk).
-fn redraw<S: Strategy<Value = Case>>(strategy: &S, rng: &TestRng, case: &Case) -> Option<S::Tree> {
-    let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng.clone());
-    let tree = strategy.new_tree(&mut runner).ok()?;
-    (tree.current() == *case).then_some(tree)
-}
-
-/// A value tree that cannot shrink.
-struct NoShrink(Case);
-
-impl ValueTree for NoShrink {
-    type Value = Case;
-    fn current(&self) -> Case {
-        self.0.clone()
-    }
-    fn simplify(&mut self) -> bool {
-        false
-    }
-    fn complicate(&mut self) -> bool {
-        false
-    }
-}
-
 /// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order.
 fn run_parallel(
     forks: &mut [Box<dyn Driver + Send>],
@@ -903,100 +771,6 @@ fn run_parallel(
         out.extend(part?);
     }
     Ok(out)
-}
-
-fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
-    verdict
-        .findings
-        .iter()
-        .filter(|f| *f != finding)
-        .cloned()
-        .collect()
-}
-
-/// The requirement the case is attributed to, when that is not `finding`'s.
-fn attributed_elsewhere(verdict: &Verdict, finding: &Finding) -> Option<&'static str> {
-    verdict
-        .primary()
-        .filter(|p| *p != finding)
-        .map(|p| p.requirement)
-}
-
-/// Shrinks a failing case to a minimal one that keeps `target`, then saves it.
-fn shrink(
-    driver: &mut dyn Driver,
-    config: &Config,
-    tree: &mut dyn ValueTree<Value = Case>,
-    original: Case,
-    target: Target,
-    problems: &mut Vec<String>,
-) -> Result<Failure, HarnessError> {
-    let requirement = target.requirement();
-    // A bound too far away to represent is no bound.
-    let deadline = Instant::now().checked_add(config.shrink_time);
-    let mut best = original.clone();
-    let mut steps = 0;
-    let mut bounded = false;
-    let mut fails = |case: &Case| -> Result<bool, HarnessError> {
-        let obs = driver.run_case(case)?;
-        Ok(target.find(&evaluate(case, &obs)).is_some())
-    };
-    if tree.simplify() {
-        loop {
-            if steps >= config.shrink_steps || deadline.is_some_and(|d| Instant::now() >= d) {
-                bounded = true;
-                break;
-            }
-            steps += 1;
-            let candidate = tree.current();
-            let more = if fails(&candidate)? {
-                // proptest's simplification can occasionally grow the built script; keep the
-                // smallest failing case seen.
-                if chunks_of(&candidate) <= chunks_of(&best) {
-                    best = candidate;
-                }
-                tree.simplify()
-            } else {
-                tree.complicate()
-            };
-            if !more {
-                break;
-            }
-        }
-    }
-    let obs = driver.run_case(&best)?;
-    let verdict = evaluate(&best, &obs);
-    let finding = target.find(&verdict).cloned().ok_or_else(|| {
-        HarnessError(format!(
-            "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
-        ))
-    })?;
-    let case_id = best.id();
-    let mut case_file = None;
-    if let (Some(dir), true) = (&config.corpus, config.save) {
-        match save_case(dir, &best, requirement, &driver.name()) {
-            Ok(path) => case_file = Some(path),
-            Err(e) => problems.push(e),
-        }
-    }
-    let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
-    Ok(Failure {
-        requirement,
-        also: others(&verdict, &finding),
-        attributed_to: attributed_elsewhere(&verdict, &finding),
-        finding,
-        case_id,
-        original_chunks: chunks_of(&original),
-        shrunk_chunks: chunks_of(&best),
-        case: best,
-        original,
-        shrink_steps: steps,
-        shrink_bounded: bounded,
-        from_corpus: false,
-        case_file,
-        replay,
-        stderr: obs.stderr,
-    })
 }
 
 /// Runs one case and returns its verdict (`mirrorless replay`).
