@@ -172,3 +172,16 @@ fn standard_input_is_a_log() {
         "{out}"
     );
 }
+
+#[test]
+fn deny_warnings_makes_a_warning_exit_1() {
+    let o = mirrorless(&[
+        "check",
+        "--deny-warnings",
+        "--profile",
+        "2026-07",
+        "fixtures/check/2026-07/invalid/MSG-3-content-differs.jsonl",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("warning[MSG-3]"));
+}

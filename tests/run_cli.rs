@@ -209,3 +209,345 @@ fn the_case_file_schema_is_json() {
     let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
     assert_eq!(schema["required"], serde_json::json!(["profile", "script"]));
 }
+
+#[test]
+fn an_impossible_case_file_is_refused_naming_file_and_problem() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        (
+            "delta-first.json",
+            r#"{"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"p","calls":[{"chunks":[
+              {"type":"text-delta","index":0,"text":"hi"},{"type":"finish","reason":{"kind":"stop"}}]}]}]}}"#,
+            "delta-first.json: the script cannot be played: action 0, call 0, chunk 0: `text-delta` for block 0 before its `block-start`",
+        ),
+        (
+            "wraps.json",
+            r#"{"profile":"2026-07","script":{"actions":[{"action":"prompt","text":"p","calls":[{"chunks":[
+              {"type":"block-start","index":0,"blockType":"text"},{"type":"finish","reason":{"kind":"stop"}}],
+              "interrupt":{"after":18446744073709551615,"kind":"cancel"}}]}]}}"#,
+            "wraps.json: the script cannot be played: action 0, call 0: an interrupt after chunk 18446744073709551615 needs a chunk after it",
+        ),
+        (
+            "late-steer.json",
+            r#"{"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"p","calls":[{"chunks":[
+              {"type":"block-start","index":0,"blockType":"text"},{"type":"text-delta","index":0,"text":"a"},
+              {"type":"finish","reason":{"kind":"stop"}}],
+              "interrupt":{"after":0,"kind":"cancel"},"steer":[{"after":2,"text":"s"}]}]}]}}"#,
+            "could never be sent",
+        ),
+    ];
+    for (name, text, want) in cases {
+        std::fs::write(dir.path().join(name), text).expect("write");
+        let (code, stdout, stderr) = mirrorless(&["replay", name], dir.path());
+        assert_eq!(code, 2, "{name}: {stdout}{stderr}");
+        assert!(stderr.contains(want), "{name}: {stderr}");
+        assert!(
+            !stdout.contains("FAIL"),
+            "the implementation is not blamed: {stdout}"
+        );
+    }
+    // The corpus loader refuses them too, and the run goes on as a usage error.
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir_all(&corpus).expect("mkdir");
+    std::fs::write(corpus.join("wraps.json"), cases[1].1).expect("write");
+    let (code, stdout, stderr) = mirrorless(
+        &["run", "--ci", "--cases", "300", "--corpus", "corpus"],
+        dir.path(),
+    );
+    assert_eq!(code, 2, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("wraps.json: the script cannot be played"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("2026-07: conformant — 300 cases"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_run_that_executes_no_case_exits_2_with_the_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (code, stdout, stderr) = mirrorless(&["run", "--cases", "0", "--no-corpus"], dir.path());
+    assert_eq!(code, 2, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(
+            "2026-07: no case was executed (--cases 0 and no corpus case for this profile)"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("NOT CONFORMANT"), "{stdout}");
+    assert!(!stdout.contains("\nconformant"), "{stdout}");
+
+    // An implementation whose `hello` lists only unknown profiles.
+    std::fs::write(
+        dir.path().join("unknown-profile.py"),
+        r#"import json, sys
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": "mirrorless-stdio/1",
+                  "implementation": {"name": "typo"}, "profiles": ["2026-7"]}), flush=True)
+for line in sys.stdin:
+    pass
+"#,
+    )
+    .expect("write");
+    let (code, _, stderr) = mirrorless(&["run", "--", "python3", "unknown-profile.py"], dir.path());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("implements no profile this suite knows (2026-07, 2026-08)"),
+        "{stderr}"
+    );
+
+    // Every requested profile filtered out.
+    std::fs::write(
+        dir.path().join("only-08.py"),
+        r#"import json, sys
+sys.stdin.readline()
+print(json.dumps({"type": "hello", "protocol": "mirrorless-stdio/1",
+                  "implementation": {"name": "only-08"}, "profiles": ["2026-08"]}), flush=True)
+for line in sys.stdin:
+    pass
+"#,
+    )
+    .expect("write");
+    let (code, _, stderr) = mirrorless(
+        &["run", "--profile", "2026-07", "--", "python3", "only-08.py"],
+        dir.path(),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--profile 2026-07 filtered out every profile: only-08")
+            && stderr.contains("implements only 2026-08")
+            && !stderr.contains("skipping"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_partitions_are_usage_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (bad, want) in [
+        ("0/3", "the shard must be between 1 and 3"),
+        ("4/3", "the shard must be between 1 and 3"),
+        ("1/0", "the shard count must be at least 1"),
+        ("slice:1/2", "unknown partition kind `slice`"),
+    ] {
+        let (code, _, stderr) = mirrorless(&["run", "--partition", bad], dir.path());
+        assert_eq!(code, 2, "{bad}: {stderr}");
+        assert!(stderr.contains(want), "{bad}: {stderr}");
+    }
+}
+
+#[test]
+fn the_shards_of_a_seed_cover_exactly_the_unsharded_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ids = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--ci",
+            "--cases",
+            "40",
+            "--no-corpus",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = mirrorless(&args, dir.path());
+        // 40 cases are under the coverage minimums' reach: the verdict is the same in
+        // every shard and in the whole run.
+        let v: serde_json::Value = serde_json::from_str(&stdout).expect("json report");
+        let cases: Vec<Vec<String>> = v["report"]["profiles"]
+            .as_array()
+            .expect("profiles")
+            .iter()
+            .map(|p| {
+                p["case_ids"]
+                    .as_array()
+                    .expect("case ids")
+                    .iter()
+                    .map(|c| c.as_str().expect("id").to_owned())
+                    .collect()
+            })
+            .collect();
+        (code, cases, v["conformant"].clone(), stderr)
+    };
+    let (whole_code, whole, whole_verdict, _) = ids(&[]);
+    for kind in ["", "hash:"] {
+        let mut union = vec![Vec::new(); whole.len()];
+        for k in 1..=3 {
+            let part = format!("{kind}{k}/3");
+            let (code, shard, verdict, stderr) = ids(&["--partition", &part]);
+            assert_eq!(code, whole_code, "{part}: {stderr}");
+            assert_eq!(verdict, whole_verdict, "{part}");
+            for (u, s) in union.iter_mut().zip(shard) {
+                assert!(!s.is_empty() && s.len() < 40, "{part}");
+                u.extend(s);
+            }
+        }
+        for (u, w) in union.iter_mut().zip(&whole) {
+            let mut w = w.clone();
+            u.sort();
+            w.sort();
+            assert_eq!(
+                *u, w,
+                "{kind}: the union of the shards is the unsharded run"
+            );
+        }
+    }
+    // Each shard writes its own JUnit, named after the shard.
+    let (_, junit, _) = mirrorless(
+        &[
+            "run",
+            "--ci",
+            "--cases",
+            "300",
+            "--no-corpus",
+            "--format",
+            "junit",
+            "--partition",
+            "2/3",
+        ],
+        dir.path(),
+    );
+    assert!(
+        junit.contains("<testsuites name=\"mirrorless run (shard count:2/3)\""),
+        "{junit}"
+    );
+    assert!(
+        !junit.contains("<failure"),
+        "a third of the cases does not fail coverage: {junit}"
+    );
+}
+
+#[test]
+fn a_port_firing_all_six_mirrors_fails_each_with_its_own_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/multi-fault/all-mirrors-emitter.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let (code, stdout, stderr) = mirrorless(
+        &[
+            "run",
+            "--ci",
+            "--profile",
+            "2026-08",
+            "--cases",
+            "32",
+            "--no-corpus",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            "--",
+            "python3",
+            fixture,
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 1, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("json report");
+    let p = &v["report"]["profiles"][0];
+    let failed: Vec<(String, u64)> = p["requirements"]
+        .as_array()
+        .expect("requirements")
+        .iter()
+        .filter(|r| r["status"] == "fail")
+        .map(|r| {
+            (
+                r["id"].as_str().expect("id").to_owned(),
+                r["failures"].as_u64().expect("count"),
+            )
+        })
+        .collect();
+    let ids: Vec<&str> = failed.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "MIRROR-1", "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6"
+        ]
+    );
+    assert!(failed.iter().all(|(_, n)| *n > 0), "{failed:?}");
+    let counterexamples: Vec<&str> = p["failures"]
+        .as_array()
+        .expect("failures")
+        .iter()
+        .map(|f| f["requirement"].as_str().expect("id"))
+        .collect();
+    assert_eq!(counterexamples.len(), 6, "{counterexamples:?}");
+    assert_eq!(counterexamples[0], "MIRROR-3", "the primary leads");
+}
+
+#[test]
+fn out_of_range_shrink_times_are_usage_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (value, want) in [
+        ("1e300", "--shrink-time 1e300 is too large"),
+        (
+            "-1",
+            "--shrink-time must be a non-negative number of seconds",
+        ),
+        (
+            "NaN",
+            "--shrink-time must be a non-negative number of seconds",
+        ),
+    ] {
+        let flag = format!("--shrink-time={value}");
+        let (code, _, stderr) = mirrorless(&["run", &flag], dir.path());
+        assert_eq!(code, 2, "{value}: {stderr}");
+        assert!(stderr.contains(want), "{value}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // The largest representable bound is accepted (and is no bound).
+    let (code, _, stderr) = mirrorless(
+        &[
+            "run",
+            "--shrink-time",
+            "1e18",
+            "--cases",
+            "300",
+            "--no-corpus",
+            "--ci",
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn a_should_finding_on_the_log_is_a_warning_and_fails_under_deny_warnings() {
+    // MSG-3 is a SHOULD under 2026-07 (a MUST under 2026-08).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/broken-stdio/MSG-3-content-drops-reasoning.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let args = [
+        "run",
+        "--ci",
+        "--profile",
+        "2026-07",
+        "--cases",
+        "300",
+        "--no-corpus",
+        "-j",
+        "1",
+        "--",
+        "python3",
+        fixture,
+    ];
+    let (code, stdout, stderr) = mirrorless(&args, dir.path());
+    assert_eq!(code, 0, "warnings alone pass:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("WARN MSG-3 — "), "{stdout}");
+    assert!(
+        stdout.contains("warnings (SHOULD; --deny-warnings makes them fail): MSG-3 ("),
+        "{stdout}"
+    );
+    let mut denied = vec!["run", "--deny-warnings"];
+    denied.extend_from_slice(&args[1..]);
+    let (code, stdout, _) = mirrorless(&denied, dir.path());
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("2026-07: NOT CONFORMANT"), "{stdout}");
+    assert!(
+        stdout.contains("warnings (fail the run: --deny-warnings): MSG-3 ("),
+        "{stdout}"
+    );
+}

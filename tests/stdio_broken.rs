@@ -40,6 +40,7 @@ fn check(name: &str) {
         save: false,
         ci: true,
         jobs: 1,
+        ..Config::default()
     };
     let report = suite::run(&mut driver, &run_config, &mut |_| {}).expect("no harness fault");
     let failed: BTreeSet<&str> = report

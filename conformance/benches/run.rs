@@ -54,6 +54,10 @@ fn main() {
     for profile in Profile::ALL {
         let mut driver = in_process::<ReferenceLoop>("reference");
         stage("generate", profile, |_| {});
+        // What the runner adds per case for the case-id list and --partition.
+        stage("generate + case id", profile, |c| {
+            std::hint::black_box(c.id());
+        });
         stage("generate + run", profile, |c| {
             let _ = driver.run_case(c);
         });

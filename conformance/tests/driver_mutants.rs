@@ -79,6 +79,7 @@ fn catches(name: &str, mutation: Arc<dyn Mutation>) {
         save: false,
         ci: true,
         jobs: 1,
+        ..Config::default()
     };
     let mut driver = MutantDriver {
         name: name.to_owned(),
@@ -329,6 +330,7 @@ fn suite_tests_fail_with_the_requirement_and_the_minimal_script() {
         save: false,
         ci: true,
         jobs: 1,
+        ..Config::default()
     };
     let mut driver = MutantDriver {
         name: "coalescer".to_owned(),

@@ -37,8 +37,9 @@ first MiB (2026-08 markers such as request/header or packed chunk rows win; with
 current profile, 2026-08, is assumed); --profile always wins.
 
 Exit status: 0 when every log (and the trace) conforms; 1 when any violates a MUST
-requirement (malformed content counts); 2 on a usage error or when a file cannot be read
-(2 wins over 1; the other files are still checked and reported).
+requirement (malformed content counts), or has a SHOULD finding under --deny-warnings;
+2 on a usage error or when a file cannot be read (2 wins over 1; the other files are
+still checked and reported).
 
 Examples:
   mirrorless check session.jsonl
@@ -64,6 +65,9 @@ pub struct CheckArgs {
     /// When to color the human report (NO_COLOR is honoured in auto mode).
     #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
     pub color: super::ColorChoice,
+    /// Exit 1 on a SHOULD finding (a warning) too.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 /// Where the profile of a file came from.
@@ -140,7 +144,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     }
     let exit_code = if summary.unreadable > 0 {
         super::EXIT_ERROR
-    } else if summary.violating > 0 {
+    } else if summary.violating > 0 || (args.deny_warnings && summary.warnings > 0) {
         super::EXIT_FINDINGS
     } else {
         super::EXIT_OK

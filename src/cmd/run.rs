@@ -28,19 +28,32 @@ const RUN_EXAMPLES: &str = "Examples:
   mirrorless run --profile 2026-07 --cases 2000   more cases, one profile
   mirrorless run --seed 42                        reproduce a run (the seed is in every report)
   mirrorless run --ci --format junit > run.xml    derandomized CI run with a JUnit report
+  mirrorless run --ci --partition 2/4 --format junit > run-2.xml
+                                                  shard 2 of a 4-job CI matrix
+  mirrorless run --deny-warnings                  SHOULD findings fail the run too
   mirrorless run -- python3 my_adapter.py         an implementation over the stdio protocol
 
 How it works: the harness plays the model, the tools and the user. It replays the corpus
 (--corpus, default .mirrorless/corpus), then generates --cases scripts per profile, runs each
-against the implementation and compares what it recorded with what the script implies. The
-first failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to
-a minimal script, saved to the corpus as <id>.json, and reported with a replay command.
+against the implementation and compares what it recorded with what the script implies. Every
+requirement a case violates is counted under its own ID (the removed mirrors each on their own;
+on the durable log the first violation, whose consequences stay on its report). The first
+failure of each requirement is printed at once, then shrunk (bounded by --shrink-time) to a
+minimal script that still violates that requirement, saved to the corpus as <id>.json, and
+reported with a replay command. SHOULD findings are reported the same way, as warnings.
 
 CI mode (--ci, or the CI environment variable) fixes the seed, so a run is reproducible;
 without it the seed is random and printed. Either way `--seed S` replays a run exactly.
 
+Sharding: --partition K/N (or count:K/N, hash:K/N) runs only shard K of N; the N shards of
+one seed run exactly the cases of the unsharded run. Every shard still draws every case, so
+coverage minimums and \"never exercised\" are checked over the whole run: a small shard does
+not fail for being small, and every shard agrees on coverage.
+
 Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requirement was
-never exercised, or a coverage label stayed under its minimum), 2 usage or harness error.";
+never exercised, a coverage label stayed under its minimum, or a warning under
+--deny-warnings), 2 usage or harness error (also: a run that would execute no case, e.g.
+--cases 0 with an empty corpus, or an implementation that implements no known profile).";
 
 /// Arguments of `mirrorless run`.
 #[derive(Debug, Args)]
@@ -77,6 +90,14 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Fail the run on a SHOULD finding (a warning) too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Run one shard of the cases: `K/N` or `count:K/N` (every N-th case from the K-th) or
+    /// `hash:K/N` (by case id); shards 1..=N of one seed together run exactly the unsharded
+    /// run. Coverage minimums are checked over the whole run in every shard.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<suite::Partition>,
     /// Threads running cases, each with its own implementation process under `-- CMD`
     /// [default: the number of cores]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N")]
@@ -126,6 +147,58 @@ fn driver_for(
         ));
     }
     super::stdio::driver(command, stdio)
+}
+
+/// The profiles a run checks: the requested ones (all the implementation implements when
+/// none is requested). A run that would check no profile is refused: it would execute no case
+/// and prove nothing.
+fn profiles_to_run(
+    requested: &[Profile],
+    implemented: &[Profile],
+    name: &str,
+) -> Result<Vec<Profile>, String> {
+    let list = |ps: &[Profile]| {
+        ps.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if implemented.is_empty() {
+        return Err(format!(
+            "{name} implements no profile this suite knows ({}): nothing can be run; its `hello` must list at least one of them in `profiles`",
+            list(&Profile::ALL)
+        ));
+    }
+    if requested.is_empty() {
+        return Ok(implemented.to_vec());
+    }
+    let mut run = Vec::new();
+    let mut skipped = Vec::new();
+    for p in requested {
+        let into = if implemented.contains(p) {
+            &mut run
+        } else {
+            &mut skipped
+        };
+        if !into.contains(p) {
+            into.push(*p);
+        }
+    }
+    if run.is_empty() {
+        return Err(format!(
+            "--profile {} filtered out every profile: {name} implements only {}",
+            list(requested),
+            list(implemented)
+        ));
+    }
+    if !skipped.is_empty() {
+        eprintln!(
+            "mirrorless run: skipping --profile {}: {name} implements only {}",
+            list(&skipped),
+            list(implemented)
+        );
+    }
+    Ok(run)
 }
 
 /// Live progress on standard error: a redrawn line on a terminal, plain lines otherwise.
@@ -217,31 +290,40 @@ impl ProgressPrinter {
 /// Runs `mirrorless run`.
 pub fn run(args: RunArgs) -> ExitCode {
     let ci = args.ci || suite::in_ci();
-    if !args.shrink_time.is_finite() || args.shrink_time < 0.0 {
-        return fail("--shrink-time must be a non-negative number of seconds");
-    }
+    let shrink_time = match Duration::try_from_secs_f64(args.shrink_time) {
+        Ok(d) => d,
+        Err(_) if args.shrink_time.is_finite() && args.shrink_time > 0.0 => {
+            return fail(format!(
+                "--shrink-time {:e} is too large (at most {} seconds)",
+                args.shrink_time,
+                Duration::MAX.as_secs()
+            ));
+        }
+        Err(_) => return fail("--shrink-time must be a non-negative number of seconds"),
+    };
     let (mut driver, implemented) = match driver_for(&args.command, &args.stdio) {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
-    let mut profiles = args.profiles.clone();
-    profiles.dedup();
+    let profiles = match profiles_to_run(&args.profiles, &implemented, &driver.name()) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
     let config = Config {
-        profiles: if profiles.is_empty() {
-            implemented
-        } else {
-            profiles
-        },
+        profiles,
         cases: args.cases.unwrap_or(DEFAULT_CASES),
         seed: args
             .seed
             .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() }),
-        shrink_time: Duration::from_secs_f64(args.shrink_time),
+        shrink_time,
         shrink_steps: if args.no_shrink { 0 } else { 4096 },
         corpus: (!args.no_corpus).then(|| args.corpus.clone()),
         save: !args.no_corpus && !args.no_save,
         ci,
         jobs: args.jobs.unwrap_or_else(suite::default_jobs).max(1),
+        deny_warnings: args.deny_warnings,
+        partition: args.partition,
+        case_ids: args.format == Format::Json,
     };
     eprintln!(
         "mirrorless run: {} — seed {}{}",

@@ -37,12 +37,14 @@ fn finding_block(out: &mut String, f: &Finding, indent: &str) {
     }
 }
 
-/// Renders one failure for humans. With `full`, the other findings of the case are listed too.
+/// Renders one counterexample for humans: `FAIL` for a MUST, `WARN` for a SHOULD. With
+/// `full`, the other findings of the case are listed too, the case's primary one first.
 pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "FAIL {} — {} [{profile}]",
+        "{} {} — {} [{profile}]",
+        if f.finding.error { "FAIL" } else { "WARN" },
         f.requirement,
         title(f.requirement)
     );
@@ -63,11 +65,19 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
             }
         );
     }
+    if let Some(primary) = f.attributed_to {
+        let _ = writeln!(
+            out,
+            "  (shrunk for {}; this case is attributed to {primary}, listed first below)",
+            f.requirement
+        );
+    }
     finding_block(&mut out, &f.finding, "  ");
     if full && !f.also.is_empty() {
         let _ = writeln!(out, "  also on this case:");
         for a in &f.also {
-            let _ = writeln!(out, "    {} — {}", a.requirement, a.message);
+            let kind = if a.error { "" } else { " (warning)" };
+            let _ = writeln!(out, "    {}{kind} — {}", a.requirement, a.message);
         }
     }
     let _ = writeln!(out, "  script: {}", f.case);
@@ -118,7 +128,7 @@ pub fn render_found(profile: Profile, case: &Case, finding: &Finding) -> String 
 pub fn render_human(report: &RunReport) -> String {
     let mut out = String::new();
     for p in &report.profiles {
-        for f in &p.failures {
+        for f in p.failures.iter().chain(&p.warnings) {
             out.push_str(&render_failure(p.profile, f, true));
             out.push('\n');
         }
@@ -142,11 +152,18 @@ pub fn render_human(report: &RunReport) -> String {
             .filter(|r| r.status == Status::NotExercised)
             .map(|r| r.id)
             .collect();
-        let warned: Vec<&str> = p
+        let warned: Vec<String> = p
             .requirements
             .iter()
             .filter(|r| r.status == Status::Warn)
-            .map(|r| r.id)
+            .map(|r| format!("{} ({} case{})", r.id, r.warnings, plural(r.warnings)))
+            .collect();
+        let failing: Vec<String> = failing
+            .into_iter()
+            .map(|id| match p.requirements.iter().find(|r| r.id == id) {
+                Some(r) => format!("{id} ({} case{})", r.failures, plural(r.failures)),
+                None => id.to_owned(),
+            })
             .collect();
         let passed = p
             .requirements
@@ -168,11 +185,27 @@ pub fn render_human(report: &RunReport) -> String {
             p.failed_cases,
             p.cases_per_second
         );
+        if let Some(part) = p.partition {
+            let _ = writeln!(
+                out,
+                "  shard {part}: {} of {} generated and {} of {} corpus cases; coverage and \"never exercised\" are of the whole run",
+                p.generated, p.whole_run_generated, p.replayed, p.whole_run_replayed
+            );
+        }
         if !failing.is_empty() {
             let _ = writeln!(out, "  failed: {}", failing.join(", "));
         }
         if !warned.is_empty() {
-            let _ = writeln!(out, "  warnings: {}", warned.join(", "));
+            let _ = writeln!(
+                out,
+                "  warnings{}: {}",
+                if p.deny_warnings {
+                    " (fail the run: --deny-warnings)"
+                } else {
+                    " (SHOULD; --deny-warnings makes them fail)"
+                },
+                warned.join(", ")
+            );
         }
         if !unexercised.is_empty() {
             let _ = writeln!(
@@ -225,6 +258,10 @@ pub fn render_json(report: &RunReport) -> String {
     s
 }
 
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
 fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -259,14 +296,22 @@ pub fn render_junit(report: &RunReport) -> String {
         .map(|p| {
             p.requirements
                 .iter()
-                .filter(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+                .filter(|r| match r.status {
+                    Status::Fail | Status::NotExercised => true,
+                    Status::Warn => p.deny_warnings,
+                    _ => false,
+                })
                 .count()
                 + usize::from(p.coverage.iter().any(|l| l.count < l.minimum))
         })
         .sum();
+    let shard = report
+        .partition
+        .map(|p| format!(" (shard {p})"))
+        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "<testsuites name=\"mirrorless run\" tests=\"{tests}\" failures=\"{failures}\">"
+        "<testsuites name=\"mirrorless run{shard}\" tests=\"{tests}\" failures=\"{failures}\">"
     );
     for p in &report.profiles {
         let _ = writeln!(
@@ -290,11 +335,26 @@ pub fn render_junit(report: &RunReport) -> String {
                     "><skipped message=\"does not apply to this profile\"/></testcase>\n",
                 ),
                 Status::Warn => {
-                    let _ = writeln!(
-                        out,
-                        "><system-out>warning: {} case(s) violate this SHOULD</system-out></testcase>",
-                        r.failures
-                    );
+                    let body = p
+                        .warnings
+                        .iter()
+                        .find(|f| f.requirement == r.id)
+                        .map(|f| render_failure(p.profile, f, true))
+                        .unwrap_or_default();
+                    let message = format!("warning: {} case(s) violate this SHOULD", r.warnings);
+                    if p.deny_warnings {
+                        let _ = writeln!(
+                            out,
+                            "><failure message=\"{message} (--deny-warnings)\" type=\"warning\">{}</failure></testcase>",
+                            xml_escape(&body)
+                        );
+                    } else {
+                        let _ = writeln!(
+                            out,
+                            "><system-out>{message}\n{}</system-out></testcase>",
+                            xml_escape(&body)
+                        );
+                    }
                 }
                 Status::NotExercised => {
                     let _ = writeln!(

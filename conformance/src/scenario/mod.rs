@@ -16,6 +16,7 @@
 
 pub mod coverage;
 pub mod generate;
+pub mod validate;
 
 use crate::vocab::Profile;
 use crate::vocab::chunk::{ContentBlock, FinishReason, LlmFailure, StreamChunk};
@@ -181,7 +182,7 @@ impl ModelCall {
     /// at which an interrupt is observed.
     pub fn delivered_len(&self) -> usize {
         match self.interrupt {
-            Some(i) => (i.after + 2).min(self.chunks.len()),
+            Some(i) => i.after.saturating_add(2).min(self.chunks.len()),
             None => self.chunks.len(),
         }
     }
@@ -325,7 +326,7 @@ impl Script {
                             return Err(e("`finish` must be the call's last chunk"));
                         }
                         if let Some(i) = call.interrupt {
-                            if i.after + 1 >= n {
+                            if i.after >= n.saturating_sub(1) {
                                 return Err(e(
                                     "an interrupt needs a chunk after it (the chunk at which it is observed)",
                                 ));

@@ -23,7 +23,9 @@ pub struct CaseFile {
     pub case: Case,
 }
 
-/// Reads a case file; the error names the file and, for malformed JSON, the line.
+/// Reads a case file and refuses one that cannot be played
+/// ([`validate_case`](crate::scenario::validate::validate_case)); the error names the file,
+/// and the line for malformed JSON or the action, call and chunk for an impossible script.
 pub fn read_case_file(path: &Path) -> Result<CaseFile, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
@@ -35,9 +37,7 @@ pub fn read_case_file(path: &Path) -> Result<CaseFile, String> {
             e.column()
         )
     })?;
-    file.case
-        .script
-        .validate(file.case.profile)
+    crate::scenario::validate::validate_case(&file.case)
         .map_err(|e| format!("{}: the script cannot be played: {e}", path.display()))?;
     Ok(file)
 }

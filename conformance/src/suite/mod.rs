@@ -4,21 +4,35 @@
 //! For each profile a run
 //!
 //! 1. replays every case file of the corpus directory for that profile (regressions first);
-//! 2. generates [`Config::cases`] cases from the seed and runs each through the [`Driver`];
-//! 3. evaluates each case with the oracle and the checker ([`crate::oracle::evaluate`]), which
-//!    attributes a failing case to one requirement;
-//! 4. reports the first failure of each requirement at once, then shrinks it — bounded in time
-//!    and steps — to a minimal case that still fails *the same requirement*, and saves that as a
-//!    language-neutral case file (content-hash name) in the corpus;
+//! 2. generates [`Config::cases`] cases from the seed and runs each through the [`Driver`]
+//!    (with [`Config::partition`], only the shard's cases: every case is still drawn, so the
+//!    shards of one seed split the unsharded run exactly);
+//! 3. evaluates each case with the oracle and the checker ([`crate::oracle::evaluate`]) and
+//!    counts every requirement the case violates under its own ID: each live-trace finding
+//!    (every removed mirror on its own) and the case's first durable-log finding, whose
+//!    followers are its consequences; SHOULD findings count as warnings;
+//! 4. reports the first case of each counted requirement at once, then shrinks it — bounded in
+//!    time and steps — to a minimal case that still violates *that requirement* (the primary's
+//!    stays the case's primary), and saves that as a language-neutral case file (content-hash
+//!    name) in the corpus;
 //! 5. fails the run if a MUST requirement was never exercised or a coverage label stayed under
-//!    its minimum, so that nothing passes vacuously.
+//!    its minimum (both counted over the whole run, shards included, since they depend on the
+//!    cases alone), if no case ran at all, or — with [`Config::deny_warnings`] — on a warning,
+//!    so that nothing passes vacuously.
 //!
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
 mod corpus;
 pub mod macros;
+mod partition;
+mod shrink;
+mod tally;
 
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
+pub use partition::{Partition, PartitionKind};
+
+use shrink::{NoShrink, attributed_elsewhere, others, redraw, shrink};
+use tally::Tally;
 
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{self, Finding, Verdict, evaluate};
@@ -30,7 +44,7 @@ use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -60,6 +74,13 @@ pub struct Config {
     pub ci: bool,
     /// Threads running cases, when the driver can fork; results do not depend on it.
     pub jobs: usize,
+    /// Whether a SHOULD finding (a warning) makes the run fail.
+    pub deny_warnings: bool,
+    /// Run only this shard of the cases (`--partition K/N`); coverage stays the whole run's.
+    pub partition: Option<Partition>,
+    /// Whether to list the ids of the executed cases ([`ProfileReport::case_ids`]); off by
+    /// default, since hashing every case costs about 3 % of a run.
+    pub case_ids: bool,
 }
 
 impl Default for Config {
@@ -74,6 +95,9 @@ impl Default for Config {
             save: false,
             ci: false,
             jobs: default_jobs(),
+            deny_warnings: false,
+            partition: None,
+            case_ids: false,
         }
     }
 }
@@ -164,8 +188,11 @@ pub struct RequirementResult {
     pub status: Status,
     /// How many cases exercised it.
     pub exercised: u64,
-    /// How many cases were attributed to it.
+    /// How many executed cases count against it (once a case): every case with a live-trace
+    /// finding of it, every case whose first durable-log finding it is (see the module docs).
     pub failures: u64,
+    /// How many executed cases violate it as a SHOULD (warnings).
+    pub warnings: u64,
 }
 
 /// The count of one coverage label.
@@ -182,13 +209,17 @@ pub struct LabelResult {
 /// One requirement's counterexample.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Failure {
-    /// The requirement the case is attributed to (or `CRASH`).
+    /// The requirement this counterexample is for (or `CRASH`).
     pub requirement: &'static str,
-    /// The minimal case.
+    /// When the minimal case is attributed to another requirement (its primary finding, which
+    /// leads `also`): that requirement. `None` when this requirement is the primary.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attributed_to: Option<&'static str>,
+    /// The minimal case (shrunk for this requirement).
     pub case: Case,
     /// Its content-hash id.
     pub case_id: String,
-    /// The finding on the minimal case.
+    /// This requirement's finding on the minimal case (a warning for a SHOULD).
     pub finding: Finding,
     /// Other findings on the minimal case (consequences, or independent problems).
     pub also: Vec<Finding>,
@@ -218,28 +249,77 @@ pub struct Failure {
 pub struct ProfileReport {
     /// The profile.
     pub profile: Profile,
-    /// Generated cases run.
+    /// Generated cases run (by this shard, when partitioned).
     pub generated: u64,
-    /// Corpus cases replayed.
+    /// Corpus cases replayed (by this shard, when partitioned).
     pub replayed: u64,
-    /// Cases attributed to a failure.
+    /// Executed cases with at least one MUST finding.
     pub failed_cases: u64,
+    /// Executed cases with SHOULD findings only.
+    pub warned_cases: u64,
     /// Wall time in seconds, shrinking included.
     pub seconds: f64,
     /// Cases per second, shrinking excluded.
     pub cases_per_second: f64,
-    /// Per requirement, registry order.
+    /// Per requirement, registry order. `exercised` counts the whole run (every shard's
+    /// cases); `failures` and `warnings` count the executed cases.
     pub requirements: Vec<RequirementResult>,
-    /// Coverage labels that apply to the profile.
+    /// Coverage labels that apply to the profile, counted over the whole run (every shard's
+    /// cases: coverage depends on the cases alone, so each shard knows the whole run's).
     pub coverage: Vec<LabelResult>,
-    /// The first counterexample of each failing requirement.
+    /// One counterexample per failing requirement, shrunk for it, in the order found (a
+    /// case's primary requirement before its other ones).
     pub failures: Vec<Failure>,
+    /// One counterexample per SHOULD requirement with a warning, shrunk for it.
+    pub warnings: Vec<Failure>,
+    /// Whether warnings fail the profile.
+    pub deny_warnings: bool,
+    /// The shard this report is of, when partitioned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+    /// Generated cases of the whole run (all shards).
+    pub whole_run_generated: u64,
+    /// Corpus cases of the whole run (all shards).
+    pub whole_run_replayed: u64,
+    /// The ids of the executed cases, corpus first, in order (when [`Config::case_ids`]).
+    #[serde(skip_serializing_if = "CaseIds::is_empty")]
+    pub case_ids: CaseIds,
+}
+
+/// Content-hash case ids ([`Case::id`]), kept as numbers (8 bytes a case, so that a long run
+/// stays small) and written as the 16-hex-digit strings `Case::id` returns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseIds(pub Vec<u64>);
+
+impl CaseIds {
+    /// Whether no id is listed.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn push(&mut self, id: &str) {
+        // `Case::id` is always 16 hex digits.
+        self.0.push(u64::from_str_radix(id, 16).unwrap_or_default());
+    }
+
+    /// The ids as `Case::id` spells them.
+    pub fn to_strings(&self) -> Vec<String> {
+        self.0.iter().map(|n| format!("{n:016x}")).collect()
+    }
+}
+
+impl Serialize for CaseIds {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|n| format!("{n:016x}")))
+    }
 }
 
 impl ProfileReport {
     /// Whether the implementation conforms under this profile.
     pub fn conformant(&self) -> bool {
-        self.failures.is_empty()
+        self.generated + self.replayed > 0
+            && self.failures.is_empty()
+            && (!self.deny_warnings || self.warnings.is_empty())
             && !self
                 .requirements
                 .iter()
@@ -257,6 +337,11 @@ pub struct RunReport {
     pub seed: u64,
     /// Whether CI mode was on.
     pub ci: bool,
+    /// The shard this report is of, when partitioned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<Partition>,
+    /// Whether warnings fail the run.
+    pub deny_warnings: bool,
     /// Per profile.
     pub profiles: Vec<ProfileReport>,
     /// Problems with the inputs of the run (an unreadable corpus file, …); they make the run
@@ -267,7 +352,7 @@ pub struct RunReport {
 impl RunReport {
     /// Whether the implementation conforms under every profile run.
     pub fn conformant(&self) -> bool {
-        self.profiles.iter().all(ProfileReport::conformant)
+        !self.profiles.is_empty() && self.profiles.iter().all(ProfileReport::conformant)
     }
 }
 
@@ -296,7 +381,8 @@ pub enum Progress<'a> {
         /// Time since the profile started.
         elapsed: Duration,
     },
-    /// A requirement failed for the first time: the unshrunk case, printed before shrinking.
+    /// A requirement failed (or warned) for the first time: the unshrunk case, printed before
+    /// shrinking.
     Found {
         /// The profile.
         profile: Profile,
@@ -319,12 +405,6 @@ fn rng_for(seed: u64, profile: Profile) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-struct Tally {
-    exercised: BTreeMap<&'static str, u64>,
-    failures: BTreeMap<&'static str, u64>,
-    labels: BTreeMap<&'static str, u64>,
-}
-
 /// Runs the suite against `driver`.
 pub fn run(
     driver: &mut dyn Driver,
@@ -338,6 +418,11 @@ pub fn run(
     };
     for p in &problems {
         on(Progress::Problem(p));
+    }
+    if config.profiles.is_empty() {
+        let p = "no profile to run: a run that executes no case proves nothing".to_owned();
+        on(Progress::Problem(&p));
+        problems.push(p);
     }
     let mut profiles = Vec::new();
     for &profile in &config.profiles {
@@ -354,6 +439,8 @@ pub fn run(
         implementation: driver.name(),
         seed: config.seed,
         ci: config.ci,
+        partition: config.partition,
+        deny_warnings: config.deny_warnings,
         profiles,
         problems,
     })
@@ -361,6 +448,15 @@ pub fn run(
 
 fn chunks_of(case: &Case) -> usize {
     case.script.chunk_count() + case.script.actions.len()
+}
+
+/// One generated case of a batch that this run executes: the tree it shrinks from, the RNG
+/// state it was drawn from (to draw the same tree again when a second requirement needs its
+/// own shrink) and its id.
+struct Drawn<T> {
+    tree: T,
+    rng: TestRng,
+    id: String,
 }
 
 fn run_profile(
@@ -371,73 +467,112 @@ fn run_profile(
     problems: &mut Vec<String>,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<ProfileReport, HarnessError> {
-    let replay: Vec<&(String, CaseFile)> = corpus
+    // The case id is only computed where it is needed: to list it, or to shard by it.
+    let need_id = config.case_ids
+        || config
+            .partition
+            .is_some_and(|p| p.kind == PartitionKind::Hash);
+    let in_shard =
+        |position: u64, id: &str| config.partition.is_none_or(|p| p.includes(position, id));
+    let replay: Vec<(&(String, CaseFile), bool)> = corpus
         .iter()
         .filter(|(_, f)| f.case.profile == profile)
+        .enumerate()
+        .map(|(i, entry)| {
+            let id = if need_id {
+                entry.1.case.id()
+            } else {
+                String::new()
+            };
+            (entry, in_shard(i as u64, &id))
+        })
         .collect();
+    let replay_mine = replay.iter().filter(|(_, mine)| *mine).count() as u64;
+    let strategy = cases(profile);
+    let generated_mine = match config.partition {
+        None => config.cases,
+        Some(p) if p.kind == PartitionKind::Count => (config.cases + p.total - p.shard) / p.total,
+        Some(_) => {
+            // Hash shards: draw the cases once more to know how many are this shard's.
+            let mut runner =
+                TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
+            let mut n = 0;
+            for i in 0..config.cases {
+                let tree = strategy
+                    .new_tree(&mut runner)
+                    .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
+                n += u64::from(in_shard(i, &tree.current().id()));
+            }
+            n
+        }
+    };
     on(Progress::Started {
         profile,
-        replay: replay.len() as u64,
-        cases: config.cases,
+        replay: replay_mine,
+        cases: generated_mine,
     });
     let start = Instant::now();
     let mut shrinking = Duration::ZERO;
-    let total = replay.len() as u64 + config.cases;
-    let mut tally = Tally {
-        exercised: BTreeMap::new(),
-        failures: BTreeMap::new(),
-        labels: BTreeMap::new(),
-    };
+    let total = replay_mine + generated_mine;
+    let mut tally = Tally::default();
     let mut failures: Vec<Failure> = Vec::new();
-    let mut failed_cases = 0;
+    let mut warnings: Vec<Failure> = Vec::new();
+    let mut case_ids = CaseIds::default();
     let mut done = 0;
 
-    for (path, file) in &replay {
+    for ((path, file), mine) in &replay {
         let case = &file.case;
-        let obs = driver.run_case(case)?;
-        let verdict = evaluate(case, &obs);
+        // Coverage is of the whole run, whichever shard executes the case.
         for r in oracle::exercised(case) {
             *tally.exercised.entry(r).or_default() += 1;
         }
+        if !mine {
+            continue;
+        }
+        if config.case_ids {
+            case_ids.push(&case.id());
+        }
+        let obs = driver.run_case(case)?;
+        let verdict = evaluate(case, &obs);
         done += 1;
-        if let Some(primary) = verdict.primary() {
-            failed_cases += 1;
-            *tally.failures.entry(primary.requirement).or_default() += 1;
-            if !failures
-                .iter()
-                .any(|f| f.requirement == primary.requirement)
-            {
-                let failure = Failure {
-                    requirement: primary.requirement,
-                    case: case.clone(),
-                    case_id: case.id(),
-                    finding: primary.clone(),
-                    also: others(&verdict, primary),
-                    original: case.clone(),
-                    original_chunks: chunks_of(case),
-                    shrunk_chunks: chunks_of(case),
-                    shrink_steps: 0,
-                    shrink_bounded: false,
-                    from_corpus: true,
-                    case_file: Some(path.clone()),
-                    replay: driver.replay_command(path),
-                    stderr: obs.stderr.clone(),
-                };
-                on(Progress::Shrunk(&failure));
+        for target in tally.record(&verdict, &failures, &warnings) {
+            let Some(finding) = target.find(&verdict) else {
+                continue;
+            };
+            let failure = Failure {
+                requirement: target.requirement(),
+                case: case.clone(),
+                case_id: case.id(),
+                finding: finding.clone(),
+                also: others(&verdict, finding),
+                attributed_to: attributed_elsewhere(&verdict, finding),
+                original: case.clone(),
+                original_chunks: chunks_of(case),
+                shrunk_chunks: chunks_of(case),
+                shrink_steps: 0,
+                shrink_bounded: false,
+                from_corpus: true,
+                case_file: Some(path.clone()),
+                replay: driver.replay_command(path),
+                stderr: obs.stderr.clone(),
+            };
+            on(Progress::Shrunk(&failure));
+            if target.error() {
                 failures.push(failure);
+            } else {
+                warnings.push(failure);
             }
         }
         on(Progress::Case {
             profile,
             done,
             total,
-            failures: failed_cases,
+            failures: tally.failed_cases,
             elapsed: start.elapsed(),
         });
     }
 
     let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
-    let strategy = cases(profile);
     let mut forks: Vec<Box<dyn Driver + Send>> = if config.jobs > 1 {
         (0..config.jobs).map_while(|_| driver.fork()).collect()
     } else {
@@ -447,7 +582,8 @@ fn run_profile(
         forks.clear();
     }
     // Cases are generated in order from one RNG, run in batches (in parallel when the driver
-    // forks), and their results processed in order: a run does not depend on `jobs`.
+    // forks), and their results processed in order: a run does not depend on `jobs`. A shard
+    // draws every case (so the RNG stays in step with the unsharded run) and runs its own.
     let batch = if forks.is_empty() {
         1
     } else {
@@ -456,16 +592,27 @@ fn run_profile(
     let mut generated = 0;
     while generated < config.cases {
         let n = batch.min(config.cases - generated);
-        generated += n;
-        let mut trees = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            trees.push(
-                strategy
-                    .new_tree(&mut runner)
-                    .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?,
-            );
+        let mut drawn = Vec::with_capacity(n as usize);
+        let mut batch_cases: Vec<Case> = Vec::with_capacity(n as usize);
+        for i in generated..generated + n {
+            let rng = runner.rng().clone();
+            let tree = strategy
+                .new_tree(&mut runner)
+                .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
+            let case = tree.current();
+            let id = if need_id { case.id() } else { String::new() };
+            for l in labels_of(&case) {
+                *tally.labels.entry(l).or_default() += 1;
+            }
+            for r in oracle::exercised(&case) {
+                *tally.exercised.entry(r).or_default() += 1;
+            }
+            if in_shard(i, &id) {
+                drawn.push(Drawn { tree, rng, id });
+                batch_cases.push(case);
+            }
         }
-        let batch_cases: Vec<Case> = trees.iter().map(ValueTree::current).collect();
+        generated += n;
         let verdicts = if forks.is_empty() {
             batch_cases
                 .iter()
@@ -474,51 +621,69 @@ fn run_profile(
         } else {
             run_parallel(&mut forks, &batch_cases)?
         };
-        for ((mut tree, case), verdict) in trees.into_iter().zip(batch_cases).zip(verdicts) {
-            for l in labels_of(&case) {
-                *tally.labels.entry(l).or_default() += 1;
-            }
-            for r in oracle::exercised(&case) {
-                *tally.exercised.entry(r).or_default() += 1;
+        for ((d, case), verdict) in drawn.into_iter().zip(batch_cases).zip(verdicts) {
+            let Drawn { mut tree, rng, id } = d;
+            if config.case_ids {
+                case_ids.push(&id);
             }
             done += 1;
-            if let Some(primary) = verdict.primary() {
-                failed_cases += 1;
-                let requirement = primary.requirement;
-                *tally.failures.entry(requirement).or_default() += 1;
-                if !failures.iter().any(|f| f.requirement == requirement) {
-                    on(Progress::Found {
-                        profile,
-                        case: &case,
-                        finding: primary,
-                    });
-                    let t = Instant::now();
-                    let failure = shrink(
-                        driver,
-                        config,
-                        &mut tree,
-                        case.clone(),
-                        requirement,
-                        problems,
-                    )?;
-                    shrinking += t.elapsed();
-                    on(Progress::Shrunk(&failure));
+            let targets = tally.record(&verdict, &failures, &warnings);
+            for (k, target) in targets.into_iter().enumerate() {
+                let Some(finding) = target.find(&verdict) else {
+                    continue;
+                };
+                on(Progress::Found {
+                    profile,
+                    case: &case,
+                    finding,
+                });
+                let t = Instant::now();
+                // The first target shrinks the drawn tree; each further one shrinks its own
+                // copy, drawn again from the same RNG state.
+                let mut fresh = (k > 0).then(|| redraw(&strategy, &rng, &case)).flatten();
+                let shrink_tree: &mut dyn ValueTree<Value = Case> = match fresh.as_mut() {
+                    Some(t) => t,
+                    None if k == 0 => &mut tree,
+                    None => &mut NoShrink(case.clone()),
+                };
+                let failure = shrink(driver, config, shrink_tree, case.clone(), target, problems)?;
+                shrinking += t.elapsed();
+                on(Progress::Shrunk(&failure));
+                if target.error() {
                     failures.push(failure);
+                } else {
+                    warnings.push(failure);
                 }
             }
             on(Progress::Case {
                 profile,
                 done,
                 total,
-                failures: failed_cases,
+                failures: tally.failed_cases,
                 elapsed: start.elapsed(),
             });
         }
     }
 
+    let executed = replay_mine + generated_mine;
+    if executed == 0 {
+        let why = match config.partition {
+            Some(p) if config.cases + replay.len() as u64 > 0 => format!(
+                "shard {p} holds none of the {} case(s); use fewer shards or more --cases",
+                config.cases + replay.len() as u64
+            ),
+            _ => "--cases 0 and no corpus case for this profile".to_owned(),
+        };
+        let p = format!(
+            "{profile}: no case was executed ({why}): a run that executes no case proves nothing"
+        );
+        on(Progress::Problem(&p));
+        problems.push(p);
+    }
     let seconds = start.elapsed().as_secs_f64();
     let running = (seconds - shrinking.as_secs_f64()).max(1e-9);
     let required: BTreeSet<&str> = oracle::required(profile).collect();
+    let whole_run = config.cases + replay.len() as u64;
     let requirements = REQUIREMENTS
         .iter()
         .filter(|r| r.enforced_by(Enforcement::Driver))
@@ -526,14 +691,13 @@ fn run_profile(
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
             let failed = tally.failures.get(r.id).copied().unwrap_or(0);
+            let warned = tally.warnings.get(r.id).copied().unwrap_or(0);
             let status = match tier {
                 None => Status::NotApplicable,
-                Some(_) if failed > 0 && tier == Some(Tier::Should) => Status::Warn,
                 Some(_) if failed > 0 => Status::Fail,
+                Some(_) if warned > 0 => Status::Warn,
                 Some(_) if exercised > 0 => Status::Pass,
-                Some(_) if required.contains(r.id) && config.cases + replay.len() as u64 > 0 => {
-                    Status::NotExercised
-                }
+                Some(_) if required.contains(r.id) && whole_run > 0 => Status::NotExercised,
                 Some(_) => Status::Untested,
             };
             RequirementResult {
@@ -542,6 +706,7 @@ fn run_profile(
                 status,
                 exercised,
                 failures: failed,
+                warnings: warned,
             }
         })
         .collect();
@@ -556,14 +721,21 @@ fn run_profile(
         .collect();
     Ok(ProfileReport {
         profile,
-        generated: config.cases,
-        replayed: replay.len() as u64,
-        failed_cases,
+        generated: generated_mine,
+        replayed: replay_mine,
+        failed_cases: tally.failed_cases,
+        warned_cases: tally.warned_cases,
         seconds,
         cases_per_second: done as f64 / running,
         requirements,
         coverage,
         failures,
+        warnings,
+        deny_warnings: config.deny_warnings,
+        partition: config.partition,
+        whole_run_generated: config.cases,
+        whole_run_replayed: replay.len() as u64,
+        case_ids,
     })
 }
 
@@ -601,94 +773,6 @@ fn run_parallel(
     Ok(out)
 }
 
-fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {
-    verdict
-        .findings
-        .iter()
-        .filter(|f| *f != primary)
-        .cloned()
-        .collect()
-}
-
-/// Shrinks a failing case to a minimal one that fails the same requirement, then saves it.
-fn shrink(
-    driver: &mut dyn Driver,
-    config: &Config,
-    tree: &mut dyn ValueTree<Value = Case>,
-    original: Case,
-    requirement: &'static str,
-    problems: &mut Vec<String>,
-) -> Result<Failure, HarnessError> {
-    let deadline = Instant::now() + config.shrink_time;
-    let mut best = original.clone();
-    let mut steps = 0;
-    let mut bounded = false;
-    let mut fails = |case: &Case| -> Result<bool, HarnessError> {
-        let obs = driver.run_case(case)?;
-        Ok(evaluate(case, &obs).primary().map(|f| f.requirement) == Some(requirement))
-    };
-    if tree.simplify() {
-        loop {
-            if steps >= config.shrink_steps || Instant::now() >= deadline {
-                bounded = true;
-                break;
-            }
-            steps += 1;
-            let candidate = tree.current();
-            let more = if fails(&candidate)? {
-                // proptest's simplification can occasionally grow the built script; keep the
-                // smallest failing case seen.
-                if chunks_of(&candidate) <= chunks_of(&best) {
-                    best = candidate;
-                }
-                tree.simplify()
-            } else {
-                tree.complicate()
-            };
-            if !more {
-                break;
-            }
-        }
-    }
-    let obs = driver.run_case(&best)?;
-    let verdict = evaluate(&best, &obs);
-    let finding = verdict
-        .findings
-        .iter()
-        .find(|f| f.error && f.requirement == requirement)
-        .cloned()
-        .ok_or_else(|| {
-            HarnessError(format!(
-                "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
-            ))
-        })?;
-    let case_id = best.id();
-    let mut case_file = None;
-    if let (Some(dir), true) = (&config.corpus, config.save) {
-        match save_case(dir, &best, requirement, &driver.name()) {
-            Ok(path) => case_file = Some(path),
-            Err(e) => problems.push(e),
-        }
-    }
-    let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
-    Ok(Failure {
-        requirement,
-        also: others(&verdict, &finding),
-        finding,
-        case_id,
-        original_chunks: chunks_of(&original),
-        shrunk_chunks: chunks_of(&best),
-        case: best,
-        original,
-        shrink_steps: steps,
-        shrink_bounded: bounded,
-        from_corpus: false,
-        case_file,
-        replay,
-        stderr: obs.stderr,
-    })
-}
-
 /// Runs one case and returns its verdict (`mirrorless replay`).
 pub fn replay_case(
     driver: &mut dyn Driver,
@@ -696,4 +780,31 @@ pub fn replay_case(
 ) -> Result<(Verdict, crate::driver::Observation), HarnessError> {
     let obs = driver.run_case(case)?;
     Ok((evaluate(case, &obs), obs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Script;
+
+    #[test]
+    fn case_ids_are_written_as_case_id_spells_them() {
+        let cases: Vec<Case> = Profile::ALL
+            .into_iter()
+            .map(|profile| Case {
+                profile,
+                script: Script::default(),
+            })
+            .collect();
+        let mut ids = CaseIds::default();
+        for c in &cases {
+            ids.push(&c.id());
+        }
+        let want: Vec<String> = cases.iter().map(Case::id).collect();
+        assert_eq!(ids.to_strings(), want);
+        assert_eq!(
+            serde_json::to_value(&ids).expect("json"),
+            serde_json::json!(want)
+        );
+    }
 }

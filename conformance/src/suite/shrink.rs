@@ -1,0 +1,132 @@
+//! Shrinking a counterexample for one requirement, bounded in time and steps, and saving it.
+
+use super::tally::Target;
+use super::{Config, Failure, chunks_of, save_case};
+use crate::driver::{Driver, HarnessError};
+use crate::oracle::{Finding, Verdict, evaluate};
+use crate::scenario::Case;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config as PtConfig, TestRng, TestRunner};
+use std::time::Instant;
+
+/// Draws the tree of `case` again from the RNG state it was first drawn from; `None` if the
+/// generator does not give the same case (then that counterexample is reported unshrunk).
+pub(super) fn redraw<S: Strategy<Value = Case>>(
+    strategy: &S,
+    rng: &TestRng,
+    case: &Case,
+) -> Option<S::Tree> {
+    let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng.clone());
+    let tree = strategy.new_tree(&mut runner).ok()?;
+    (tree.current() == *case).then_some(tree)
+}
+
+/// A value tree that cannot shrink.
+pub(super) struct NoShrink(pub(super) Case);
+
+impl ValueTree for NoShrink {
+    type Value = Case;
+    fn current(&self) -> Case {
+        self.0.clone()
+    }
+    fn simplify(&mut self) -> bool {
+        false
+    }
+    fn complicate(&mut self) -> bool {
+        false
+    }
+}
+
+pub(super) fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
+    verdict
+        .findings
+        .iter()
+        .filter(|f| *f != finding)
+        .cloned()
+        .collect()
+}
+
+/// The requirement the case is attributed to, when that is not `finding`'s.
+pub(super) fn attributed_elsewhere(verdict: &Verdict, finding: &Finding) -> Option<&'static str> {
+    verdict
+        .primary()
+        .filter(|p| *p != finding)
+        .map(|p| p.requirement)
+}
+
+/// Shrinks a failing case to a minimal one that keeps `target`, then saves it.
+pub(super) fn shrink(
+    driver: &mut dyn Driver,
+    config: &Config,
+    tree: &mut dyn ValueTree<Value = Case>,
+    original: Case,
+    target: Target,
+    problems: &mut Vec<String>,
+) -> Result<Failure, HarnessError> {
+    let requirement = target.requirement();
+    // A bound too far away to represent is no bound.
+    let deadline = Instant::now().checked_add(config.shrink_time);
+    let mut best = original.clone();
+    let mut steps = 0;
+    let mut bounded = false;
+    let mut fails = |case: &Case| -> Result<bool, HarnessError> {
+        let obs = driver.run_case(case)?;
+        Ok(target.find(&evaluate(case, &obs)).is_some())
+    };
+    if tree.simplify() {
+        loop {
+            if steps >= config.shrink_steps || deadline.is_some_and(|d| Instant::now() >= d) {
+                bounded = true;
+                break;
+            }
+            steps += 1;
+            let candidate = tree.current();
+            let more = if fails(&candidate)? {
+                // proptest's simplification can occasionally grow the built script; keep the
+                // smallest failing case seen.
+                if chunks_of(&candidate) <= chunks_of(&best) {
+                    best = candidate;
+                }
+                tree.simplify()
+            } else {
+                tree.complicate()
+            };
+            if !more {
+                break;
+            }
+        }
+    }
+    let obs = driver.run_case(&best)?;
+    let verdict = evaluate(&best, &obs);
+    let finding = target.find(&verdict).cloned().ok_or_else(|| {
+        HarnessError(format!(
+            "the minimal case for {requirement} no longer fails it: the implementation is not deterministic"
+        ))
+    })?;
+    let case_id = best.id();
+    let mut case_file = None;
+    if let (Some(dir), true) = (&config.corpus, config.save) {
+        match save_case(dir, &best, requirement, &driver.name()) {
+            Ok(path) => case_file = Some(path),
+            Err(e) => problems.push(e),
+        }
+    }
+    let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
+    Ok(Failure {
+        requirement,
+        also: others(&verdict, &finding),
+        attributed_to: attributed_elsewhere(&verdict, &finding),
+        finding,
+        case_id,
+        original_chunks: chunks_of(&original),
+        shrunk_chunks: chunks_of(&best),
+        case: best,
+        original,
+        shrink_steps: steps,
+        shrink_bounded: bounded,
+        from_corpus: false,
+        case_file,
+        replay,
+        stderr: obs.stderr,
+    })
+}
