@@ -27,20 +27,32 @@
 
 mod assemble;
 mod detect;
+mod excerpt;
+mod lines;
 mod live;
 mod monitor;
 mod reader;
 
 pub use detect::{Detection, detect_profile};
-pub use live::{LiveChecker, LiveOutcome, check_live_reader};
-pub use reader::{CheckOutcome, DEFAULT_MAX_LINE_BYTES, LogChecker};
+pub use excerpt::{ContextCollector, EXCERPT_WIDTH, escape_control, excerpt};
+pub use lines::DEFAULT_MAX_LINE_BYTES;
+pub use live::{LiveChecker, LiveOutcome, check_live_reader, check_live_reader_with};
+pub use reader::{CheckOutcome, LogChecker, ReadOptions};
 
 use crate::registry::{REQUIREMENTS, Tier};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use crate::vocab::live::LiveEmit;
+use excerpt::truncate_owned;
 use serde::Serialize;
 use std::fmt;
+
+/// The longest message a finding keeps: a message quoting its input (a type name, a parser
+/// error) is cut here, so findings stay small whatever the input holds.
+const MAX_MESSAGE_BYTES: usize = 1024;
+
+/// The longest `expected` or `observed` text a finding keeps.
+const MAX_DIVERGENCE_BYTES: usize = 4096;
 
 /// How serious a finding is, from the requirement's tier under the checked profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -96,7 +108,7 @@ impl Finding {
             severity: severity_of(profile, requirement),
             line,
             seq,
-            message: message.into(),
+            message: truncate_owned(message.into(), MAX_MESSAGE_BYTES),
             expected: None,
             observed: None,
         }
@@ -104,8 +116,8 @@ impl Finding {
 
     /// Adds the expected-vs-observed pair.
     pub fn diverging(mut self, expected: impl Into<String>, observed: impl Into<String>) -> Self {
-        self.expected = Some(expected.into());
-        self.observed = Some(observed.into());
+        self.expected = Some(truncate_owned(expected.into(), MAX_DIVERGENCE_BYTES));
+        self.observed = Some(truncate_owned(observed.into(), MAX_DIVERGENCE_BYTES));
         self
     }
 }
@@ -159,6 +171,19 @@ pub fn check_live(profile: Profile, trace: &[LiveEmit]) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoed_text_is_bounded() {
+        let huge = "é".repeat(100_000);
+        let f = Finding::new(Profile::V2026_08, "LOG-2", Some(1), None, huge.clone())
+            .diverging(huge.clone(), huge);
+        assert!(f.message.len() <= MAX_MESSAGE_BYTES + '…'.len_utf8());
+        assert!(f.message.ends_with('…'));
+        assert!(
+            f.observed
+                .is_some_and(|o| o.len() <= MAX_DIVERGENCE_BYTES + 3)
+        );
+    }
 
     #[test]
     fn severity_follows_the_tier() {

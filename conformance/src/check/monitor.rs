@@ -304,6 +304,11 @@ impl Monitor {
         }
     }
 
+    /// The findings kept so far, in order.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
     pub fn push(&mut self, finding: Finding) {
         if self.findings.len() < max_kept_findings() {
             self.findings.push(finding);
