@@ -1,13 +1,8 @@
 //! The chunks of one model call and their assembly (the upstream `BlockAssembler` rules).
 
+use super::event::Loc;
+use super::values::clip;
 use serde_json::{Value, json};
-
-/// Where an event is: its line (for files) and seq.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Loc {
-    pub line: Option<u64>,
-    pub seq: u64,
-}
 
 /// How a model call ended.
 #[derive(Debug, Clone)]
@@ -195,7 +190,7 @@ pub(super) fn first_divergence(
             (Some(x), Some(y)) if blocks_equal(x, y) => continue,
             (x, y) => {
                 let show = |v: Option<&&Value>| match v {
-                    Some(v) => super::reader::clip(&v.to_string()),
+                    Some(v) => clip(&v.to_string()),
                     None => "no block".to_owned(),
                 };
                 return Some((i, show(x), show(y)));

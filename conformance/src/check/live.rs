@@ -1,9 +1,10 @@
 //! Live-event traces: JSON lines of [`LiveEmit`] records.
 
-use super::Finding;
 use super::excerpt::ContextCollector;
+use super::finding::{Finding, MAX_KEPT_FINDINGS};
 use super::lines::read_line_limited;
-use super::reader::{ReadOptions, clip, max_kept_findings};
+use super::reader::ReadOptions;
+use super::values::clip;
 use crate::vocab::Profile;
 use crate::vocab::live::{LiveEmit, LiveStatus, agent_statuses, classify};
 use std::collections::{BTreeMap, HashMap};
@@ -34,7 +35,7 @@ impl LiveChecker {
 
     fn report(&mut self, req: &'static str, line: Option<u64>, msg: String) {
         // Live findings have no seq; `at` (the durable log length) is in the message.
-        if self.findings.len() < max_kept_findings() {
+        if self.findings.len() < MAX_KEPT_FINDINGS {
             self.findings
                 .push(Finding::new(self.profile, req, line, None, msg));
         } else {

@@ -1,9 +1,11 @@
 //! Line handling: the header, the event envelope, packed chunk rows, bad input.
 
-use super::Finding;
+use super::event::{Chunk, ChunkData, Envelope};
 use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
+use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
-use super::monitor::{Chunk, ChunkData, Envelope, Monitor};
+use super::monitor::Monitor;
+use super::values::{clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
 use serde::Deserialize;
@@ -12,10 +14,6 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
-
-/// How many findings one log keeps; later ones are only counted (see
-/// [`CheckOutcome::suppressed`]), so a badly broken log cannot exhaust memory.
-const MAX_KEPT_FINDINGS: usize = 10_000;
 
 /// The result of checking one log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +62,7 @@ impl CheckOutcome {
     pub fn error_count(&self) -> u64 {
         self.findings
             .iter()
-            .filter(|f| f.severity == super::Severity::Error)
+            .filter(|f| f.severity == super::finding::Severity::Error)
             .count() as u64
             + self.suppressed
     }
@@ -73,7 +71,7 @@ impl CheckOutcome {
     pub fn warning_count(&self) -> u64 {
         self.findings
             .iter()
-            .filter(|f| f.severity == super::Severity::Warning)
+            .filter(|f| f.severity == super::finding::Severity::Warning)
             .count() as u64
     }
 
@@ -731,26 +729,4 @@ impl LogChecker {
             context: BTreeMap::new(),
         }
     }
-}
-
-pub(super) const fn max_kept_findings() -> usize {
-    MAX_KEPT_FINDINGS
-}
-
-/// Parses a raw JSON value as a non-negative integer.
-pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
-    raw.get().parse::<u64>().ok()
-}
-
-/// Shortens `s` for a message.
-pub(super) fn clip(s: &str) -> String {
-    const MAX: usize = 80;
-    if s.len() <= MAX {
-        return s.to_owned();
-    }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &s[..end])
 }

@@ -1,7 +1,7 @@
 //! The one place the driver calls the log checker: structural, log-enforced requirements are
 //! attributed by the checker's requirement IDs, never re-implemented here.
 
-use super::{Finding, Origin};
+use super::finding::{Finding, Origin};
 use crate::check::{self, Severity};
 use crate::driver::Observation;
 use crate::vocab::Profile;

@@ -1,0 +1,274 @@
+//! CHUNK-1, CHUNK-3, CHUNK-4 and CHUNK-5 against the script: the recorded chunk sequence
+//! against the delivered one, reported at its first divergence.
+
+use super::align::{Edit, align, matches_at};
+use super::expected::{ChunkRole, Expected, ExpectedChunk};
+use super::finding::{Finding, Origin};
+use super::log_index::{LogIndex, ObservedChunk, observed_chunks};
+use crate::scenario::Case;
+use crate::vocab::chunk::{ContentBlock, StreamChunk};
+use crate::vocab::durable::SessionEvent;
+
+/// A short human rendering of a chunk.
+pub fn describe_chunk(chunk: &StreamChunk) -> String {
+    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    match chunk {
+        StreamChunk::BlockStart { index, block_type } => {
+            format!(
+                "block-start[{index}] {}",
+                serde_json::to_value(block_type)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            )
+        }
+        StreamChunk::TextDelta { index, text } => format!("text-delta[{index}] {}", q(text)),
+        StreamChunk::ReasoningDelta { index, text } => {
+            format!("reasoning-delta[{index}] {}", q(text))
+        }
+        StreamChunk::ToolCallDelta {
+            index,
+            id,
+            arguments_delta,
+            ..
+        } => format!("tool-call-delta[{index}] {id} {}", q(arguments_delta)),
+        StreamChunk::BlockEnd { index, block } => match block {
+            ContentBlock::Text { text, .. } => format!("block-end[{index}] text {}", q(text)),
+            ContentBlock::Reasoning { text, .. } => {
+                format!("block-end[{index}] reasoning {}", q(text))
+            }
+            ContentBlock::ToolCall { id, arguments, .. } => {
+                format!("block-end[{index}] tool-call {id} {}", q(arguments))
+            }
+            other => format!("block-end[{index}] {:?}", other.block_type()),
+        },
+        StreamChunk::Usage { usage } => {
+            format!(
+                "usage in={} out={}",
+                usage.input_tokens, usage.output_tokens
+            )
+        }
+        StreamChunk::Finish { reason, .. } => format!("finish {}", reason.kind()),
+    }
+}
+
+/// The expected and observed chunks around a divergence (two before, two after).
+pub(super) fn window(
+    expected: &[ExpectedChunk],
+    i: usize,
+    observed: &[ObservedChunk],
+    j: usize,
+) -> (Vec<String>, Vec<String>) {
+    let lo_e = i.saturating_sub(2);
+    let lo_o = j.saturating_sub(2);
+    let exp = expected
+        .iter()
+        .enumerate()
+        .skip(lo_e)
+        .take(5)
+        .map(|(k, c)| {
+            format!(
+                "{} {}/{} {}",
+                if k == i { ">" } else { " " },
+                c.turn,
+                c.step,
+                describe_chunk(&c.chunk)
+            )
+        })
+        .collect();
+    let obs = observed
+        .iter()
+        .enumerate()
+        .skip(lo_o)
+        .take(5)
+        .map(|(k, c)| {
+            format!(
+                "{} #{} {}/{} {}",
+                if k == j { ">" } else { " " },
+                c.position,
+                c.named.0,
+                c.named.1,
+                describe_chunk(&c.chunk)
+            )
+        })
+        .collect();
+    (exp, obs)
+}
+
+/// Compares the recorded chunks with the delivered ones and reports the first divergence.
+pub(super) fn compare_chunks(
+    case: &Case,
+    expected: &Expected,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+) -> Option<Finding> {
+    let exp = &expected.chunks;
+    let obs = observed_chunks(log, ix);
+    if exp.len() == obs.len() && (0..exp.len()).all(|k| matches_at(exp, k, &obs[k])) {
+        return None;
+    }
+    let edits = align(exp, &obs);
+    let first = edits.iter().position(|e| !matches!(e, Edit::Match(..)))?;
+    let (i, j) = match edits[first] {
+        Edit::Match(i, j) | Edit::Missing(i, j) | Edit::Extra(i, j) => (i, j),
+    };
+    let missing = |k: usize| {
+        edits
+            .iter()
+            .any(|e| matches!(e, Edit::Missing(x, _) if *x == k))
+    };
+    // Where the divergence shows: at the observed chunk when it belongs to the expected
+    // chunk's step; otherwise where the missing chunk should have been — right after the
+    // previous recorded chunk of its step, or right after its step opened.
+    let position = match (edits[first], exp.get(i), obs.get(j)) {
+        (Edit::Extra(..), _, Some(o)) => o.position,
+        (_, Some(e), o) if o.is_none_or(|o| (o.turn, o.step) != (e.turn, e.step)) => j
+            .checked_sub(1)
+            .map(|p| &obs[p])
+            .filter(|prev| (prev.turn, prev.step) == (e.turn, e.step))
+            .map(|prev| prev.position + 1)
+            .or_else(|| ix.step_start(e.turn, e.step).map(|p| p as u64 + 1))
+            .or(o.map(|o| o.position))
+            .unwrap_or(log.len() as u64),
+        (_, _, Some(o)) => o.position,
+        (_, _, None) => j
+            .checked_sub(1)
+            .map_or(log.len() as u64, |p| obs[p].position + 1),
+    };
+    let (exp_w, obs_w) = window(exp, i, &obs, j);
+    let finding = |requirement: &'static str, message: String| {
+        Some(Finding {
+            requirement,
+            error: true,
+            position: Some(position),
+            message,
+            expected: exp_w.clone(),
+            observed: obs_w.clone(),
+            origin: Origin::Oracle,
+        })
+    };
+    match edits[first] {
+        Edit::Extra(i, j) => {
+            let o = &obs[j];
+            if let Some((_, t, s, c)) = expected
+                .forbidden
+                .iter()
+                .find(|(at, t, s, c)| *at == i && (*t, *s) == (o.turn, o.step) && *c == o.chunk)
+            {
+                let mut f = finding(
+                    "CHUNK-5",
+                    format!(
+                        "turn {t} step {s}: `{}` was recorded although the cancel was observed at it: nothing at or after the cancel point may be appended",
+                        describe_chunk(c)
+                    ),
+                );
+                if let Some(f) = &mut f {
+                    f.expected.push(format!(
+                        "  (cancel observed at {}: nothing more is recorded)",
+                        describe_chunk(c)
+                    ));
+                }
+                return f;
+            }
+            let again = exp
+                .iter()
+                .any(|x| x.chunk == o.chunk && (x.turn, x.step) == (o.turn, o.step));
+            let replaces = edits[first..]
+                .iter()
+                .take_while(|e| !matches!(e, Edit::Match(..)))
+                .any(|e| matches!(e, Edit::Missing(..)));
+            finding(
+                "CHUNK-1",
+                if replaces {
+                    format!(
+                        "turn {} step {}: recorded `{}`, which the model never delivered there: chunks must be recorded verbatim, never merged or split",
+                        o.named.0,
+                        o.named.1,
+                        describe_chunk(&o.chunk)
+                    )
+                } else if again {
+                    format!(
+                        "`{}` was recorded again (turn {} step {}): each delivered chunk is recorded exactly once",
+                        describe_chunk(&o.chunk),
+                        o.named.0,
+                        o.named.1
+                    )
+                } else {
+                    format!(
+                        "turn {} step {}: recorded `{}`, which the model never delivered there",
+                        o.named.0,
+                        o.named.1,
+                        describe_chunk(&o.chunk)
+                    )
+                },
+            )
+        }
+        Edit::Missing(i, _) => {
+            let e = &exp[i];
+            if e.role == ChunkRole::Synthetic {
+                return finding(
+                    "CHUNK-3",
+                    format!(
+                        "turn {} step {}: the model adapter threw; under {} the throw must be recorded as a terminal `finish {{error}}` chunk",
+                        e.turn, e.step, case.profile
+                    ),
+                );
+            }
+            // CHUNK-4: everything from here to the end of a failed or cancelled stream is lost.
+            let tail_lost = (i..exp.len())
+                .take_while(|k| exp[*k].call == e.call)
+                .all(|k| exp[k].role == ChunkRole::Synthetic || missing(k));
+            // …and nothing was recorded in their place (that would be a rewrite: CHUNK-1).
+            let replaced = edits[first..]
+                .iter()
+                .take_while(|x| !matches!(x, Edit::Match(..)))
+                .any(|x| matches!(x, Edit::Extra(..)));
+            // A lost tail of nothing but empty deltas is what merging them into the previous
+            // delta looks like: that is CHUNK-1's.
+            let only_empty_deltas = (i..exp.len())
+                .take_while(|k| exp[*k].call == e.call)
+                .filter(|k| missing(*k))
+                .all(|k| match &exp[k].chunk {
+                    StreamChunk::TextDelta { text, .. }
+                    | StreamChunk::ReasoningDelta { text, .. } => text.is_empty(),
+                    StreamChunk::ToolCallDelta {
+                        arguments_delta, ..
+                    } => arguments_delta.is_empty(),
+                    _ => false,
+                });
+            if e.role == ChunkRole::Kept && tail_lost && !replaced && !only_empty_deltas {
+                let lost = (i..exp.len())
+                    .take_while(|k| exp[*k].call == e.call)
+                    .filter(|k| missing(*k))
+                    .count();
+                return finding(
+                    "CHUNK-4",
+                    format!(
+                        "turn {} step {}: the last {lost} chunk(s) a {} model call delivered were not kept, starting with chunk {} `{}`",
+                        e.turn,
+                        e.step,
+                        if expected.interrupted_calls.contains(&e.call) {
+                            "cancelled"
+                        } else {
+                            "failed"
+                        },
+                        e.index,
+                        describe_chunk(&e.chunk)
+                    ),
+                );
+            }
+            finding(
+                "CHUNK-1",
+                format!(
+                    "turn {} step {}: chunk {} `{}` of model call {} was delivered but not recorded",
+                    e.turn,
+                    e.step,
+                    e.index,
+                    describe_chunk(&e.chunk),
+                    e.call + 1
+                ),
+            )
+        }
+        Edit::Match(..) => None,
+    }
+}

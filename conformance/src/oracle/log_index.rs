@@ -1,0 +1,111 @@
+//! Where each event of a recorded log sits, by ordinal turn and step, and the log's recorded
+//! chunks.
+
+use crate::vocab::chunk::StreamChunk;
+use crate::vocab::durable::{AssistantChunkData, SessionEvent};
+use serde::Deserialize;
+
+/// Where each event of a log sits: the ordinal of the open turn and step (the n-th
+/// `turn/start`, the n-th `step/start` since it). The oracle compares by ordinals, so that a
+/// wrongly *numbered* turn or step is the checker's finding (TURN-1, STEP-1, STEP-3), not a
+/// chunk divergence.
+pub(super) struct LogIndex {
+    pub(super) ords: Vec<(u64, u64)>,
+    pub(super) step_starts: Vec<((u64, u64), usize)>,
+    pub(super) step_ends: Vec<((u64, u64), usize)>,
+    pub(super) turn_ends: Vec<(u64, usize)>,
+}
+
+impl LogIndex {
+    pub(super) fn of(log: &[SessionEvent]) -> LogIndex {
+        let (mut t, mut s) = (0, 0);
+        let mut ix = LogIndex {
+            ords: Vec::with_capacity(log.len()),
+            step_starts: Vec::new(),
+            step_ends: Vec::new(),
+            turn_ends: Vec::new(),
+        };
+        for (i, e) in log.iter().enumerate() {
+            match e.kind.as_str() {
+                "turn/start" => {
+                    t += 1;
+                    s = 0;
+                }
+                "step/start" => {
+                    s += 1;
+                    ix.step_starts.push(((t, s), i));
+                }
+                "step/end" => ix.step_ends.push(((t, s), i)),
+                "turn/end" => ix.turn_ends.push((t, i)),
+                _ => {}
+            }
+            ix.ords.push((t, s));
+        }
+        ix
+    }
+
+    pub(super) fn step_start(&self, turn: u64, step: u64) -> Option<usize> {
+        self.step_starts
+            .iter()
+            .find(|(k, _)| *k == (turn, step))
+            .map(|(_, i)| *i)
+    }
+
+    pub(super) fn step_end(&self, turn: u64, step: u64) -> Option<usize> {
+        self.step_ends
+            .iter()
+            .find(|(k, _)| *k == (turn, step))
+            .map(|(_, i)| *i)
+    }
+
+    pub(super) fn turn_end(&self, turn: u64) -> Option<usize> {
+        self.turn_ends
+            .iter()
+            .find(|(k, _)| *k == turn)
+            .map(|(_, i)| *i)
+    }
+
+    /// The first event of `kind` in the ordinal step.
+    pub(super) fn first_in_step(
+        &self,
+        log: &[SessionEvent],
+        kind: &str,
+        turn: u64,
+        step: u64,
+    ) -> Option<usize> {
+        let start = self.step_start(turn, step)?;
+        (start..log.len()).find(|i| self.ords[*i] == (turn, step) && log[*i].kind == kind)
+    }
+}
+
+/// A recorded chunk event.
+#[derive(Debug, Clone)]
+pub(super) struct ObservedChunk {
+    pub(super) position: u64,
+    /// The ordinal turn and step it was recorded in.
+    pub(super) turn: u64,
+    pub(super) step: u64,
+    /// The turn and step it names.
+    pub(super) named: (u64, u64),
+    pub(super) chunk: StreamChunk,
+}
+
+/// The recorded chunk events of a log, with where they sit.
+pub(super) fn observed_chunks(log: &[SessionEvent], ix: &LogIndex) -> Vec<ObservedChunk> {
+    log.iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == "assistant/chunk")
+        .filter_map(|(i, e)| {
+            // A malformed chunk event is the checker's to report; it is skipped here.
+            let d = AssistantChunkData::deserialize(&e.data).ok()?;
+            let (turn, step) = ix.ords[i];
+            Some(ObservedChunk {
+                position: i as u64,
+                turn,
+                step,
+                named: (d.turn, d.step),
+                chunk: d.chunk,
+            })
+        })
+        .collect()
+}

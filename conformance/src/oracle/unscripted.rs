@@ -1,0 +1,68 @@
+//! A model call the script does not have (CHUNK-6 after a failed call, TURN-7 otherwise).
+
+use super::finding::{Finding, Origin};
+use crate::driver::Observation;
+use crate::scenario::{Action, CallEnding, Case};
+use crate::vocab::Profile;
+
+/// A model call the script does not have: the implementation went on where the protocol
+/// says the step or the turn ends. After a failed call that is CHUNK-6 (2026-07 has no in-step
+/// retries; 2026-08 retries only when `agent/request-error` says so); otherwise the turn should
+/// have ended (no tool call, no steering), which is TURN-7's.
+pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Finding> {
+    let mut action = None;
+    let mut last_call: Option<usize> = None;
+    for x in &obs.transcript {
+        match x {
+            crate::driver::Exchange::Input { action: a } => {
+                action = Some(*a);
+                last_call = None;
+            }
+            crate::driver::Exchange::ModelRequest { call: Some(c), .. } => last_call = Some(*c),
+            crate::driver::Exchange::ModelRequest {
+                call: None,
+                at,
+                turn,
+                step,
+            } => {
+                let previous = match (action.and_then(|a| case.script.actions.get(a)), last_call) {
+                    (Some(Action::Prompt { calls, .. }), Some(c)) => calls.get(c),
+                    _ => None,
+                };
+                let failed = previous.is_some_and(|c| c.ending() == CallEnding::Failed);
+                let (requirement, message) = if failed {
+                    (
+                        "CHUNK-6",
+                        format!(
+                            "after a failed model call the implementation requested another one (turn {turn} step {step}); {}",
+                            match case.profile {
+                                Profile::V2026_07 =>
+                                    "2026-07 has no in-step retries: a failed call ends the step and the turn",
+                                Profile::V2026_08 =>
+                                    "2026-08 retries only when `agent/request-error` says so, and it did not",
+                            }
+                        ),
+                    )
+                } else {
+                    (
+                        "TURN-7",
+                        format!(
+                            "the implementation requested another model call (turn {turn} step {step}) after the turn had ended: the last call succeeded with no tool call to run and no steering"
+                        ),
+                    )
+                };
+                return vec![Finding {
+                    requirement,
+                    error: true,
+                    position: Some(at.saturating_sub(1)),
+                    message,
+                    expected: vec!["the turn ends (step/end, turn/end)".to_owned()],
+                    observed: vec![format!("a model request for turn {turn} step {step}")],
+                    origin: Origin::Oracle,
+                }];
+            }
+            _ => {}
+        }
+    }
+    Vec::new()
+}
