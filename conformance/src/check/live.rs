@@ -213,3 +213,43 @@ pub fn check_live_reader_with<R: BufRead>(
             .unwrap_or_default(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_has_the_line_and_finding_caps_of_a_log() {
+        let mut trace = vec![b'0'; 5000];
+        trace.push(b'\n');
+        for _ in 0..(MAX_KEPT_FINDINGS + 5) {
+            trace.extend_from_slice(b"{\"event\":\"agent/stream-chunk\"}\n");
+        }
+        let options = ReadOptions {
+            max_line_bytes: 1000,
+            ..ReadOptions::default()
+        };
+        let outcome =
+            check_live_reader_with(Profile::V2026_08, &trace[..], &options).expect("in memory");
+        assert_eq!(outcome.findings.len(), MAX_KEPT_FINDINGS);
+        assert_eq!(outcome.suppressed, 6);
+        let first = &outcome.findings[0];
+        assert_eq!((first.requirement, first.line), ("LOG-2", Some(1)));
+        assert!(
+            first.message.contains("over the 1000-byte limit"),
+            "{first:?}"
+        );
+    }
+
+    #[test]
+    fn echoed_names_and_statuses_are_clipped() {
+        let name = format!("agent/{}", "x".repeat(100_000));
+        let status = "y".repeat(100_000);
+        let trace = format!(
+            "{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n"
+        );
+        let outcome = check_live_reader(Profile::V2026_08, trace.as_bytes()).expect("in memory");
+        assert_eq!(outcome.findings.len(), 2, "{:?}", outcome.findings);
+        assert!(outcome.findings.iter().all(|f| f.message.len() < 300));
+    }
+}
