@@ -331,13 +331,18 @@ impl LogChecker {
                 c.findings(checker.monitor.findings(), line_no);
             }
         }
-        if line_no == 0 {
+        if !checker.saw_first {
+            let what = if line_no == 0 {
+                "the file is empty"
+            } else {
+                "the file holds only blank lines"
+            };
             checker.push_external(Finding::new(
                 profile,
                 "LOG-1",
                 Some(1),
                 None,
-                "the file is empty: a session log starts with a header line",
+                format!("{what}: a session log starts with a header line"),
             ));
             checker.saw_first = true;
         }
