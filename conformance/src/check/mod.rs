@@ -29,6 +29,7 @@ mod assemble;
 mod detect;
 mod event;
 mod excerpt;
+mod fastline;
 mod finding;
 mod lines;
 mod live;

@@ -2,6 +2,7 @@
 
 use super::event::{Chunk, ChunkData, Envelope};
 use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
+use super::fastline::scan_delta_line;
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::Monitor;
@@ -403,6 +404,11 @@ impl LogChecker {
             }
             None => bytes,
         };
+        if !first && let Some(delta) = scan_delta_line(bytes) {
+            self.monitor
+                .plain_chunk(line, Some(delta.seq), Some(delta.time), delta.data);
+            return;
+        }
         if !first
             && bytes.starts_with(CHUNK_PREFIX)
             && let Ok(chunk) = serde_json::from_slice::<ChunkLine<'_>>(bytes)
@@ -413,11 +419,13 @@ impl LogChecker {
             // which reports it.
             if let Some(seq) = chunk.seq.map(parse_u64) {
                 if seq.is_some() {
-                    self.monitor.plain_chunk(line, seq, chunk.time, chunk.data);
+                    let time = chunk.time.map(RawValue::get);
+                    self.monitor.plain_chunk(line, seq, time, chunk.data);
                     return;
                 }
             } else {
-                self.monitor.plain_chunk(line, None, chunk.time, chunk.data);
+                let time = chunk.time.map(RawValue::get);
+                self.monitor.plain_chunk(line, None, time, chunk.data);
                 return;
             }
         }
