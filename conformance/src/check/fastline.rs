@@ -48,8 +48,14 @@ impl<'a> Scan<'a> {
         std::str::from_utf8(digits).ok()
     }
 
-    fn number<T: std::str::FromStr>(&mut self) -> Option<T> {
-        self.digits()?.parse().ok()
+    /// A JSON non-negative integer that fits `T` (accumulated while scanning: no second pass).
+    fn number<T: TryFrom<u64>>(&mut self) -> Option<T> {
+        let digits = self.digits()?;
+        let mut n: u64 = 0;
+        for d in digits.bytes() {
+            n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
+        }
+        T::try_from(n).ok()
     }
 
     /// The body of a string up to its closing quote, when it needs no unescaping.

@@ -301,6 +301,27 @@ impl LogChecker {
         let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
         let mut line_no = 0u64;
         loop {
+            // The common case: a whole line inside the reader's buffer is checked in place,
+            // without copying it out.
+            let available = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if let Some(end) = memchr::memchr(b'\n', available).filter(|&e| e <= max_line_bytes) {
+                line_no += 1;
+                checker.bytes += end as u64;
+                let line = &available[..end];
+                if let Some(c) = context.as_mut() {
+                    c.line(line_no, line);
+                }
+                checker.feed_line(line_no, line, true);
+                if let Some(c) = context.as_mut() {
+                    c.findings(checker.monitor.findings(), line_no);
+                }
+                reader.consume(end + 1);
+                continue;
+            }
             let read = read_line_limited(&mut reader, &mut buf, max_line_bytes)?;
             if read.at_end() {
                 break;
