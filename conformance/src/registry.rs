@@ -190,7 +190,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Every line is one well-formed event",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "Every line after the header MUST be one JSON object with a string `type` and an object `data` (or, under 2026-08, a packed chunk row), in UTF-8, with lossless JSON numbers.",
+        statement: "Every line after the header MUST be one JSON object with a string `type` and an object `data` (or, under 2026-08, a packed chunk row), in UTF-8 without a byte order mark, with lossless JSON numbers and no key named twice in the envelope.",
         rationale: "A malformed line is lost history: replay, crash repair and every consumer of the log skip or refuse it.",
         enforcement: &[Log],
         source: "event-protocol.md §1.1, §2.1 S4",

@@ -42,6 +42,9 @@ pub struct Entry {
     pub message: String,
 }
 
+/// The largest baseline read (about a million findings).
+const MAX_BASELINE_BYTES: u64 = 256 << 20;
+
 impl Baseline {
     /// A baseline accepting exactly `findings`.
     pub fn from_findings(findings: &[Finding]) -> Baseline {
@@ -61,11 +64,10 @@ impl Baseline {
         }
     }
 
-    /// Reads a baseline file. A missing or malformed file is an error, never an empty
+    /// Reads a baseline file (at most 256 MiB). A missing or malformed file is an error, never an empty
     /// baseline.
     pub fn load(path: &Path) -> Result<Baseline, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read baseline {}: {e}", path.display()))?;
+        let text = crate::config::read_capped(path, MAX_BASELINE_BYTES, "baseline")?;
         let b: Baseline = serde_json::from_str(&text)
             .map_err(|e| format!("invalid baseline {}: {e}", path.display()))?;
         if b.version != BASELINE_VERSION {

@@ -91,11 +91,38 @@ pub struct Config {
     pub root: PathBuf,
 }
 
+/// The largest configuration file read (a `mirrorless.toml` or `Cargo.toml` is a few KiB).
+const MAX_CONFIG_BYTES: u64 = 4 << 20;
+
+/// Reads a UTF-8 text file of at most `max` bytes: a larger one (or an endless one, such as
+/// `/dev/zero`) is an error naming the file, after reading no more than `max + 1` bytes.
+pub(crate) fn read_capped(path: &Path, max: u64, what: &str) -> Result<String, String> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("cannot read {what} {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what} {}: {e}", path.display()))?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "cannot read {what} {}: larger than the {max}-byte limit",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read {what} {}: not valid UTF-8 (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 impl Config {
     /// Reads an explicit configuration file (`mirrorless.toml` style, or a `Cargo.toml`).
     pub fn load(path: &Path) -> Result<Config, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read configuration {}: {e}", path.display()))?;
+        let text = read_capped(path, MAX_CONFIG_BYTES, "configuration")?;
         let lint = if path.file_name().is_some_and(|n| n == "Cargo.toml") {
             cargo_lint(&text, path)?.unwrap_or_default()
         } else {
@@ -128,7 +155,7 @@ impl Config {
             }
             let cargo = dir.join("Cargo.toml");
             if cargo.is_file()
-                && let Ok(text) = std::fs::read_to_string(&cargo)
+                && let Ok(text) = read_capped(&cargo, MAX_CONFIG_BYTES, "configuration")
                 && cargo_lint(&text, &cargo)?.is_some()
             {
                 return Config::load(&cargo);

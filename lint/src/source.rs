@@ -16,14 +16,37 @@ pub struct Source {
     pub text: String,
 }
 
-/// The path as the user sees it: forward slashes, no leading `./`.
+/// The path as the user sees it: forward slashes, no leading `./`. A name that is not UTF-8
+/// is kept losslessly: each byte outside UTF-8 is written `\xHH` and a backslash `\\` (the
+/// renderers recover the exact bytes with [`crate::render::path_bytes`]).
 pub fn display_path(p: &Path) -> String {
-    let s = p.to_string_lossy().replace('\\', "/");
+    let s = match p.to_str() {
+        Some(text) => text.replace('\\', "/"),
+        None => escape_non_utf8(p.as_os_str().as_encoded_bytes()),
+    };
     let mut s = s.as_str();
     while let Some(rest) = s.strip_prefix("./") {
         s = rest;
     }
     s.to_owned()
+}
+
+/// `bytes` (not UTF-8) as text: `\xHH` for each byte outside UTF-8, `\\` for a backslash.
+fn escape_non_utf8(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Reads a walked file. Not valid UTF-8 is an error naming the line of the first bad byte.

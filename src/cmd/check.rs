@@ -3,10 +3,13 @@
 use clap::{Args, ValueEnum};
 use mirrorless_conformance::Profile;
 use mirrorless_conformance::check::{
-    CheckOutcome, Finding, LogChecker, Severity, check_live_reader, detect_profile,
+    CheckOutcome, Finding, LogChecker, ReadOptions, Severity, check_live_reader_with,
+    detect_profile, escape_control,
 };
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -32,7 +35,9 @@ pub enum CheckFormat {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Each LOG is a session log: a header line ({\"type\":\"session\", …}), then one event per line.
-Logs are checked independently. Without --profile, each log's profile is detected from its
+A DIR is searched for *.jsonl logs (honouring .gitignore and .ignore files, like lint); a
+directory holding none is an error. Logs are checked independently and in parallel; the report
+lists them in a stable order (arguments in order, each directory's logs sorted by path). Without --profile, each log's profile is detected from its
 first MiB (2026-08 markers such as request/header or packed chunk rows win; with no marker the
 current profile, 2026-08, is assumed); --profile always wins.
 
@@ -44,13 +49,15 @@ still checked and reported).
 Examples:
   mirrorless check session.jsonl
   mirrorless check --profile 2026-07 tests/snapshots/*/session*.jsonl
+  mirrorless check .mirrorless/sessions/          every *.jsonl below the directory
   mirrorless check --live trace.jsonl session.jsonl
   mirrorless check --format json session.jsonl | jq '.summary'
   zcat session.jsonl.gz | mirrorless check -
   mirrorless explain CHUNK-2          what a reported rule means")]
 pub struct CheckArgs {
-    /// Session logs (JSONL: a header line, then one event per line); `-` reads standard input.
-    #[arg(required = true, value_name = "LOG")]
+    /// Session logs (JSONL: a header line, then one event per line), or directories to search
+    /// for `*.jsonl` logs; `-` reads standard input.
+    #[arg(required = true, value_name = "LOG|DIR")]
     pub logs: Vec<PathBuf>,
     /// Protocol profile to check against [default: detected per log].
     #[arg(long, value_name = "PROFILE")]
@@ -82,7 +89,11 @@ enum ProfileSource {
 /// The result for one input file.
 #[derive(Debug, Serialize)]
 struct FileReport {
+    /// The name as given or found; a name that is not UTF-8 is written losslessly escaped
+    /// (see [`report_path`]) and its exact bytes are in `path_bytes`.
     path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path_bytes: Option<Vec<u8>>,
     kind: &'static str,
     status: &'static str,
     profile: Profile,
@@ -99,6 +110,9 @@ struct FileReport {
     requirements: BTreeMap<&'static str, u64>,
     findings: Vec<Finding>,
     findings_not_shown: u64,
+    /// Excerpts of the lines around the first findings, kept while the file was read.
+    #[serde(skip)]
+    context: BTreeMap<u64, String>,
 }
 
 #[derive(Debug, Default, Serialize)]
@@ -124,12 +138,26 @@ struct Report {
 
 /// Runs `mirrorless check`.
 pub fn run(args: CheckArgs) -> ExitCode {
-    let mut files = Vec::new();
-    for path in &args.logs {
-        files.push(check_log(path, args.profile));
-    }
+    // The human report shows context lines, kept during the single pass over each input.
+    let options = ReadOptions {
+        context_findings: match args.format {
+            CheckFormat::Human => HUMAN_DETAIL_LIMIT,
+            CheckFormat::Json => 0,
+        },
+        context_width: WINDOW_WIDTH,
+        ..ReadOptions::default()
+    };
+    let inputs: Vec<Input> = args.logs.iter().flat_map(|p| expand(p)).collect();
+    // `collect` on an indexed parallel iterator keeps the input order.
+    let mut files: Vec<FileReport> = inputs
+        .into_par_iter()
+        .map(|input| match input {
+            Input::Log(path) => check_log(&path, args.profile, &options),
+            Input::Failed(report) => *report,
+        })
+        .collect();
     if let Some(live) = &args.live {
-        files.push(check_trace(live, args.profile));
+        files.push(check_trace(live, args.profile, &options));
     }
     let mut summary = Summary::default();
     for f in &files {
@@ -183,13 +211,90 @@ fn count_requirements(findings: &[Finding]) -> BTreeMap<&'static str, u64> {
     counts
 }
 
-/// The path as reports show it; standard input is `<stdin>`.
-fn display_path(path: &Path) -> String {
-    if path == Path::new("-") {
-        "<stdin>".to_owned()
-    } else {
-        path.display().to_string()
+/// One thing to check, after directories are expanded.
+enum Input {
+    /// A log file (or `-`).
+    Log(PathBuf),
+    /// An argument that yields no log: a directory without any, or a walk error.
+    Failed(Box<FileReport>),
+}
+
+/// A LOG argument as inputs: a directory becomes the `*.jsonl` files below it (gitignore-
+/// aware, like `lint`; sorted by path), anything else is checked as a log.
+fn expand(path: &Path) -> Vec<Input> {
+    if path == Path::new("-") || !path.is_dir() {
+        return vec![Input::Log(path.to_path_buf())];
     }
+    let mut logs = Vec::new();
+    let mut failed = Vec::new();
+    let walk = ignore::WalkBuilder::new(path)
+        .hidden(false)
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for entry in walk {
+        match entry {
+            Ok(e) => {
+                if e.file_type().is_some_and(|t| t.is_file())
+                    && e.path().extension().is_some_and(|x| x == "jsonl")
+                {
+                    logs.push(e.into_path());
+                }
+            }
+            Err(err) => {
+                let at = match &err {
+                    ignore::Error::WithPath { path, .. } => path.clone(),
+                    _ => path.to_path_buf(),
+                };
+                let msg = format!("cannot walk {}: {err}", report_path(&at).0);
+                failed.push(input_error(&at, "directory", msg));
+            }
+        }
+    }
+    if logs.is_empty() && failed.is_empty() {
+        let msg = format!(
+            "no session logs (*.jsonl) below the directory {} (files excluded by .gitignore or .ignore are not searched)",
+            report_path(path).0
+        );
+        failed.push(input_error(path, "directory", msg));
+    }
+    logs.sort();
+    let mut inputs: Vec<Input> = logs.into_iter().map(Input::Log).collect();
+    inputs.extend(failed);
+    inputs
+}
+
+fn input_error(path: &Path, kind: &'static str, message: String) -> Input {
+    let mut report = unreadable_report(path, kind, Profile::DEFAULT, ProfileSource::Default);
+    report.error = Some(message);
+    Input::Failed(Box::new(report))
+}
+
+/// The path as reports show it, and its exact bytes when it is not UTF-8. A UTF-8 name is
+/// kept as it is (`-` is `<stdin>`); in any other name each byte that is not part of UTF-8
+/// is written `\xHH` and a backslash `\\`, so the text is lossless and `path_bytes` exact.
+fn report_path(path: &Path) -> (String, Option<Vec<u8>>) {
+    if path == Path::new("-") {
+        return ("<stdin>".to_owned(), None);
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (text.to_owned(), None);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    (out, Some(bytes.to_vec()))
 }
 
 fn unreadable(
@@ -199,14 +304,27 @@ fn unreadable(
     source: ProfileSource,
     e: &std::io::Error,
 ) -> FileReport {
+    let mut report = unreadable_report(path, kind, profile, source);
+    report.error = Some(format!("cannot read {}: {e}", report.path));
+    report
+}
+
+fn unreadable_report(
+    path: &Path,
+    kind: &'static str,
+    profile: Profile,
+    source: ProfileSource,
+) -> FileReport {
+    let (path, path_bytes) = report_path(path);
     FileReport {
-        path: path.display().to_string(),
+        path,
+        path_bytes,
         kind,
         status: "unreadable",
         profile,
         profile_source: source,
         profile_marker: None,
-        error: Some(format!("cannot read {}: {e}", path.display())),
+        error: None,
         events: 0,
         lines: 0,
         errors: 0,
@@ -214,6 +332,7 @@ fn unreadable(
         requirements: BTreeMap::new(),
         findings: Vec::new(),
         findings_not_shown: 0,
+        context: BTreeMap::new(),
     }
 }
 
@@ -238,7 +357,7 @@ fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufR
     ))
 }
 
-fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
+fn check_log(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> FileReport {
     let (prefix, reader) = match open_log(path, flag.is_none()) {
         Ok(opened) => opened,
         Err(e) => {
@@ -261,13 +380,15 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
         }
     };
     drop(prefix);
-    let outcome: CheckOutcome = match LogChecker::check_reader(profile, reader) {
+    let outcome: CheckOutcome = match LogChecker::check_reader_with(profile, reader, options) {
         Ok(o) => o,
         Err(e) => return unreadable(path, "log", profile, source, &e),
     };
     let errors = outcome.error_count();
+    let (path, path_bytes) = report_path(path);
     FileReport {
-        path: display_path(path),
+        path,
+        path_bytes,
         kind: "log",
         status: if errors > 0 {
             "violating"
@@ -285,26 +406,32 @@ fn check_log(path: &Path, flag: Option<Profile>) -> FileReport {
         findings_not_shown: outcome.suppressed,
         requirements: count_requirements(&outcome.findings),
         findings: outcome.findings,
+        context: outcome.context,
     }
 }
 
-fn check_trace(path: &Path, flag: Option<Profile>) -> FileReport {
+fn check_trace(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> FileReport {
     let (profile, source) = match flag {
         Some(p) => (p, ProfileSource::Flag),
         None => (Profile::DEFAULT, ProfileSource::Default),
     };
-    let outcome = File::open(path).and_then(|f| check_live_reader(profile, BufReader::new(f)));
-    let (findings, lines, emits) = match outcome {
-        Ok(o) => (o.findings, o.lines, o.emits),
+    let outcome =
+        File::open(path).and_then(|f| check_live_reader_with(profile, BufReader::new(f), options));
+    let outcome = match outcome {
+        Ok(o) => o,
         Err(e) => return unreadable(path, "live-trace", profile, source, &e),
     };
-    let errors = findings
+    let findings = outcome.findings;
+    let warnings = findings
         .iter()
-        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| f.severity == Severity::Warning)
         .count() as u64;
-    let warnings = findings.len() as u64 - errors;
+    // Suppressed findings count as errors, as for logs.
+    let errors = findings.len() as u64 - warnings + outcome.suppressed;
+    let (path, path_bytes) = report_path(path);
     FileReport {
-        path: path.display().to_string(),
+        path,
+        path_bytes,
         kind: "live-trace",
         status: if errors > 0 {
             "violating"
@@ -315,13 +442,14 @@ fn check_trace(path: &Path, flag: Option<Profile>) -> FileReport {
         profile_source: source,
         profile_marker: None,
         error: None,
-        events: emits,
-        lines,
+        events: outcome.emits,
+        lines: outcome.lines,
         errors,
         warnings,
         requirements: count_requirements(&findings),
         findings,
-        findings_not_shown: 0,
+        findings_not_shown: outcome.suppressed,
+        context: outcome.context,
     }
 }
 
@@ -339,63 +467,21 @@ impl Style {
     }
 }
 
-/// Reads the lines a report needs for its windows, clipped.
-fn window_lines(path: &Path, wanted: &std::collections::BTreeSet<u64>) -> BTreeMap<u64, String> {
-    let mut out = BTreeMap::new();
-    if path == Path::new("-") {
-        return out; // standard input cannot be read twice
-    }
-    let Some(&last) = wanted.iter().next_back() else {
-        return out;
-    };
-    let Ok(file) = File::open(path) else {
-        return out;
-    };
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
-    let mut n = 0u64;
-    while n < last {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        n += 1;
-        if wanted.contains(&n) {
-            let text = String::from_utf8_lossy(&buf);
-            let text = text.trim_end_matches(['\n', '\r']);
-            out.insert(n, clip_width(text));
-        }
-    }
-    out
-}
-
-fn clip_width(text: &str) -> String {
-    if text.chars().count() <= WINDOW_WIDTH {
-        return text.to_owned();
-    }
-    let cut: String = text.chars().take(WINDOW_WIDTH - 1).collect();
-    format!("{cut}…")
-}
-
+/// Renders the human report. Every text that comes from the input (messages quoting it, the
+/// expected/observed pair, file names) is written with its control characters escaped, so
+/// an input cannot drive the terminal or forge a line of the report.
 fn render_human(report: &Report, color: bool) -> String {
-    use std::fmt::Write as _;
     let st = Style { color };
     let mut out = String::new();
     for file in &report.files {
+        let path = escape_control(&file.path);
         if let Some(e) = &file.error {
+            let e = escape_control(e);
             let _ = writeln!(out, "{}: {e}\n", st.paint("1;31", "error"));
             continue;
         }
-        let shown: Vec<&Finding> = file.findings.iter().take(HUMAN_DETAIL_LIMIT).collect();
-        let mut wanted = std::collections::BTreeSet::new();
-        for f in &shown {
-            if let Some(l) = f.line {
-                wanted.extend(l.saturating_sub(1).max(1)..=l + 1);
-            }
-        }
-        let lines = window_lines(Path::new(&file.path), &wanted);
-        for f in &shown {
+        let lines = &file.context;
+        for f in file.findings.iter().take(HUMAN_DETAIL_LIMIT) {
             let (label, code) = match f.severity {
                 Severity::Error => ("error", "1;31"),
                 Severity::Warning => ("warning", "1;33"),
@@ -404,12 +490,12 @@ fn render_human(report: &Report, color: bool) -> String {
                 out,
                 "{}: {}",
                 st.paint(code, &format!("{label}[{}]", f.requirement)),
-                st.paint("1", &f.message)
+                st.paint("1", &escape_control(&f.message))
             );
             let location = match (f.line, f.seq) {
-                (Some(l), Some(s)) => format!("{}:{l} (seq {s})", file.path),
-                (Some(l), None) => format!("{}:{l}", file.path),
-                (None, _) => file.path.clone(),
+                (Some(l), Some(s)) => format!("{path}:{l} (seq {s})"),
+                (Some(l), None) => format!("{path}:{l}"),
+                (None, _) => path.to_string(),
             };
             let _ = writeln!(out, "  {} {location}", st.paint("1;34", "-->"));
             if let Some(l) = f.line.filter(|l| lines.contains_key(l)) {
@@ -433,8 +519,8 @@ fn render_human(report: &Report, color: bool) -> String {
                 let _ = writeln!(out, "{:width$} {bar}", "");
             }
             if let (Some(e), Some(o)) = (&f.expected, &f.observed) {
-                let _ = writeln!(out, "   = expected: {e}");
-                let _ = writeln!(out, "   = observed: {o}");
+                let _ = writeln!(out, "   = expected: {}", escape_control(e));
+                let _ = writeln!(out, "   = observed: {}", escape_control(o));
             }
             let _ = writeln!(out, "   = help: `mirrorless explain {}`\n", f.requirement);
         }
@@ -443,8 +529,7 @@ fn render_human(report: &Report, color: bool) -> String {
         if hidden > 0 {
             let _ = writeln!(
                 out,
-                "… and {hidden} more findings in {} (use --format json for all)\n",
-                file.path
+                "… and {hidden} more findings in {path} (use --format json for all)\n"
             );
         }
         let profile_note = match (&file.profile_source, file.profile_marker) {
@@ -482,8 +567,7 @@ fn render_human(report: &Report, color: bool) -> String {
         };
         let _ = writeln!(
             out,
-            "{}: {verdict} ({} error{}, {} warning{}{rules}; {what}; {profile_note})",
-            file.path,
+            "{path}: {verdict} ({} error{}, {} warning{}{rules}; {what}; {profile_note})",
             file.errors,
             if file.errors == 1 { "" } else { "s" },
             file.warnings,

@@ -1,5 +1,6 @@
 //! What the checker reports: one [`Finding`] per violated requirement, with its [`Severity`].
 
+use super::excerpt::truncate_owned;
 use crate::registry::{REQUIREMENTS, Tier};
 use crate::vocab::Profile;
 use serde::Serialize;
@@ -9,6 +10,13 @@ use std::fmt;
 /// [`CheckOutcome::suppressed`](super::CheckOutcome::suppressed)), so a badly broken log cannot
 /// exhaust memory.
 pub(super) const MAX_KEPT_FINDINGS: usize = 10_000;
+
+/// The longest message a finding keeps: a message quoting its input (a type name, a parser
+/// error) is cut here, so findings stay small whatever the input holds.
+const MAX_MESSAGE_BYTES: usize = 1024;
+
+/// The longest `expected` or `observed` text a finding keeps.
+const MAX_DIVERGENCE_BYTES: usize = 4096;
 
 /// How serious a finding is, from the requirement's tier under the checked profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -64,7 +72,7 @@ impl Finding {
             severity: severity_of(profile, requirement),
             line,
             seq,
-            message: message.into(),
+            message: truncate_owned(message.into(), MAX_MESSAGE_BYTES),
             expected: None,
             observed: None,
         }
@@ -72,8 +80,8 @@ impl Finding {
 
     /// Adds the expected-vs-observed pair.
     pub fn diverging(mut self, expected: impl Into<String>, observed: impl Into<String>) -> Self {
-        self.expected = Some(expected.into());
-        self.observed = Some(observed.into());
+        self.expected = Some(truncate_owned(expected.into(), MAX_DIVERGENCE_BYTES));
+        self.observed = Some(truncate_owned(observed.into(), MAX_DIVERGENCE_BYTES));
         self
     }
 }
@@ -94,6 +102,19 @@ pub fn severity_of(profile: Profile, requirement: &str) -> Severity {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoed_text_is_bounded() {
+        let huge = "é".repeat(100_000);
+        let f = Finding::new(Profile::V2026_08, "LOG-2", Some(1), None, huge.clone())
+            .diverging(huge.clone(), huge);
+        assert!(f.message.len() <= MAX_MESSAGE_BYTES + '…'.len_utf8());
+        assert!(f.message.ends_with('…'));
+        assert!(
+            f.observed
+                .is_some_and(|o| o.len() <= MAX_DIVERGENCE_BYTES + 3)
+        );
+    }
 
     #[test]
     fn severity_follows_the_tier() {

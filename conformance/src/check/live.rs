@@ -1,10 +1,13 @@
 //! Live-event traces: JSON lines of [`LiveEmit`] records.
 
-use super::finding::Finding;
+use super::excerpt::ContextCollector;
+use super::finding::{Finding, MAX_KEPT_FINDINGS};
+use super::lines::read_line_limited;
+use super::reader::ReadOptions;
 use super::values::clip;
 use crate::vocab::Profile;
 use crate::vocab::live::{LiveEmit, LiveStatus, agent_statuses, classify};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
 
 /// A streaming checker for a live-event trace.
@@ -13,6 +16,8 @@ pub struct LiveChecker {
     /// Last status per agent (`None` key for emits without an agent id).
     status: HashMap<Option<String>, String>,
     findings: Vec<Finding>,
+    /// Findings beyond the kept ones, counted only.
+    suppressed: u64,
     index: u64,
 }
 
@@ -23,24 +28,30 @@ impl LiveChecker {
             profile,
             status: HashMap::new(),
             findings: Vec::new(),
+            suppressed: 0,
             index: 0,
         }
     }
 
     fn report(&mut self, req: &'static str, line: Option<u64>, msg: String) {
         // Live findings have no seq; `at` (the durable log length) is in the message.
-        self.findings
-            .push(Finding::new(self.profile, req, line, None, msg));
+        if self.findings.len() < MAX_KEPT_FINDINGS {
+            self.findings
+                .push(Finding::new(self.profile, req, line, None, msg));
+        } else {
+            self.suppressed += 1;
+        }
     }
 
     /// Checks one emit; `line` is its 1-based line when read from a file.
     pub fn push(&mut self, line: Option<u64>, emit: &LiveEmit) {
         self.index += 1;
-        let name = emit.event.as_str();
+        let shown = clip(&emit.event);
+        let name = shown.as_str();
         let when = emit
             .at
             .map_or(String::new(), |at| format!(" (after {at} durable events)"));
-        match classify(name, self.profile) {
+        match classify(&emit.event, self.profile) {
             Some(LiveStatus::Removed(mirror)) => {
                 self.report(
                     mirror.requirement,
@@ -54,9 +65,9 @@ impl LiveChecker {
                     ),
                 );
             }
-            Some(LiveStatus::Current) if name == "agent/status" => self.status(line, emit),
+            Some(LiveStatus::Current) if emit.event == "agent/status" => self.status(line, emit),
             Some(LiveStatus::Current) => {}
-            None if name.starts_with("agent/") => self.report(
+            None if emit.event.starts_with("agent/") => self.report(
                 "LIVE-2",
                 line,
                 format!(
@@ -69,7 +80,7 @@ impl LiveChecker {
     }
 
     fn status(&mut self, line: Option<u64>, emit: &LiveEmit) {
-        let Some(status) = emit.data.get("status").and_then(|s| s.as_str()) else {
+        let Some(full) = emit.data.get("status").and_then(|s| s.as_str()) else {
             self.report(
                 "LIVE-1",
                 line,
@@ -80,7 +91,10 @@ impl LiveChecker {
             );
             return;
         };
-        if !agent_statuses(self.profile).contains(&status) {
+        // Known statuses are short; an unknown one is echoed and remembered clipped.
+        let status = clip(full);
+        let status = status.as_str();
+        if !agent_statuses(self.profile).contains(&full) {
             self.report(
                 "LIVE-1",
                 line,
@@ -107,53 +121,135 @@ impl LiveChecker {
         self.status.insert(key, status.to_owned());
     }
 
-    /// The findings so far.
+    /// The findings so far (at most 10 000; see [`suppressed`](Self::suppressed)).
     pub fn finish(self) -> Vec<Finding> {
         self.findings
+    }
+
+    /// Findings beyond the kept ones, counted but not stored.
+    pub fn suppressed(&self) -> u64 {
+        self.suppressed
     }
 }
 
 /// The result of [`check_live_reader`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LiveOutcome {
-    /// The findings, in trace order.
+    /// The findings, in trace order (at most 10 000; see `suppressed`).
     pub findings: Vec<Finding>,
+    /// Findings beyond the kept ones, counted but not stored.
+    pub suppressed: u64,
     /// Lines read.
     pub lines: u64,
     /// Live emits checked (well-formed lines).
     pub emits: u64,
+    /// Excerpts of the lines around the first findings (see [`ReadOptions::context_findings`]).
+    pub context: BTreeMap<u64, String>,
 }
 
 /// Reads and checks a live-event trace (one JSON [`LiveEmit`] per line). Malformed lines are
 /// reported as `LOG-2` findings with their line; only an I/O error is an `Err`.
-pub fn check_live_reader<R: BufRead>(profile: Profile, mut reader: R) -> io::Result<LiveOutcome> {
+pub fn check_live_reader<R: BufRead>(profile: Profile, reader: R) -> io::Result<LiveOutcome> {
+    check_live_reader_with(profile, reader, &ReadOptions::default())
+}
+
+/// [`check_live_reader`] with explicit [`ReadOptions`]: the same line-length limit as logs
+/// (a longer line is reported as `LOG-2` and skipped without being buffered), and the context
+/// lines for a report, kept during the single pass.
+pub fn check_live_reader_with<R: BufRead>(
+    profile: Profile,
+    mut reader: R,
+    options: &ReadOptions,
+) -> io::Result<LiveOutcome> {
     let mut checker = LiveChecker::new(profile);
+    let mut context = (options.context_findings > 0)
+        .then(|| ContextCollector::new(options.context_findings, options.context_width));
     let mut buf = Vec::new();
     let mut line_no = 0u64;
     loop {
-        buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
+        let read = read_line_limited(&mut reader, &mut buf, options.max_line_bytes)?;
+        if read.at_end() {
             break;
         }
         line_no += 1;
-        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
+        if let Some(c) = context.as_mut() {
+            c.line(line_no, &buf);
         }
-        match serde_json::from_slice::<LiveEmit>(line) {
-            Ok(emit) => checker.push(Some(line_no), &emit),
-            Err(e) => checker.report(
+        let line = buf.strip_suffix(b"\r").unwrap_or(&buf);
+        if read.overlong {
+            checker.report(
                 "LOG-2",
                 Some(line_no),
-                format!("not a live-trace record (`{{\"event\": …, \"agent\"?, \"data\"?, \"at\"?}}`): {e}"),
-            ),
+                format!(
+                    "line is {} bytes long, over the {}-byte limit; it was skipped",
+                    read.len, options.max_line_bytes
+                ),
+            );
+        } else if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        } else {
+            match serde_json::from_slice::<LiveEmit>(line) {
+                Ok(emit) => checker.push(Some(line_no), &emit),
+                Err(e) => checker.report(
+                    "LOG-2",
+                    Some(line_no),
+                    format!("not a live-trace record (`{{\"event\": …, \"agent\"?, \"data\"?, \"at\"?}}`): {e}"),
+                ),
+            }
+        }
+        if let Some(c) = context.as_mut() {
+            c.findings(&checker.findings, line_no);
         }
     }
     let emits = checker.index;
+    let suppressed = checker.suppressed;
     Ok(LiveOutcome {
         findings: checker.finish(),
+        suppressed,
         lines: line_no,
         emits,
+        context: context
+            .map(ContextCollector::into_lines)
+            .unwrap_or_default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_has_the_line_and_finding_caps_of_a_log() {
+        let mut trace = vec![b'0'; 5000];
+        trace.push(b'\n');
+        for _ in 0..(MAX_KEPT_FINDINGS + 5) {
+            trace.extend_from_slice(b"{\"event\":\"agent/stream-chunk\"}\n");
+        }
+        let options = ReadOptions {
+            max_line_bytes: 1000,
+            ..ReadOptions::default()
+        };
+        let outcome =
+            check_live_reader_with(Profile::V2026_08, &trace[..], &options).expect("in memory");
+        assert_eq!(outcome.findings.len(), MAX_KEPT_FINDINGS);
+        assert_eq!(outcome.suppressed, 6);
+        let first = &outcome.findings[0];
+        assert_eq!((first.requirement, first.line), ("LOG-2", Some(1)));
+        assert!(
+            first.message.contains("over the 1000-byte limit"),
+            "{first:?}"
+        );
+    }
+
+    #[test]
+    fn echoed_names_and_statuses_are_clipped() {
+        let name = format!("agent/{}", "x".repeat(100_000));
+        let status = "y".repeat(100_000);
+        let trace = format!(
+            "{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n"
+        );
+        let outcome = check_live_reader(Profile::V2026_08, trace.as_bytes()).expect("in memory");
+        assert_eq!(outcome.findings.len(), 2, "{:?}", outcome.findings);
+        assert!(outcome.findings.iter().all(|f| f.message.len() < 300));
+    }
 }

@@ -28,16 +28,21 @@
 mod assemble;
 mod detect;
 mod event;
+mod excerpt;
+mod fastline;
 mod finding;
+mod lines;
 mod live;
 mod monitor;
 mod reader;
 mod values;
 
 pub use detect::{Detection, detect_profile};
+pub use excerpt::{ContextCollector, EXCERPT_WIDTH, escape_control, excerpt};
 pub use finding::{Finding, Severity, severity_of};
-pub use live::{LiveChecker, LiveOutcome, check_live_reader};
-pub use reader::{CheckOutcome, DEFAULT_MAX_LINE_BYTES, LogChecker};
+pub use lines::DEFAULT_MAX_LINE_BYTES;
+pub use live::{LiveChecker, LiveOutcome, check_live_reader, check_live_reader_with};
+pub use reader::{CheckOutcome, LogChecker, ReadOptions};
 
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;

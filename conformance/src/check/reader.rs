@@ -1,19 +1,20 @@
 //! Line handling: the header, the event envelope, packed chunk rows, bad input.
 
 use super::event::{Chunk, ChunkData, Envelope};
+use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
+use super::fastline::scan_delta_line;
 use super::finding::Finding;
+use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::Monitor;
 use super::values::{clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
 use serde::Deserialize;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
-
-/// The longest line [`LogChecker::check_reader`] reads into memory (64 MiB). A longer line is
-/// reported (`LOG-2`) and skipped without being buffered.
-pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 
 /// The result of checking one log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,31 @@ pub struct CheckOutcome {
     pub lines: u64,
     /// Bytes read.
     pub bytes: u64,
+    /// Excerpts of the lines around the first findings, by line number (only when
+    /// [`ReadOptions::context_findings`] asked for them): clipped, control characters escaped.
+    pub context: BTreeMap<u64, String>,
+}
+
+/// How [`LogChecker::check_reader_with`] reads its input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The longest line buffered; a longer one is reported (`LOG-2`) and skipped.
+    pub max_line_bytes: usize,
+    /// How many findings (the first ones) get the excerpts of their line and its neighbours
+    /// in [`CheckOutcome::context`]; 0 keeps none.
+    pub context_findings: usize,
+    /// Width, in characters, of those excerpts.
+    pub context_width: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> ReadOptions {
+        ReadOptions {
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            context_findings: 0,
+            context_width: EXCERPT_WIDTH,
+        }
+    }
 }
 
 impl CheckOutcome {
@@ -81,30 +107,92 @@ pub struct LogChecker {
     suppressed: u64,
 }
 
-/// The envelope of one line, borrowed from the line.
-#[derive(Deserialize)]
+/// The envelope of one line, borrowed from the line. Deserialized by hand (see
+/// [`RawLineVisitor`]) so that a key given twice is caught whatever its name.
+#[derive(Default)]
 struct RawLine<'a> {
-    #[serde(rename = "type", borrow)]
     kind: Option<Cow<'a, str>>,
-    #[serde(borrow)]
     seq: Option<&'a RawValue>,
-    #[serde(borrow)]
     time: Option<&'a RawValue>,
-    #[serde(borrow)]
     data: Option<&'a RawValue>,
-    #[serde(rename = "surfaceOp", borrow)]
     surface_op: Option<&'a RawValue>,
-    #[serde(rename = "sourceEventSeqs", borrow)]
     source_event_seqs: Option<&'a RawValue>,
-    #[serde(borrow)]
     ignorable: Option<&'a RawValue>,
-    #[serde(borrow)]
     seq0: Option<&'a RawValue>,
+    /// The first key the envelope names twice (JavaScript and Python keep the last value,
+    /// a reader that keeps the first sees another event).
+    duplicate: Option<String>,
 }
 
-/// A plain `assistant/chunk` line, parsed in one pass (the fast path).
+impl<'de> Deserialize<'de> for RawLine<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(RawLineVisitor)
+    }
+}
+
+/// Reads an envelope's members in one pass, noting a repeated key.
+struct RawLineVisitor;
+
+impl<'de> Visitor<'de> for RawLineVisitor {
+    type Value = RawLine<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawLine<'de>, A::Error> {
+        let mut line = RawLine::default();
+        // Keys other than the envelope's own, for the duplicate check (rarely more than a few).
+        let mut others: Vec<Cow<'de, str>> = Vec::new();
+        let mut saw_type = false;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let slot = match key.as_ref() {
+                "type" => {
+                    let kind = map.next_value::<Option<Cow<'de, str>>>()?;
+                    if saw_type {
+                        line.duplicate.get_or_insert_with(|| key.into_owned());
+                    } else {
+                        line.kind = kind;
+                    }
+                    saw_type = true;
+                    continue;
+                }
+                "seq" => &mut line.seq,
+                "time" => &mut line.time,
+                "data" => &mut line.data,
+                "surfaceOp" => &mut line.surface_op,
+                "sourceEventSeqs" => &mut line.source_event_seqs,
+                "ignorable" => &mut line.ignorable,
+                "seq0" => &mut line.seq0,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    if others.contains(&key) {
+                        line.duplicate.get_or_insert_with(|| key.into_owned());
+                    } else {
+                        others.push(key);
+                    }
+                    continue;
+                }
+            };
+            let value = map.next_value::<&'de RawValue>()?;
+            if slot.is_some() {
+                line.duplicate.get_or_insert_with(|| key.into_owned());
+            } else {
+                *slot = Some(value);
+            }
+        }
+        Ok(line)
+    }
+}
+
+/// A plain `assistant/chunk` line, parsed in one pass (the fast path). Any other key, or a key
+/// given twice, fails it: such a line takes the slow path, which reports it.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ChunkLine<'a> {
+    /// Checked by the line's prefix; named so that a second `type` is an error.
+    #[serde(rename = "type")]
+    _kind: IgnoredAny,
     #[serde(borrow)]
     seq: Option<&'a RawValue>,
     #[serde(borrow)]
@@ -116,6 +204,9 @@ struct ChunkLine<'a> {
     #[serde(rename = "sourceEventSeqs", borrow)]
     source_event_seqs: Option<&'a RawValue>,
 }
+
+/// The UTF-8 encoding of U+FEFF, the byte order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The prefix every chunk line the upstream writer produces starts with.
 const CHUNK_PREFIX: &[u8] = br#"{"type":"assistant/chunk","#;
@@ -179,28 +270,68 @@ impl LogChecker {
     /// [`DEFAULT_MAX_LINE_BYTES`] are reported and skipped without being buffered. Only an
     /// I/O error is an `Err`; malformed content becomes findings.
     pub fn check_reader<R: BufRead>(profile: Profile, reader: R) -> io::Result<CheckOutcome> {
-        Self::check_reader_with_limit(profile, reader, DEFAULT_MAX_LINE_BYTES)
+        Self::check_reader_with(profile, reader, &ReadOptions::default())
     }
 
     /// [`check_reader`](Self::check_reader) with an explicit line-length limit in bytes.
     pub fn check_reader_with_limit<R: BufRead>(
         profile: Profile,
-        mut reader: R,
+        reader: R,
         max_line_bytes: usize,
     ) -> io::Result<CheckOutcome> {
+        let options = ReadOptions {
+            max_line_bytes,
+            ..ReadOptions::default()
+        };
+        Self::check_reader_with(profile, reader, &options)
+    }
+
+    /// [`check_reader`](Self::check_reader) with explicit [`ReadOptions`]: the input is read
+    /// once, whatever it is (a FIFO, standard input), and the context lines a report shows
+    /// are kept during that pass ([`CheckOutcome::context`]).
+    pub fn check_reader_with<R: BufRead>(
+        profile: Profile,
+        mut reader: R,
+        options: &ReadOptions,
+    ) -> io::Result<CheckOutcome> {
+        let max_line_bytes = options.max_line_bytes;
         let mut checker = LogChecker::new(profile);
+        let mut context = (options.context_findings > 0)
+            .then(|| ContextCollector::new(options.context_findings, options.context_width));
         let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
         let mut line_no = 0u64;
         loop {
-            buf.clear();
-            let (len, terminated, overlong) =
-                read_line_limited(&mut reader, &mut buf, max_line_bytes)?;
-            if len == 0 && !terminated {
+            // The common case: a whole line inside the reader's buffer is checked in place,
+            // without copying it out.
+            let available = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if let Some(end) = memchr::memchr(b'\n', available).filter(|&e| e <= max_line_bytes) {
+                line_no += 1;
+                checker.bytes += end as u64;
+                let line = &available[..end];
+                if let Some(c) = context.as_mut() {
+                    c.line(line_no, line);
+                }
+                checker.feed_line(line_no, line, true);
+                if let Some(c) = context.as_mut() {
+                    c.findings(checker.monitor.findings(), line_no);
+                }
+                reader.consume(end + 1);
+                continue;
+            }
+            let read = read_line_limited(&mut reader, &mut buf, max_line_bytes)?;
+            if read.at_end() {
                 break;
             }
             line_no += 1;
-            checker.bytes += len as u64;
-            if overlong {
+            checker.bytes += read.len as u64;
+            if let Some(c) = context.as_mut() {
+                c.line(line_no, &buf);
+            }
+            if read.overlong {
                 checker.lines += 1;
                 let f = Finding::new(
                     profile,
@@ -208,27 +339,41 @@ impl LogChecker {
                     Some(line_no),
                     None,
                     format!(
-                        "line is {len} bytes long, over the {max_line_bytes}-byte limit; it was skipped"
+                        "line is {} bytes long, over the {max_line_bytes}-byte limit; it was skipped",
+                        read.len
                     ),
                 );
                 checker.push_external(f);
                 checker.monitor.skip_event();
                 checker.saw_first = true;
-                continue;
+            } else {
+                checker.feed_line(line_no, &buf, read.terminated);
             }
-            checker.feed_line(line_no, &buf, terminated);
+            if let Some(c) = context.as_mut() {
+                c.findings(checker.monitor.findings(), line_no);
+            }
         }
-        if line_no == 0 {
+        if !checker.saw_first {
+            let what = if line_no == 0 {
+                "the file is empty"
+            } else {
+                "the file holds only blank lines"
+            };
             checker.push_external(Finding::new(
                 profile,
                 "LOG-1",
                 Some(1),
                 None,
-                "the file is empty: a session log starts with a header line",
+                format!("{what}: a session log starts with a header line"),
             ));
             checker.saw_first = true;
         }
-        Ok(checker.finish())
+        let mut outcome = checker.finish();
+        if let Some(mut c) = context {
+            c.findings(&outcome.findings, line_no);
+            outcome.context = c.into_lines();
+        }
+        Ok(outcome)
     }
 
     /// Feeds one line (without its newline). `terminated` is false for a last line with no
@@ -261,6 +406,30 @@ impl LogChecker {
     fn feed(&mut self, line: Option<u64>, bytes: &[u8], terminated: bool) {
         let first = !self.saw_first;
         self.saw_first = true;
+        let bytes = match bytes.strip_prefix(UTF8_BOM) {
+            Some(rest) => {
+                let req = if first && self.expect_header {
+                    "LOG-1"
+                } else {
+                    "LOG-2"
+                };
+                self.error(
+                    req,
+                    line,
+                    None,
+                    "the line starts with a UTF-8 byte order mark (bytes EF BB BF): logs are UTF-8 \
+                     without a BOM, and JSON.parse refuses the line; it was read without the BOM"
+                        .to_owned(),
+                );
+                rest
+            }
+            None => bytes,
+        };
+        if !first && let Some(delta) = scan_delta_line(bytes) {
+            self.monitor
+                .plain_chunk(line, Some(delta.seq), Some(delta.time), delta.data);
+            return;
+        }
         if !first
             && bytes.starts_with(CHUNK_PREFIX)
             && let Ok(chunk) = serde_json::from_slice::<ChunkLine<'_>>(bytes)
@@ -271,11 +440,13 @@ impl LogChecker {
             // which reports it.
             if let Some(seq) = chunk.seq.map(parse_u64) {
                 if seq.is_some() {
-                    self.monitor.plain_chunk(line, seq, chunk.time, chunk.data);
+                    let time = chunk.time.map(RawValue::get);
+                    self.monitor.plain_chunk(line, seq, time, chunk.data);
                     return;
                 }
             } else {
-                self.monitor.plain_chunk(line, None, chunk.time, chunk.data);
+                let time = chunk.time.map(RawValue::get);
+                self.monitor.plain_chunk(line, None, time, chunk.data);
                 return;
             }
         }
@@ -339,6 +510,23 @@ impl LogChecker {
                 return;
             }
         };
+        if let Some(key) = &raw.duplicate {
+            let req = if first && self.expect_header {
+                "LOG-1"
+            } else {
+                "LOG-2"
+            };
+            let msg = format!(
+                "the line names `{}` twice: JSON readers disagree on which value counts \
+                 (JavaScript and Python keep the last, others the first); the line was skipped",
+                clip(key)
+            );
+            self.error(req, line, None, msg);
+            if !(first && self.expect_header) {
+                self.monitor.skip_event();
+            }
+            return;
+        }
         let Some(kind) = raw.kind.as_deref() else {
             let req = if first && self.expect_header {
                 "LOG-1"
@@ -572,45 +760,7 @@ impl LogChecker {
             events,
             lines: self.lines,
             bytes: self.bytes,
-        }
-    }
-}
-
-/// Reads one line into `buf` (without the newline). Returns (bytes in the line, whether a
-/// newline ended it, whether it exceeded `max` and was discarded instead of buffered).
-fn read_line_limited<R: BufRead>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<(usize, bool, bool)> {
-    let mut len = 0usize;
-    let mut overlong = false;
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok((len, false, overlong));
-        }
-        let (chunk, found) = match memchr::memchr(b'\n', available) {
-            Some(i) => (&available[..i], true),
-            None => (available, false),
-        };
-        let used = chunk.len() + usize::from(found);
-        len += chunk.len();
-        if !overlong {
-            if len > max {
-                overlong = true;
-                buf.clear();
-            } else {
-                buf.extend_from_slice(chunk);
-            }
-        }
-        reader.consume(used);
-        if found {
-            return Ok((len, true, overlong));
+            context: BTreeMap::new(),
         }
     }
 }

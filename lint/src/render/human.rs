@@ -45,7 +45,7 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
     let mut group = level(f.severity).primary_title(title).id(f.rule).element(
         Snippet::source(text)
             .line_start(f.line)
-            .path(f.path.as_str())
+            .path(super::terminal_path(&f.path))
             .annotation(AnnotationKind::Primary.span(start..end).label(label)),
     );
     if let Some(note) = &f.note {
@@ -69,14 +69,15 @@ pub fn render(report: &Report, color: bool) -> String {
         out.push_str(&finding(&renderer, f));
     }
     for e in &report.errors {
-        out.push_str(&format!("error: {e}\n"));
+        let e = e.to_string();
+        out.push_str(&format!("error: {}\n", super::terminal_path(&e)));
     }
     for s in &report.stale {
         out.push_str(&format!(
             "note: stale baseline entry: {} {} at {}:{} no longer occurs; regenerate the baseline with --write-baseline\n",
             s.rule,
             s.event.as_deref().unwrap_or(""),
-            s.path,
+            super::terminal_path(&s.path),
             s.line
         ));
     }

@@ -19,13 +19,31 @@ fn level(s: Severity) -> &'static str {
 
 /// A relative path is relative to the source root (`%SRCROOT%`, what GitHub expects); an
 /// absolute one becomes a `file://` URI.
+/// A name that is not UTF-8 is percent-encoded byte by byte (lossless) and its bytes are kept
+/// in the location's `properties.path_bytes`.
 fn artifact(path: &str) -> Value {
-    let encoded = path.replace('%', "%25").replace(' ', "%20");
-    if path.starts_with('/') {
+    let bytes = super::path_bytes(path);
+    let encoded = match &bytes {
+        None => path.replace('%', "%25").replace(' ', "%20"),
+        Some(raw) => raw
+            .iter()
+            .map(|&b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                    char::from(b).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect(),
+    };
+    let mut location = if path.starts_with('/') {
         json!({ "uri": format!("file://{encoded}") })
     } else {
         json!({ "uri": encoded, "uriBaseId": "%SRCROOT%" })
+    };
+    if let Some(raw) = bytes {
+        location["properties"] = json!({ "path_bytes": raw });
     }
+    location
 }
 
 /// Renders the report as a SARIF log with one run.

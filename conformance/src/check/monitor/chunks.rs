@@ -7,7 +7,6 @@ use crate::check::event::{Chunk, ChunkData, Envelope, KindOnly, Loc, chunk_index
 use crate::check::values::{clip, same_characters};
 use crate::vocab::Profile;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 impl Monitor {
     /// One expanded member of a packed chunk row.
@@ -30,19 +29,19 @@ impl Monitor {
         &mut self,
         line: Option<u64>,
         seq: Option<u64>,
-        time: Option<&RawValue>,
+        time: Option<&str>,
         data: ChunkData<'_>,
     ) {
         let seq = self.resolve_seq(line, seq, "assistant/chunk");
         let at = loc(line, seq);
         if let Some(time) = time
-            && time.get() != "null"
-            && time.get().parse::<i64>().is_err()
+            && time != "null"
+            && time.parse::<i64>().is_err()
         {
             self.report(
                 "SEQ-2",
                 at,
-                format!("`time` is not an integer: {}", clip(time.get())),
+                format!("`time` is not an integer: {}", clip(time)),
             );
         }
         self.chunk_data(at, data);

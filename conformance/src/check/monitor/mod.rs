@@ -61,6 +61,11 @@ impl Monitor {
         }
     }
 
+    /// The findings kept so far, in order.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
     pub fn push(&mut self, finding: Finding) {
         if self.findings.len() < MAX_KEPT_FINDINGS {
             self.findings.push(finding);

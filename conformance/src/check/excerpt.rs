@@ -1,0 +1,194 @@
+//! Excerpts of input for human reports: control characters escaped, lines clipped, and the
+//! bounded ring that keeps the lines around findings during the single pass over an input.
+//!
+//! The report never re-opens its input (which may be a FIFO or standard input), so the lines
+//! it shows around a finding are kept while the input is read, clipped to a fixed width:
+//! memory stays bounded whatever the length of a line or of the input.
+
+use super::Finding;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+
+/// Width, in characters, to which excerpt lines are clipped.
+pub const EXCERPT_WIDTH: usize = 110;
+
+/// How many recent lines the ring keeps, so that a finding reported a few lines after the line
+/// it cites still gets its context.
+const RING_LINES: usize = 16;
+
+/// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, the line and paragraph
+/// separators, and the bidirectional-text controls (which can make a line read differently).
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{feff}'
+        )
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
+/// `s` with every character that could move the cursor, recolor the terminal or forge a line
+/// of the report written as an escape: `\n`, `\r`, `\t`, or `\u{…}`.
+pub fn escape_control(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if needs_escape(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `s` cut to at most `max` bytes (at a character boundary), an ellipsis marking the cut.
+/// Bounds every text a finding echoes from its input.
+pub(super) fn truncate_owned(mut s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s.push('…');
+    s
+}
+
+/// One input line as a report shows it: invalid UTF-8 replaced, control characters escaped,
+/// at most `width` characters (an ellipsis marks a cut). Reads at most `4 × width` bytes of
+/// the line, so the cost does not depend on the line's length.
+pub fn excerpt(line: &[u8], width: usize) -> String {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let head = &line[..line.len().min(width.saturating_mul(4))];
+    let text = String::from_utf8_lossy(head);
+    let escaped = escape_control(&text);
+    let mut chars = escaped.chars();
+    let mut out: String = chars.by_ref().take(width).collect();
+    if chars.next().is_some() || head.len() < line.len() {
+        out.pop();
+        out.push('…');
+    }
+    out
+}
+
+/// Keeps the excerpts of the lines around the first findings of an input (the line before,
+/// the line itself and the line after), collected during the single pass.
+#[derive(Debug)]
+pub struct ContextCollector {
+    /// How many findings (the first ones) get context.
+    max_findings: usize,
+    width: usize,
+    ring: VecDeque<(u64, String)>,
+    kept: BTreeMap<u64, String>,
+    /// Lines after a finding's line, not read yet.
+    pending: BTreeSet<u64>,
+    /// Findings already looked at.
+    seen: usize,
+}
+
+impl ContextCollector {
+    /// A collector giving context to the first `max_findings` findings, lines clipped to
+    /// `width` characters.
+    pub fn new(max_findings: usize, width: usize) -> ContextCollector {
+        ContextCollector {
+            max_findings,
+            width,
+            ring: VecDeque::with_capacity(RING_LINES),
+            kept: BTreeMap::new(),
+            pending: BTreeSet::new(),
+            seen: 0,
+        }
+    }
+
+    /// Records line `n` (read just now).
+    pub fn line(&mut self, n: u64, bytes: &[u8]) {
+        if self.seen >= self.max_findings && self.pending.is_empty() {
+            return;
+        }
+        let text = excerpt(bytes, self.width);
+        if self.pending.remove(&n) {
+            self.kept.insert(n, text.clone());
+        }
+        if self.ring.len() == RING_LINES {
+            self.ring.pop_front();
+        }
+        self.ring.push_back((n, text));
+    }
+
+    /// Looks at the findings not seen yet (`findings` is every finding so far, in order) after
+    /// line `current` was read.
+    pub fn findings(&mut self, findings: &[Finding], current: u64) {
+        let upto = findings.len().min(self.max_findings);
+        for f in findings.iter().take(upto).skip(self.seen) {
+            let Some(l) = f.line else { continue };
+            for n in l.saturating_sub(1).max(1)..=l.saturating_add(1) {
+                if self.kept.contains_key(&n) {
+                    continue;
+                }
+                if n > current {
+                    self.pending.insert(n);
+                } else if let Some((_, text)) = self.ring.iter().find(|(m, _)| *m == n) {
+                    self.kept.insert(n, text.clone());
+                }
+            }
+        }
+        self.seen = self.seen.max(upto);
+    }
+
+    /// The kept excerpts by line number.
+    pub fn into_lines(self) -> BTreeMap<u64, String> {
+        self.kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab::Profile;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_control("plain"), "plain");
+        assert_eq!(
+            escape_control("a\x1b[31mb\nc\u{202e}d\u{7f}"),
+            "a\\u{1b}[31mb\\nc\\u{202e}d\\u{7f}"
+        );
+    }
+
+    #[test]
+    fn excerpts_are_clipped_and_cost_is_bounded() {
+        assert_eq!(excerpt(b"short\r", 10), "short");
+        assert_eq!(excerpt(b"0123456789abc", 10), "012345678…");
+        let long = vec![b'z'; 1 << 20];
+        assert_eq!(excerpt(&long, 5).chars().count(), 5);
+        assert_eq!(excerpt(b"\xff\x00", 10), "\u{fffd}\\u{0}");
+    }
+
+    #[test]
+    fn context_comes_from_the_ring_and_from_lines_read_later() {
+        let mut c = ContextCollector::new(1, 80);
+        let f = |line| Finding::new(Profile::V2026_08, "LOG-2", Some(line), None, "x");
+        for n in 1..=5u64 {
+            c.line(n, format!("line {n}").as_bytes());
+        }
+        c.findings(&[f(4)], 5);
+        c.line(6, b"line 6");
+        // A second finding is past the limit: no context for it.
+        c.findings(&[f(4), f(6)], 6);
+        c.line(7, b"line 7");
+        let kept = c.into_lines();
+        assert_eq!(kept.keys().copied().collect::<Vec<_>>(), vec![3, 4, 5]);
+        assert_eq!(kept[&5], "line 5");
+    }
+}
