@@ -471,6 +471,13 @@ impl<'a> LineIndex<'a> {
         (line, col + 1)
     }
 
+    /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
+    pub fn byte_column(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        offset - self.starts[line - 1] + 1
+    }
+
     /// The text of a 1-based line without its terminator.
     pub fn line_text(&self, line: usize) -> &'a str {
         let start = self
@@ -593,6 +600,7 @@ fn file_findings(
             ),
         };
         let note = o.via.clone().or_else(|| parse_note.clone());
+        let fix = fix_for(&o, &analysis.fixes, event, &index);
         findings.push(make_finding(
             s,
             &index,
@@ -605,6 +613,9 @@ fn file_findings(
             help,
             note,
         ));
+        if let Some(f) = findings.last_mut() {
+            f.fix = fix;
+        }
     }
     if let Some((offset, msg)) = &analysis.parse_error
         && let Some(severity) = config.severity(&rules::unparsed::RULE)
@@ -707,6 +718,47 @@ fn file_findings(
         *n += 1;
     }
     (findings, suppressed)
+}
+
+/// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
+/// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
+fn fix_for(
+    o: &Occurrence,
+    fixes: &[crate::frontend::OccurrenceFix],
+    event: Option<&crate::catalog::Event>,
+    index: &LineIndex<'_>,
+) -> Option<crate::model::Fix> {
+    use crate::model::{Applicability, Edit, Fix};
+    let mut fix = fixes
+        .iter()
+        .find(|f| f.start == o.start && f.end == o.end)
+        .map(|f| f.fix.clone())
+        .or_else(|| {
+            let twin = &event?.migration.as_ref()?.twin;
+            matches!(o.role, Role::Mention | Role::Comment).then(|| Fix {
+                applicability: Applicability::Suggestion,
+                message: format!("name the durable `{twin}` instead"),
+                edits: vec![Edit::new(o.start, o.end, twin.clone())],
+            })
+        })?;
+    for e in &mut fix.edits {
+        e.range = text_range(index, e.start, e.end);
+    }
+    Some(fix)
+}
+
+/// Line and column (characters and bytes) of a byte range.
+pub fn text_range(index: &LineIndex<'_>, start: usize, end: usize) -> crate::model::TextRange {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    crate::model::TextRange {
+        line,
+        column,
+        end_line,
+        end_column,
+        byte_column: index.byte_column(start),
+        end_byte_column: index.byte_column(end),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

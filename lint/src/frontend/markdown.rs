@@ -14,7 +14,7 @@
 
 use super::rust::Rust;
 use super::typescript;
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
 use crate::model::{Occurrence, Role};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -221,6 +221,34 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
             end,
             via: o.via.or_else(|| lexical.clone()),
             ..o
+        });
+    }
+    // Fixes map back like occurrences; a new line inside an indented block gets the block's
+    // indentation.
+    let indent = {
+        let first = block.pieces.first().map_or(block.range.start, |p| p.start);
+        let line_start = src[..first].rfind('\n').map_or(0, |i| i + 1);
+        let line = &src[line_start..];
+        let width = line.len() - line.trim_start_matches([' ', '\t']).len();
+        line[..width.min(first - line_start)].to_owned()
+    };
+    for f in result.fixes {
+        let edits_inside = f.fix.edits.iter().all(|e| inside(e.start) && inside(e.end));
+        if !inside(f.start) || !inside(f.end) || !edits_inside {
+            continue;
+        }
+        let mut fix = f.fix;
+        for e in &mut fix.edits {
+            e.start = content.to_source(e.start - shift);
+            e.end = content.to_source(e.end - shift);
+            if !indent.is_empty() {
+                e.replacement = e.replacement.replace('\n', &format!("\n{indent}"));
+            }
+        }
+        analysis.fixes.push(OccurrenceFix {
+            start: content.to_source(f.start - shift),
+            end: content.to_source(f.end - shift),
+            fix,
         });
     }
     for c in result.suppression_comments {
