@@ -99,30 +99,95 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
 
 /// Runs the linter.
 pub fn lint(opts: &Options) -> Report {
-    match opts.jobs {
+    in_pool(opts.jobs, || lint_tree(opts, &Tree::read(opts)))
+}
+
+/// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
+fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
+    match jobs {
         Some(n) => match rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
         {
-            Ok(pool) => pool.install(|| lint_in_pool(opts)),
-            Err(_) => lint_in_pool(opts),
+            Ok(pool) => pool.install(f),
+            Err(_) => f(),
         },
-        None => lint_in_pool(opts),
+        None => f(),
     }
 }
 
-fn lint_in_pool(opts: &Options) -> Report {
-    let fronts = front_ends();
-    let mut report = Report::default();
-    let files = walk(opts, &fronts, &mut report.errors);
-    let read: Vec<Result<Source, FileError>> = files.into_par_iter().map(read_source).collect();
-    let mut sources = Vec::new();
-    for r in read {
-        match r {
-            Ok(s) => sources.push(s),
-            Err(e) => report.errors.push(e),
+/// The files of a run, walked and read once: `--fix` lints them again, edited in memory,
+/// after each round of fixes.
+#[derive(Default)]
+pub struct Tree {
+    sources: Vec<Source>,
+    errors: Vec<FileError>,
+}
+
+impl Tree {
+    /// Walks and reads the files `opts` names.
+    pub fn read(opts: &Options) -> Tree {
+        in_pool(opts.jobs, || {
+            let fronts = front_ends();
+            let mut tree = Tree::default();
+            let files = walk(opts, &fronts, &mut tree.errors);
+            let read: Vec<Result<Source, FileError>> =
+                files.into_par_iter().map(read_source).collect();
+            for r in read {
+                match r {
+                    Ok(s) => tree.sources.push(s),
+                    Err(e) => tree.errors.push(e),
+                }
+            }
+            tree
+        })
+    }
+
+    /// Every file: the path it was read from, its display path, and its current text.
+    pub fn files(&self) -> impl Iterator<Item = (&Path, &str, &str)> {
+        self.sources
+            .iter()
+            .map(|s| (s.path.as_path(), s.display.as_str(), s.text.as_str()))
+    }
+
+    /// The current text of the file shown as `display`.
+    pub fn text(&self, display: &str) -> Option<&str> {
+        self.sources
+            .iter()
+            .find(|s| s.display == display)
+            .map(|s| s.text.as_str())
+    }
+
+    /// Replaces the text of the file shown as `display` (in memory only).
+    pub fn set_text(&mut self, display: &str, text: String) {
+        if let Some(s) = self.sources.iter_mut().find(|s| s.display == display) {
+            s.text = text;
         }
     }
+}
+
+/// How many syntax errors the front end of `path` counts in `text` (see
+/// [`FrontEnd::syntax_errors`]).
+pub fn syntax_errors(path: &Path, display: &str, text: &str) -> usize {
+    front_ends()
+        .iter()
+        .find(|f| f.handles(path))
+        .map_or(0, |f| f.syntax_errors(display, text))
+}
+
+/// Lints the files of `tree` as they are now.
+pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
+    in_pool(opts.jobs, || {
+        lint_sources(opts, &tree.sources, &tree.errors)
+    })
+}
+
+fn lint_sources(opts: &Options, sources: &[Source], errors: &[FileError]) -> Report {
+    let fronts = front_ends();
+    let mut report = Report {
+        errors: errors.to_vec(),
+        ..Report::default()
+    };
     // Non-UTF-8 files were read lossily and are still scanned; their error is recorded.
     report.stats.files = sources.len();
 

@@ -274,6 +274,34 @@ impl FrontEnd for Markdown {
         })
     }
 
+    fn syntax_errors(&self, _path: &str, src: &str) -> usize {
+        // Code blocks that parse neither alone nor wrapped (as `lint_block` tries them).
+        let (blocks, _) = parse_blocks(src);
+        blocks
+            .iter()
+            .filter(|b| !b.ignored && b.lang != FenceLang::Other)
+            .filter(|b| {
+                let text = Content::of(src, &b.pieces).text;
+                let (ok, prefix) = match b.lang {
+                    FenceLang::Script(name) => (
+                        typescript::parses(name, &text).is_ok(),
+                        "interface MirrorlessSnippet {\n",
+                    ),
+                    _ => (
+                        Rust.syntax_errors("fence.rs", &text) == 0,
+                        "fn mirrorless_snippet() {\n",
+                    ),
+                };
+                let wrapped = || format!("{prefix}{text}\n}}\n");
+                let ok_wrapped = || match b.lang {
+                    FenceLang::Script(name) => typescript::parses(name, &wrapped()).is_ok(),
+                    _ => Rust.syntax_errors("fence.rs", &wrapped()) == 0,
+                };
+                !ok && !ok_wrapped()
+            })
+            .count()
+    }
+
     fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Declarations {
         // A snippet's constants are local to the snippet.
         Declarations::default()
