@@ -135,33 +135,19 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
             let (Some(text), Some((path, _))) = (tree.text(display), originals.get(display)) else {
                 continue;
             };
-            let before = engine::syntax_errors(path, display, text);
             let fixes: Vec<&Fix> = list.iter().map(|(_, x)| *x).collect();
-            let mut result = apply::apply(text, &fixes);
-            if engine::syntax_errors(path, display, &result.text) > before {
-                // Find the fixes that break it: add them one at a time.
-                let mut accepted: Vec<&Fix> = Vec::new();
-                let mut kept = Vec::new();
-                for &i in &result.applied {
-                    let mut candidate = accepted.clone();
-                    candidate.push(fixes[i]);
-                    let attempt = apply::apply(text, &candidate);
-                    if engine::syntax_errors(path, display, &attempt.text) > before {
-                        let (f, x) = list[i];
-                        dropped_keys.insert(key(display, x));
-                        dropped.push(Dropped {
-                            path: display.to_owned(),
-                            line: f.line,
-                            rule: f.rule,
-                            message: x.message.clone(),
-                        });
-                    } else {
-                        accepted = candidate;
-                        kept.push(i);
-                    }
-                }
-                result = apply::apply(text, &accepted);
-                result.applied = kept;
+            let (result, broke) = fix_text(text, &fixes, &|t: &str| {
+                engine::syntax_errors(path, display, t)
+            });
+            for i in broke {
+                let (f, x) = list[i];
+                dropped_keys.insert(key(display, x));
+                dropped.push(Dropped {
+                    path: display.to_owned(),
+                    line: f.line,
+                    rule: f.rule,
+                    message: x.message.clone(),
+                });
             }
             if result.text != text && !result.applied.is_empty() {
                 *applied_per_file.entry(display.to_owned()).or_default() += result.applied.len();
@@ -193,6 +179,37 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
     outcome
 }
 
+/// Applies `fixes` to `text` without raising its syntax-error count (`errors`): when all of
+/// them together would, they are added one at a time and each that breaks the text is left
+/// out. Returns the result and the indices of the fixes left out for breaking it.
+pub fn fix_text(
+    text: &str,
+    fixes: &[&Fix],
+    errors: &dyn Fn(&str) -> usize,
+) -> (apply::Applied, Vec<usize>) {
+    let result = apply::apply(text, fixes);
+    let before = errors(text);
+    if errors(&result.text) <= before {
+        return (result, Vec::new());
+    }
+    let mut accepted: Vec<&Fix> = Vec::new();
+    let mut kept = Vec::new();
+    let mut broke = Vec::new();
+    for &i in &result.applied {
+        let mut candidate = accepted.clone();
+        candidate.push(fixes[i]);
+        if errors(&apply::apply(text, &candidate).text) > before {
+            broke.push(i);
+        } else {
+            accepted = candidate;
+            kept.push(i);
+        }
+    }
+    let mut result = apply::apply(text, &accepted);
+    result.applied = kept;
+    (result, broke)
+}
+
 /// `a/PATH` for a relative path (what `git apply` and `patch -p1` expect), the path itself
 /// for an absolute one.
 fn side(prefix: &str, path: &str) -> String {
@@ -210,4 +227,43 @@ pub fn diff(file: &FixedFile) -> String {
         .context_radius(3)
         .header(&side("a", &file.display), &side("b", &file.display))
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delete(start: usize, end: usize) -> Fix {
+        Fix {
+            applicability: Applicability::MachineApplicable,
+            message: String::new(),
+            edits: vec![Edit::new(start, end, "")],
+        }
+    }
+
+    /// A stand-in parser: one error per unbalanced brace.
+    fn unbalanced(t: &str) -> usize {
+        t.matches('{').count().abs_diff(t.matches('}').count())
+    }
+
+    #[test]
+    fn a_fix_that_breaks_the_syntax_is_dropped_and_the_others_kept() {
+        let text = "a; { b; } c;";
+        let fixes = [delete(0, 3), delete(3, 5), delete(10, 12)];
+        let refs: Vec<&Fix> = fixes.iter().collect();
+        let (result, broke) = fix_text(text, &refs, &unbalanced);
+        assert_eq!(broke, vec![1]);
+        assert_eq!(result.applied, vec![0, 2]);
+        assert_eq!(result.text, "{ b; } ");
+    }
+
+    #[test]
+    fn fixes_that_keep_the_syntax_are_all_applied() {
+        let text = "a; b;";
+        let fixes = [delete(0, 3), delete(3, 5)];
+        let refs: Vec<&Fix> = fixes.iter().collect();
+        let (result, broke) = fix_text(text, &refs, &unbalanced);
+        assert!(broke.is_empty());
+        assert_eq!(result.text, "");
+    }
 }

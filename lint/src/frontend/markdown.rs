@@ -225,12 +225,11 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
     }
     // Fixes map back like occurrences; a new line inside an indented block gets the block's
     // indentation.
+    // What precedes the block's lines in the document (list indentation, `> `).
     let indent = {
         let first = block.pieces.first().map_or(block.range.start, |p| p.start);
         let line_start = src[..first].rfind('\n').map_or(0, |i| i + 1);
-        let line = &src[line_start..];
-        let width = line.len() - line.trim_start_matches([' ', '\t']).len();
-        line[..width.min(first - line_start)].to_owned()
+        src[line_start..first].to_owned()
     };
     for f in result.fixes {
         let edits_inside = f.fix.edits.iter().all(|e| inside(e.start) && inside(e.end));

@@ -114,6 +114,15 @@ impl<'s, 'c> Fixer<'s, 'c> {
             if bytes.get(end) == Some(&b'\n') {
                 end += 1;
             }
+            // Between two blank lines, take one of them along.
+            let blank_before = self.src[..line_start]
+                .strip_suffix('\n')
+                .map(|b| b.strip_suffix('\r').unwrap_or(b))
+                .is_some_and(|b| b.rsplit('\n').next().is_some_and(|l| l.trim().is_empty()));
+            let next_line = self.src[end..].split('\n').next().unwrap_or("");
+            if blank_before && end < bytes.len() && next_line.trim().is_empty() {
+                end = (end + next_line.len() + 1).min(bytes.len());
+            }
             line_start..end
         } else {
             r.start..end
