@@ -211,13 +211,16 @@ fn sarif_and_rdjson_carry_the_fixes() {
     assert_eq!(d["severity"], "ERROR");
     assert_eq!(d["location"]["path"], "src/plugin.ts");
     assert_eq!(
-        d["location"]["range"]["start"],
-        serde_json::json!({"line": 2, "column": 11})
+        d["location"]["range"],
+        serde_json::json!({"start": {"line": 2, "column": 11}, "end": {"line": 3}})
     );
-    assert_eq!(d["suggestions"][0]["text"], "'session/event'");
+    // One line-based suggestion: lines 2-3 as they read after the fix.
     assert_eq!(
-        d["suggestions"][0]["range"]["start"],
-        serde_json::json!({"line": 2, "column": 10})
+        d["suggestions"],
+        serde_json::json!([{
+            "range": {"start": {"line": 2}, "end": {"line": 3}},
+            "text": "  ctx.on('session/event', (session, event) => {\n    if (event.type !== 'turn/start') return;\n    const { turn } = event.data;\n    ui.spinnerOn(session.id, turn);"
+        }])
     );
 
     let o = lint_in(dir.path(), &["--format", "rdjsonl", "src"]);
@@ -227,5 +230,8 @@ fn sarif_and_rdjson_carry_the_fixes() {
         .collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[1]["code"]["value"], "ML001");
-    assert!(lines[1]["suggestions"][0]["text"] == "'session/event'");
+    assert_eq!(
+        lines[1]["suggestions"][0]["range"],
+        serde_json::json!({"start": {"line": 5}, "end": {"line": 5}})
+    );
 }

@@ -536,6 +536,11 @@ impl<'a> LineIndex<'a> {
         (line, col + 1)
     }
 
+    /// The indexed text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
     /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
     pub fn byte_column(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
@@ -800,15 +805,18 @@ fn fix_for(
         .map(|f| f.fix.clone())
         .or_else(|| {
             let twin = &event?.migration.as_ref()?.twin;
-            matches!(o.role, Role::Mention | Role::Comment).then(|| Fix {
-                applicability: Applicability::Suggestion,
-                message: format!("name the durable `{twin}` instead"),
-                edits: vec![Edit::new(o.start, o.end, twin.clone())],
+            matches!(o.role, Role::Mention | Role::Comment).then(|| {
+                Fix::new(
+                    Applicability::Suggestion,
+                    format!("name the durable `{twin}` instead"),
+                    vec![Edit::new(o.start, o.end, twin.clone())],
+                )
             })
         })?;
     for e in &mut fix.edits {
         e.range = text_range(index, e.start, e.end);
     }
+    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits)?;
     Some(fix)
 }
 

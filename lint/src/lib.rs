@@ -21,6 +21,7 @@ pub mod engine;
 pub mod fix;
 pub mod frontend;
 pub mod git;
+pub mod lines;
 pub mod model;
 pub mod render;
 pub mod rules;

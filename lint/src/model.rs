@@ -173,6 +173,33 @@ pub struct Fix {
     pub message: String,
     /// The edits, sorted by `start`, never overlapping.
     pub edits: Vec<Edit>,
+    /// The same change as whole lines (filled in by the engine): the form GitHub suggested
+    /// changes take (rdjson).
+    pub lines: LineReplacement,
+}
+
+impl Fix {
+    /// A fix from its edits (the engine fills in positions and `lines`).
+    pub fn new(applicability: Applicability, message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits,
+            lines: LineReplacement::default(),
+        }
+    }
+}
+
+/// Lines `line..=end_line` (1-based) of the file become `text` (no final line terminator;
+/// empty when the lines are deleted).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct LineReplacement {
+    /// First replaced line.
+    pub line: usize,
+    /// Last replaced line (inclusive).
+    pub end_line: usize,
+    /// The new text of those lines.
+    pub text: String,
 }
 
 /// A problem with an input file or the run itself that is not a finding: unreadable file,

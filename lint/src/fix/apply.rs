@@ -85,11 +85,11 @@ mod tests {
     use crate::model::Applicability;
 
     fn fix(edits: &[(usize, usize, &str)]) -> Fix {
-        Fix {
-            applicability: Applicability::MachineApplicable,
-            message: String::new(),
-            edits: edits.iter().map(|&(s, e, r)| Edit::new(s, e, r)).collect(),
-        }
+        Fix::new(
+            Applicability::MachineApplicable,
+            String::new(),
+            edits.iter().map(|&(s, e, r)| Edit::new(s, e, r)).collect(),
+        )
     }
 
     #[test]
@@ -99,7 +99,7 @@ mod tests {
         let b = fix(&[(1, 3, "Y")]);
         let c = fix(&[(5, 6, ""), (8, 8, "!")]);
         let r = apply(text, &[&a, &b, &c]);
-        assert_eq!(r.text, "Xcdeghi!j");
+        assert_eq!(r.text, "Xcdegh!ij");
         assert_eq!(r.applied, vec![0, 2]);
         assert_eq!(r.skipped, vec![1]);
     }

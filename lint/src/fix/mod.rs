@@ -234,11 +234,11 @@ mod tests {
     use super::*;
 
     fn delete(start: usize, end: usize) -> Fix {
-        Fix {
-            applicability: Applicability::MachineApplicable,
-            message: String::new(),
-            edits: vec![Edit::new(start, end, "")],
-        }
+        Fix::new(
+            Applicability::MachineApplicable,
+            String::new(),
+            vec![Edit::new(start, end, "")],
+        )
     }
 
     /// A stand-in parser: one error per unbalanced brace.

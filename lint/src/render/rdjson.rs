@@ -1,6 +1,8 @@
 //! Reviewdog Diagnostic Format (`rdjson`: one document; `rdjsonl`: one diagnostic per line).
-//! Each fix becomes `suggestions[]`, which reviewdog's `github-pr-review` reporter posts as
-//! GitHub suggested changes. Columns are 1-based UTF-8 byte counts, as the format defines.
+//! Each fix becomes one line-based suggestion (the lines it touches, as they read after it),
+//! which reviewdog's `github-pr-review` reporter posts as a GitHub suggested change; the
+//! diagnostic then spans those lines, as reviewdog requires. Columns are 1-based UTF-8 byte
+//! counts, as the format defines.
 
 use crate::engine::Report;
 use crate::model::{Finding, Severity};
@@ -36,15 +38,24 @@ fn diagnostic(f: &Finding) -> Value {
     if let Some(n) = &f.note {
         message.push_str(&format!(" ({n})"));
     }
+    let mut range = json!({
+        "start": { "line": f.line, "column": start },
+        "end": { "line": f.end_line, "column": end },
+    });
+    if let Some(fix) = &f.fix {
+        // reviewdog posts a suggestion only when it spans exactly the comment's lines, so the
+        // diagnostic covers the lines the fix replaces.
+        let l = &fix.lines;
+        if l.line != f.line {
+            range["start"] = json!({ "line": l.line });
+        }
+        if l.end_line != f.end_line {
+            range["end"] = json!({ "line": l.end_line });
+        }
+    }
     let mut d = json!({
         "message": message,
-        "location": {
-            "path": f.path,
-            "range": {
-                "start": { "line": f.line, "column": start },
-                "end": { "line": f.end_line, "column": end },
-            }
-        },
+        "location": { "path": f.path, "range": range },
         "severity": severity(f.severity),
         "code": {
             "value": f.rule,
@@ -52,20 +63,15 @@ fn diagnostic(f: &Finding) -> Value {
         },
     });
     if let Some(fix) = &f.fix {
-        let suggestions: Vec<Value> = fix
-            .edits
-            .iter()
-            .map(|e| {
-                json!({
-                    "range": {
-                        "start": { "line": e.range.line, "column": e.range.byte_column },
-                        "end": { "line": e.range.end_line, "column": e.range.end_byte_column },
-                    },
-                    "text": e.replacement,
-                })
-            })
-            .collect();
-        d["suggestions"] = json!(suggestions);
+        // One line-based suggestion per fix (GitHub applies a suggested change to whole
+        // lines): the fix's lines, as they read after it.
+        d["suggestions"] = json!([{
+            "range": {
+                "start": { "line": fix.lines.line },
+                "end": { "line": fix.lines.end_line },
+            },
+            "text": fix.lines.text,
+        }]);
         d["original_output"] = json!(format!(
             "{} ({}): {}",
             f.rule,

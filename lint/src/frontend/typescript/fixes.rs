@@ -573,14 +573,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 "subscribe to `session/event` and filter `{twin}` (it records more than the removed event announced: check the handler)"
             ),
         };
-        self.push(
-            occurrence,
-            Fix {
-                applicability,
-                message,
-                edits,
-            },
-        );
+        self.push(occurrence, Fix::new(applicability, message, edits));
     }
 
     /// An emit statement (or a `try`/`if` holding only it) at `stmts[i]`.
@@ -651,11 +644,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let r = self.removal(range(stmt.span()));
         self.push(
             occurrence,
-            Fix {
-                applicability,
-                message,
-                edits: vec![Edit::new(r.start, r.end, "")],
-            },
+            Fix::new(applicability, message, vec![Edit::new(r.start, r.end, "")]),
         );
     }
 
@@ -709,11 +698,11 @@ impl<'s, 'c> Fixer<'s, 'c> {
             };
             self.push(
                 occurrence.clone(),
-                Fix {
-                    applicability: Applicability::MachineApplicable,
+                Fix::new(
+                    Applicability::MachineApplicable,
                     message,
-                    edits: vec![Edit::new(target.start, target.end, "")],
-                },
+                    vec![Edit::new(target.start, target.end, "")],
+                ),
             );
         }
     }
