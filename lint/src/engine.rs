@@ -122,6 +122,8 @@ fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
 pub struct Tree {
     sources: Vec<Source>,
     errors: Vec<FileError>,
+    /// Display path → index into `sources`.
+    index: HashMap<String, usize>,
 }
 
 impl Tree {
@@ -139,6 +141,9 @@ impl Tree {
                     Err(e) => tree.errors.push(e),
                 }
             }
+            tree.index = (tree.sources.iter().enumerate())
+                .map(|(i, s)| (s.display.clone(), i))
+                .collect();
             tree
         })
     }
@@ -150,18 +155,21 @@ impl Tree {
             .map(|s| (s.path.as_path(), s.display.as_str(), s.text.as_str()))
     }
 
+    /// The path and current text of the file shown as `display`.
+    pub fn file(&self, display: &str) -> Option<(&Path, &str)> {
+        let s = &self.sources[*self.index.get(display)?];
+        Some((s.path.as_path(), s.text.as_str()))
+    }
+
     /// The current text of the file shown as `display`.
     pub fn text(&self, display: &str) -> Option<&str> {
-        self.sources
-            .iter()
-            .find(|s| s.display == display)
-            .map(|s| s.text.as_str())
+        self.file(display).map(|(_, t)| t)
     }
 
     /// Replaces the text of the file shown as `display` (in memory only).
     pub fn set_text(&mut self, display: &str, text: String) {
-        if let Some(s) = self.sources.iter_mut().find(|s| s.display == display) {
-            s.text = text;
+        if let Some(&i) = self.index.get(display) {
+            self.sources[i].text = text;
         }
     }
 }

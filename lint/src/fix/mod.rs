@@ -105,10 +105,8 @@ fn key(path: &str, fix: &Fix) -> FixKey {
 /// findings the user would see are fixed.
 pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Outcome {
     let mut tree = Tree::read(opts);
-    let originals: BTreeMap<String, (PathBuf, String)> = tree
-        .files()
-        .map(|(p, d, t)| (d.to_owned(), (p.to_path_buf(), t.to_owned())))
-        .collect();
+    // The text each changed file had when read (only changed files: the tree may be large).
+    let mut originals: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
     let mut applied_per_file: BTreeMap<String, usize> = BTreeMap::new();
     let mut dropped: Vec<Dropped> = Vec::new();
     let mut dropped_keys: HashSet<FixKey> = HashSet::new();
@@ -132,7 +130,7 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
         }
         let mut changed = false;
         for (display, list) in by_file {
-            let (Some(text), Some((path, _))) = (tree.text(display), originals.get(display)) else {
+            let Some((path, text)) = tree.file(display) else {
                 continue;
             };
             let fixes: Vec<&Fix> = list.iter().map(|(_, x)| *x).collect();
@@ -150,6 +148,9 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
                 });
             }
             if result.text != text && !result.applied.is_empty() {
+                originals
+                    .entry(display.to_owned())
+                    .or_insert_with(|| (path.to_path_buf(), text.to_owned()));
                 *applied_per_file.entry(display.to_owned()).or_default() += result.applied.len();
                 outcome.applied += result.applied.len();
                 tree.set_text(display, result.text);
