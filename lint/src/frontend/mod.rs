@@ -17,6 +17,7 @@ pub mod typescript;
 use crate::catalog::Catalog;
 use crate::model::{Fix, Occurrence};
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 
 /// What kind of identifier a declaration introduces.
@@ -363,6 +364,40 @@ pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
     occ.sort_by_key(|o| (o.start, o.end));
     occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
     occ
+}
+
+/// The range to delete for a node (a statement, a member) at `r` of `src`: its whole line(s)
+/// when nothing else is on them (and one of two blank lines around it), otherwise the node and
+/// the blanks after it. Shared by the front ends' fixes.
+pub fn line_removal(src: &str, r: Range<usize>) -> Range<usize> {
+    let bytes = src.as_bytes();
+    let line_start = src[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let alone_before = src[line_start..r.start].trim().is_empty();
+    let mut end = r.end;
+    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+        end += 1;
+    }
+    let at_eol = end >= bytes.len() || matches!(bytes[end], b'\n' | b'\r');
+    if alone_before && at_eol {
+        if bytes.get(end) == Some(&b'\r') {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        // Between two blank lines, take one of them along.
+        let blank_before = src[..line_start]
+            .strip_suffix('\n')
+            .map(|b| b.strip_suffix('\r').unwrap_or(b))
+            .is_some_and(|b| b.rsplit('\n').next().is_some_and(|l| l.trim().is_empty()));
+        let next_line = src[end..].split('\n').next().unwrap_or("");
+        if blank_before && end < bytes.len() && next_line.trim().is_empty() {
+            end = (end + next_line.len() + 1).min(bytes.len());
+        }
+        line_start..end
+    } else {
+        r.start..end
+    }
 }
 
 impl Token {

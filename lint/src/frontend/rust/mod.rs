@@ -2,6 +2,7 @@
 //! pass that gives each occurrence its context and resolves consts, statics, associated
 //! consts, typed events, serde-renamed variants and aliases across files.
 
+mod fixes;
 mod lex;
 mod syntax;
 
@@ -182,6 +183,7 @@ impl FrontEnd for Rust {
             Some(Ok(file)) => {
                 let mut c = syntax::Classifier::new(cx, path, &file);
                 c.visit_file(&file);
+                analysis.fixes = fixes::collect(&file, src, cx);
                 (c.contexts, c.occurrences)
             }
             Some(Err(e)) => {
