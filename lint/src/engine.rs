@@ -6,14 +6,14 @@ use crate::baseline::{self, Baseline, Entry};
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
-use crate::model::{FileError, Finding, Role, Severity};
+use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, read_source};
 use crate::suppress::{self, Suppression};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
 pub use crate::source::display_path;
@@ -86,39 +86,111 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
 
 /// Runs the linter.
 pub fn lint(opts: &Options) -> Report {
-    match opts.jobs {
+    in_pool(opts.jobs, || lint_tree(opts, &Tree::read(opts)))
+}
+
+/// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
+fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
+    match jobs {
         Some(n) => match rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
         {
-            Ok(pool) => pool.install(|| lint_in_pool(opts)),
-            Err(_) => lint_in_pool(opts),
+            Ok(pool) => pool.install(f),
+            Err(_) => f(),
         },
-        None => lint_in_pool(opts),
+        None => f(),
     }
 }
 
-fn lint_in_pool(opts: &Options) -> Report {
-    let fronts = front_ends();
-    let mut report = Report::default();
-    let walk = crate::walk::Walk {
-        paths: &opts.paths,
-        config: &opts.config,
-        follow: opts.follow,
-        threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
-    };
-    let files = crate::walk::walk(walk, &fronts, &mut report.errors);
-    let read: Vec<Result<Source, FileError>> = files
-        .into_par_iter()
-        .map(|(path, _named)| read_source(path))
-        .collect();
-    let mut sources = Vec::new();
-    for r in read {
-        match r {
-            Ok(s) => sources.push(s),
-            Err(e) => report.errors.push(e),
+/// The files of a run, walked and read once: `--fix` lints them again, edited in memory,
+/// after each round of fixes.
+#[derive(Default)]
+pub struct Tree {
+    sources: Vec<Source>,
+    errors: Vec<FileError>,
+    /// Display path → index into `sources`.
+    index: HashMap<String, usize>,
+}
+
+impl Tree {
+    /// Walks and reads the files `opts` names.
+    pub fn read(opts: &Options) -> Tree {
+        in_pool(opts.jobs, || {
+            let fronts = front_ends();
+            let mut tree = Tree::default();
+            let walk = crate::walk::Walk {
+                paths: &opts.paths,
+                config: &opts.config,
+                follow: opts.follow,
+                threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
+            };
+            let files = crate::walk::walk(walk, &fronts, &mut tree.errors);
+            let read: Vec<Result<Source, FileError>> = files
+                .into_par_iter()
+                .map(|(path, _named)| read_source(path))
+                .collect();
+            for r in read {
+                match r {
+                    Ok(s) => tree.sources.push(s),
+                    Err(e) => tree.errors.push(e),
+                }
+            }
+            tree.index = (tree.sources.iter().enumerate())
+                .map(|(i, s)| (s.display.clone(), i))
+                .collect();
+            tree
+        })
+    }
+
+    /// Every file: the path it was read from, its display path, and its current text.
+    pub fn files(&self) -> impl Iterator<Item = (&Path, &str, &str)> {
+        self.sources
+            .iter()
+            .map(|s| (s.path.as_path(), s.display.as_str(), s.text.as_str()))
+    }
+
+    /// The path and current text of the file shown as `display`.
+    pub fn file(&self, display: &str) -> Option<(&Path, &str)> {
+        let s = &self.sources[*self.index.get(display)?];
+        Some((s.path.as_path(), s.text.as_str()))
+    }
+
+    /// The current text of the file shown as `display`.
+    pub fn text(&self, display: &str) -> Option<&str> {
+        self.file(display).map(|(_, t)| t)
+    }
+
+    /// Replaces the text of the file shown as `display` (in memory only).
+    pub fn set_text(&mut self, display: &str, text: String) {
+        if let Some(&i) = self.index.get(display) {
+            self.sources[i].text = text;
         }
     }
+}
+
+/// How many syntax errors the front end of `path` counts in `text` (see
+/// [`FrontEnd::syntax_errors`]).
+pub fn syntax_errors(path: &Path, display: &str, text: &str) -> usize {
+    front_ends()
+        .iter()
+        .find(|f| f.handles(path))
+        .map_or(0, |f| f.syntax_errors(display, text))
+}
+
+/// Lints the files of `tree` as they are now.
+pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
+    in_pool(opts.jobs, || {
+        lint_sources(opts, &tree.sources, &tree.errors)
+    })
+}
+
+fn lint_sources(opts: &Options, sources: &[Source], errors: &[FileError]) -> Report {
+    let fronts = front_ends();
+    let mut report = Report {
+        errors: errors.to_vec(),
+        ..Report::default()
+    };
     // Non-UTF-8 files were read lossily and are still scanned; their error is recorded.
     report.stats.files = sources.len();
 
@@ -346,6 +418,7 @@ fn file_findings(
             ),
         };
         let note = o.via.clone().or_else(|| parse_note.clone());
+        let fix = fix_for(&o, &analysis.fixes, event, &index);
         findings.push(make_finding(
             s,
             &index,
@@ -358,6 +431,9 @@ fn file_findings(
             help,
             note,
         ));
+        if let Some(f) = findings.last_mut() {
+            f.fix = fix;
+        }
     }
     if let Some((offset, msg)) = &analysis.parse_error
         && let Some(severity) = config.severity(&rules::unparsed::RULE)
@@ -462,6 +538,50 @@ fn file_findings(
         *n += 1;
     }
     (findings, suppressed)
+}
+
+/// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
+/// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
+fn fix_for(
+    o: &Occurrence,
+    fixes: &[crate::frontend::OccurrenceFix],
+    event: Option<&crate::catalog::Event>,
+    index: &LineIndex<'_>,
+) -> Option<crate::model::Fix> {
+    use crate::model::{Applicability, Edit, Fix};
+    let mut fix = fixes
+        .iter()
+        .find(|f| f.start == o.start && f.end == o.end)
+        .map(|f| f.fix.clone())
+        .or_else(|| {
+            let twin = &event?.migration.as_ref()?.twin;
+            matches!(o.role, Role::Mention | Role::Comment).then(|| {
+                Fix::new(
+                    Applicability::Suggestion,
+                    format!("name the durable `{twin}` instead"),
+                    vec![Edit::new(o.start, o.end, twin.clone())],
+                )
+            })
+        })?;
+    for e in &mut fix.edits {
+        e.range = text_range(index, e.start, e.end);
+    }
+    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits)?;
+    Some(fix)
+}
+
+/// Line and column (characters and bytes) of a byte range.
+pub fn text_range(index: &LineIndex<'_>, start: usize, end: usize) -> crate::model::TextRange {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    crate::model::TextRange {
+        line,
+        column,
+        end_line,
+        end_column,
+        byte_column: index.byte_column(start),
+        end_byte_column: index.byte_column(end),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

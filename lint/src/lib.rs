@@ -11,6 +11,7 @@
 //! - [`source`]: a file's text, display path and [`LineIndex`](source::LineIndex), shared by
 //!   front ends and engine; [`walk`]: which files a run reads;
 //! - [`engine`]: prefiltering, the two passes, suppressions and fingerprints;
+//! - [`fix`]: applying the findings' fixes to a fixpoint (`--fix`, `--diff`);
 //! - [`config`], [`suppress`], [`baseline`], [`render`]: know nothing about Rust.
 
 #![warn(missing_docs)]
@@ -19,8 +20,10 @@ pub mod baseline;
 pub mod catalog;
 pub mod config;
 pub mod engine;
+pub mod fix;
 pub mod frontend;
 pub mod git;
+pub mod lines;
 pub mod model;
 pub mod render;
 pub mod rules;

@@ -157,6 +157,18 @@ impl<'a> LineIndex<'a> {
         (line, col + 1)
     }
 
+    /// The indexed text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
+    pub fn byte_column(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        offset - self.starts[line - 1] + 1
+    }
+
     /// The byte range of a 1-based line without its terminator.
     pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
         let len = self.text.len();

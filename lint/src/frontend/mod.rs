@@ -17,8 +17,9 @@ pub mod rust;
 pub mod typescript;
 
 use crate::catalog::Catalog;
-use crate::model::Occurrence;
+use crate::model::{Fix, Occurrence};
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 
 /// What kind of identifier a declaration introduces.
@@ -288,6 +289,20 @@ pub struct FileAnalysis {
     pub suppression_comments: Vec<CommentText>,
     /// If the file did not parse: the byte offset and the parser's message.
     pub parse_error: Option<(usize, String)>,
+    /// Fixes for some of the occurrences, keyed by the occurrence's byte range.
+    pub fixes: Vec<OccurrenceFix>,
+}
+
+/// A fix a front end offers for the occurrence at `start..end` (the range of its
+/// [`Occurrence`]); the engine attaches it to that occurrence's finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OccurrenceFix {
+    /// Start of the occurrence.
+    pub start: usize,
+    /// End of the occurrence.
+    pub end: usize,
+    /// The fix, with edits in byte offsets of the analysed text.
+    pub fix: Fix,
 }
 
 /// What pass 1 found in one file.
@@ -311,6 +326,11 @@ pub trait FrontEnd: Sync {
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations;
     /// Pass 2: every occurrence in `src`.
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
+    /// How many syntax errors `src` has, as this front end counts them (0 or 1 for a source
+    /// file; failing code blocks for Markdown). `--fix` drops a fix that raises the count.
+    fn syntax_errors(&self, _path: &str, _src: &str) -> usize {
+        0
+    }
 }
 
 /// What a region of source is.
@@ -349,6 +369,40 @@ pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
     occ.sort_by_key(|o| (o.start, o.end, o.role));
     occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
     occ
+}
+
+/// The range to delete for a node (a statement, a member) at `r` of `src`: its whole line(s)
+/// when nothing else is on them (and one of two blank lines around it), otherwise the node and
+/// the blanks after it. Shared by the front ends' fixes.
+pub fn line_removal(src: &str, r: Range<usize>) -> Range<usize> {
+    let bytes = src.as_bytes();
+    let line_start = src[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let alone_before = src[line_start..r.start].trim().is_empty();
+    let mut end = r.end;
+    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+        end += 1;
+    }
+    let at_eol = end >= bytes.len() || matches!(bytes[end], b'\n' | b'\r');
+    if alone_before && at_eol {
+        if bytes.get(end) == Some(&b'\r') {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        // Between two blank lines, take one of them along.
+        let blank_before = src[..line_start]
+            .strip_suffix('\n')
+            .map(|b| b.strip_suffix('\r').unwrap_or(b))
+            .is_some_and(|b| b.rsplit('\n').next().is_some_and(|l| l.trim().is_empty()));
+        let next_line = src[end..].split('\n').next().unwrap_or("");
+        if blank_before && end < bytes.len() && next_line.trim().is_empty() {
+            end = (end + next_line.len() + 1).min(bytes.len());
+        }
+        line_start..end
+    } else {
+        r.start..end
+    }
 }
 
 impl Token {

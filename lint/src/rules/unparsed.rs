@@ -22,6 +22,10 @@ over 4 MiB, TypeScript/JavaScript over 16 MiB). The rest of the run is never aff
 
 Fix the syntax error, or exclude the file in `mirrorless.toml` if it is not Rust.
 ",
+    fixes: "
+None, and no other fix is applied to a file that does not parse. `--fix` also never applies a fix
+that would make a file (or a Markdown code block) stop parsing: it is dropped and reported.
+",
     bad: r#"
 fn broken( {
     bus.on("agent/turn-start", handler);

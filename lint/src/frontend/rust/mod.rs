@@ -2,6 +2,7 @@
 //! pass that gives each occurrence its context and resolves consts, statics, associated
 //! consts, typed events, serde-renamed variants and aliases across files.
 
+mod fixes;
 mod lex;
 mod locals;
 mod syntax;
@@ -173,6 +174,15 @@ impl FrontEnd for Rust {
         .unwrap_or_default()
     }
 
+    fn syntax_errors(&self, _path: &str, src: &str) -> usize {
+        let parsed = depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+            let r = parse(src).map(|_| ()).map_err(|e| (0, e.to_string()));
+            release_spans();
+            r
+        });
+        usize::from(parsed.is_err())
+    }
+
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let mut analysis = FileAnalysis::default();
         let tokens = lex::tokens(src);
@@ -180,14 +190,15 @@ impl FrontEnd for Rust {
         // no syntax tree.
         let lexical_only = !cx.mentions_declared && names_only_in_comments(src, &tokens, cx);
         let parsed = if lexical_only {
-            Ok((Vec::new(), Vec::new()))
+            Ok((Vec::new(), Vec::new(), Vec::new()))
         } else {
             depth::bounded_parse(src, MAX_PARSE_BYTES, || {
                 let result = match parse(src) {
                     Ok(file) => {
                         let mut c = syntax::Classifier::new(cx, path, &file);
                         c.visit_file(&file);
-                        Ok((c.contexts, c.occurrences))
+                        let fixes = fixes::collect(&file, src, cx);
+                        Ok((c.contexts, c.occurrences, fixes))
                     }
                     Err(e) => Err((e.span().byte_range().start, e.to_string())),
                 };
@@ -195,10 +206,11 @@ impl FrontEnd for Rust {
                 result
             })
         };
-        let (contexts, idents) = parsed.unwrap_or_else(|error| {
+        let (contexts, idents, fixes) = parsed.unwrap_or_else(|error| {
             analysis.parse_error = Some(error);
-            (Vec::new(), Vec::new())
+            (Vec::new(), Vec::new(), Vec::new())
         });
+        analysis.fixes = fixes;
         let contexts = super::Contexts::new(contexts);
         let context_at = |start: usize, end: usize| -> Option<Ctx> { contexts.at(start, end) };
 
