@@ -736,3 +736,196 @@ fn action_yml_matches_the_action_metadata_schema() {
         text(&out)
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The GitHub Action's own steps, run as the runner runs them (`bash -eo pipefail`), with the
+// inputs in the environment the way action.yml maps them.
+
+/// The `run` script of the step of action.yml whose `id` or `name` is `step`.
+fn action_step(step: &str) -> String {
+    let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let doc: serde_norway::Value = serde_norway::from_str(&text).unwrap();
+    let steps = doc["runs"]["steps"].as_sequence().expect("runs.steps");
+    let found = steps
+        .iter()
+        .find(|s| s["id"].as_str() == Some(step) || s["name"].as_str() == Some(step))
+        .unwrap_or_else(|| panic!("action.yml has no step {step}"));
+    let script = found["run"].as_str().expect("a run step").to_owned();
+    assert!(
+        !script.contains("${{"),
+        "step {step}: expressions belong in env, not in the script"
+    );
+    script
+}
+
+struct StepRun {
+    code: Option<i32>,
+    output: String,
+    outputs: String,
+}
+
+fn run_step(step: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
+    let tmp = tempfile::tempdir().unwrap();
+    let outputs = tmp.path().join("github_output");
+    std::fs::write(&outputs, "").unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.args([
+        "--noprofile",
+        "--norc",
+        "-eo",
+        "pipefail",
+        "-c",
+        &action_step(step),
+    ])
+    .current_dir(dir)
+    .env("GITHUB_OUTPUT", &outputs)
+    .env("RUNNER_TEMP", dir);
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let out = run(&mut cmd);
+    StepRun {
+        code: out.status.code(),
+        output: text(&out),
+        outputs: std::fs::read_to_string(&outputs).unwrap(),
+    }
+}
+
+#[test]
+fn the_action_resolves_its_version_and_runs_lint_check_and_run() {
+    let binary = target_dir().join("release/mirrorless");
+    if !ready("action.yml steps", std::slice::from_ref(&binary)) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+
+    // The version: from the action's tag, from the input, or an error for a branch.
+    let r = run_step(
+        "resolve",
+        dir,
+        &[
+            ("COMMAND", "lint"),
+            ("VERSION", ""),
+            ("ACTION_REF", "v0.1.0"),
+        ],
+    );
+    assert_eq!(
+        (r.code, r.outputs.as_str()),
+        (Some(0), "version=0.1.0\n"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[
+            ("COMMAND", "run"),
+            ("VERSION", "source"),
+            ("ACTION_REF", "main"),
+        ],
+    );
+    assert_eq!(
+        (r.code, r.outputs.as_str()),
+        (Some(0), "version=source\n"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[("COMMAND", "lint"), ("VERSION", ""), ("ACTION_REF", "main")],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.output);
+    assert!(
+        r.output
+            .contains("not at a release tag: set the `version` input"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[("COMMAND", "fmt"), ("VERSION", "0.1.0"), ("ACTION_REF", "")],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.output);
+    assert!(
+        r.output
+            .contains("command must be lint, check or run, not 'fmt'"),
+        "{}",
+        r.output
+    );
+
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![binary.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    let path = std::env::join_paths(dirs).unwrap();
+    let path = path.to_str().unwrap();
+
+    // lint: SARIF written (for the upload step), annotations printed, status 1 recorded.
+    write(&dir.join("src/follow.ts"), STALE_PLUGIN);
+    let r = run_step(
+        "run",
+        dir,
+        &[("COMMAND", "lint"), ("ARGS", "src/"), ("PATH", path)],
+    );
+    assert_eq!(
+        r.code,
+        Some(0),
+        "the step records the status, the last step fails: {}",
+        r.output
+    );
+    assert!(r.outputs.contains("exit-code=1\n"), "{}", r.outputs);
+    assert!(
+        r.output.contains("::error file=src/follow.ts"),
+        "{}",
+        r.output
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("mirrorless-lint.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "ML001", "{sarif}");
+
+    // check: the human report, status 1 on an invalid log.
+    let invalid = root().join(INVALID_LOG);
+    let r = run_step(
+        "run",
+        dir,
+        &[
+            ("COMMAND", "check"),
+            ("ARGS", invalid.to_str().unwrap()),
+            ("PATH", path),
+        ],
+    );
+    assert!(
+        r.outputs.contains("exit-code=1\n") && r.output.contains("error[MSG-3]"),
+        "{}",
+        r.output
+    );
+
+    // run: the JUnit report for the artifact, status 0 for the reference implementation.
+    let r = run_step(
+        "run",
+        dir,
+        &[
+            ("COMMAND", "run"),
+            ("ARGS", "--cases 16 --no-corpus"),
+            ("PATH", path),
+        ],
+    );
+    assert!(
+        r.outputs.contains("exit-code=0\n"),
+        "{}\n{}",
+        r.outputs,
+        r.output
+    );
+    let junit = std::fs::read_to_string(dir.join("mirrorless-junit.xml")).unwrap();
+    assert!(
+        junit.starts_with("<?xml") && junit.contains("<testsuite"),
+        "{junit}"
+    );
+
+    // The last step turns the recorded status into the step's.
+    let r = run_step("Exit status of mirrorless", dir, &[("STATUS", "1")]);
+    assert_eq!(r.code, Some(1), "{}", r.output);
+}
