@@ -73,7 +73,8 @@ stem="mirrorless-$version-$target"
 archive="$stem.$ext"
 
 tmp=$(mktemp -d 2>/dev/null || mktemp -d -t mirrorless) || fail "cannot create a temporary directory"
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
 
 # fetch NAME: copies $base_url/NAME to $tmp/NAME.
 fetch() {
