@@ -73,10 +73,16 @@ impl Report {
     }
 }
 
-struct Source {
-    path: PathBuf,
-    display: String,
-    text: String,
+/// One file's text as the linter reads it: from disk ([`read_sources`]) or from an editor's
+/// unsaved buffer (the language server).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Where the file is (decides the front end, and matches configuration globs).
+    pub path: PathBuf,
+    /// The path as findings name it (forward slashes, see [`display_path`]).
+    pub display: String,
+    /// The contents.
+    pub text: String,
 }
 
 /// The path as the user sees it: forward slashes, no leading `./`.
@@ -112,21 +118,52 @@ pub fn lint(opts: &Options) -> Report {
 }
 
 fn lint_in_pool(opts: &Options) -> Report {
+    let (sources, errors) = read_sources(opts);
+    let mut report = lint_sources(&sources, &opts.config, None);
+    report.errors.extend(errors);
+    report
+        .errors
+        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    report
+}
+
+/// Walks `opts.paths` as [`lint`] does (configuration globs, `.gitignore`) and reads every file
+/// a front end handles; the files that cannot be read or walked are returned as errors.
+pub fn read_sources(opts: &Options) -> (Vec<Source>, Vec<FileError>) {
     let fronts = front_ends();
-    let mut report = Report::default();
-    let files = walk(opts, &fronts, &mut report.errors);
+    let mut errors = Vec::new();
+    let files = walk(opts, &fronts, &mut errors);
     let read: Vec<Result<Source, FileError>> = files.into_par_iter().map(read_source).collect();
     let mut sources = Vec::new();
     for r in read {
         match r {
             Ok(s) => sources.push(s),
-            Err(e) => report.errors.push(e),
+            Err(e) => errors.push(e),
         }
     }
+    (sources, errors)
+}
+
+/// Lints one document's text in memory, alone (no disk read): what `mirrorless lint FILE`
+/// reports for a file with this text, as the language server does for an unsaved buffer.
+pub fn lint_document(path: &Path, text: &str, config: &Config) -> Report {
+    let source = Source {
+        path: path.to_path_buf(),
+        display: display_path(path),
+        text: text.to_owned(),
+    };
+    lint_sources(std::slice::from_ref(&source), config, None)
+}
+
+/// Lints texts already in memory as one run (identifiers declared in one resolve uses in the
+/// others, as in [`lint`]). With `only`, findings are computed for the sources whose `display`
+/// is listed there; the others still take part in resolution.
+pub fn lint_sources(sources: &[Source], config: &Config, only: Option<&[String]>) -> Report {
+    let fronts = front_ends();
+    let mut report = Report::default();
     // Non-UTF-8 files were read lossily and are still scanned; their error is recorded.
     report.stats.files = sources.len();
 
-    let config = &opts.config;
     let catalog = match Catalog::new(&config.extra_events()) {
         Ok(c) => c,
         Err(message) => {
@@ -229,7 +266,7 @@ fn lint_in_pool(opts: &Options) -> Report {
     let per_file: Vec<(Vec<Finding>, usize)> = sources
         .par_iter()
         .enumerate()
-        .filter(|(i, _)| candidate[*i])
+        .filter(|(i, s)| candidate[*i] && only.is_none_or(|o| o.contains(&s.display)))
         .map(|(i, s)| match front_of(s) {
             Some(f) => {
                 let cx = Context {
