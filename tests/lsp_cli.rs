@@ -61,6 +61,11 @@ struct Client {
 impl Client {
     /// Starts the server and initializes it with `root` as the workspace folder.
     fn start(root: &Path) -> Client {
+        Client::start_with(root, json!({}))
+    }
+
+    /// [`Client::start`] with these client capabilities.
+    fn start_with(root: &Path, capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
             .arg("lsp")
             .current_dir(root)
@@ -93,7 +98,7 @@ impl Client {
                 "processId": null,
                 "rootUri": uri_of(root),
                 "workspaceFolders": [{ "uri": uri_of(root), "name": "root" }],
-                "capabilities": {}
+                "capabilities": capabilities
             }),
         );
         assert_eq!(
@@ -328,6 +333,74 @@ fn the_workspace_configuration_and_cross_file_consts_apply() {
     std::fs::write(&vendored, "ctx.on('agent/turn-end', h);\n").unwrap();
     let vendored_uri = c.open(&vendored, "typescript", "ctx.on('agent/turn-end', h);\n");
     assert_eq!(c.diagnostics(&vendored_uri), Vec::<Value>::new());
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn files_changed_on_disk_are_seen_through_the_watchers_the_server_registers() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.ts");
+    std::fs::write(&events, "export const STEP = 'agent/step-start';\n").unwrap();
+    let user = dir.path().join("user.ts");
+    let mut c = Client::start_with(
+        dir.path(),
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } }),
+    );
+    let uri = c.open(
+        &user,
+        "typescript",
+        "import { STEP } from './events';\nbus.on(STEP, h);\n",
+    );
+    let codes = |c: &mut Client| -> Vec<String> {
+        c.diagnostics(&uri)
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(codes(&mut c), ["ML004", "ML001"]);
+    let registration = c
+        .inbox
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .cloned()
+        .expect("the server registers file watchers");
+    let watcher = &registration["params"]["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert!(
+        watcher["registerOptions"]["watchers"][0]["globPattern"]
+            .as_str()
+            .unwrap()
+            .contains("ts,"),
+        "{registration}"
+    );
+    c.send(json!({ "jsonrpc": "2.0", "id": registration["id"], "result": null }));
+
+    // A `git checkout` changes the declaration: reported by the editor, seen by the server.
+    std::fs::write(&events, "export const STEP = 'step/start';\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&events), "type": 2 }] }),
+    );
+    assert_eq!(codes(&mut c), Vec::<String>::new());
+    // A new configuration is read when it appears.
+    std::fs::write(
+        dir.path().join("mirrorless.toml"),
+        "[[lint.events]]\nname = \"step/start\"\nreplacement = \"nothing\"\n",
+    )
+    .unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&dir.path().join("mirrorless.toml")), "type": 1 }] }),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(
+        d[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("subscribes to removed event `step/start`"),
+        "{d:?}"
+    );
     assert_eq!(c.shutdown(), Some(0));
 }
 

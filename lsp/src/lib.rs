@@ -38,7 +38,11 @@ pub fn run_stdio() -> Result<(), String> {
     });
     conn.initialize_finish(id, result)
         .map_err(|e| format!("answering `initialize`: {e}"))?;
-    server::Server::new(conn, root).run()?;
+    let server = server::Server::new(conn, root);
+    if server::can_watch_files(&params) {
+        server.watch_files();
+    }
+    server.run()?;
     io.join()
         .map_err(|e| format!("closing standard input/output: {e}"))
 }

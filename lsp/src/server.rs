@@ -72,6 +72,14 @@ pub fn root_of(params: &serde_json::Value) -> Option<PathBuf> {
         })
 }
 
+/// Whether the client lets the server register file watchers (`initialize` parameters).
+pub fn can_watch_files(params: &serde_json::Value) -> bool {
+    params
+        .pointer("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration")
+        .and_then(serde_json::Value::as_bool)
+        .unwrap_or(false)
+}
+
 /// The state of one connection.
 pub struct Server {
     conn: Connection,
@@ -95,6 +103,36 @@ impl Server {
         };
         server.report_config_error();
         server
+    }
+
+    /// Asks the client to report changes to the files the workspace reads (sources and
+    /// configuration), for clients that allow it (`workspace.didChangeWatchedFiles.
+    /// dynamicRegistration`); the others report what they like, or nothing.
+    pub fn watch_files(&self) {
+        let glob = "**/*.{rs,ts,tsx,mts,cts,js,jsx,mjs,cjs,md,markdown,mdx,toml}";
+        let params = lsp_types::RegistrationParams {
+            registrations: vec![lsp_types::Registration {
+                id: "mirrorless-watched-files".to_owned(),
+                method: DidChangeWatchedFiles::METHOD.to_owned(),
+                register_options: serde_json::to_value(
+                    lsp_types::DidChangeWatchedFilesRegistrationOptions {
+                        watchers: vec![lsp_types::FileSystemWatcher {
+                            glob_pattern: lsp_types::GlobPattern::String(glob.to_owned()),
+                            kind: None,
+                        }],
+                    },
+                )
+                .ok(),
+            }],
+        };
+        let _ = self.conn.sender.send(
+            Request::new(
+                RequestId::from("mirrorless-watch".to_owned()),
+                lsp_types::request::RegisterCapability::METHOD.to_owned(),
+                params,
+            )
+            .into(),
+        );
     }
 
     fn report_config_error(&self) {
@@ -271,7 +309,13 @@ impl Server {
             .iter()
             .filter_map(|c| uri::to_path(&c.uri))
             .collect();
-        if paths.iter().any(|p| self.ws.is_config(p)) {
+        // A new or deleted file, or a new configuration, changes what the walk selects: walk
+        // again. A changed file is read again.
+        let rewalk = p
+            .changes
+            .iter()
+            .any(|c| c.typ != lsp_types::FileChangeType::CHANGED);
+        if rewalk || paths.iter().any(|p| self.ws.is_config(p)) {
             self.reload_workspace();
             return;
         }
