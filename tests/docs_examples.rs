@@ -7,6 +7,8 @@
 //!   (checked against `mirrorless <subcommand> --help`);
 //! - the migration examples lint as the guide says: each `*.before.*` file is flagged for
 //!   exactly its removed event, each `*.after.*` file is clean, for every removed mirror;
+//! - `mirrorless lint --fix` of each TypeScript *before* file is its *after* file (with
+//!   `--unsafe-fixes` where the guide says so), and the Rust ones get no fix, as it says;
 //! - every relative link in `README.md`, `docs/README.md` and `docs/guides/*.md` resolves.
 
 use mirrorless_conformance::vocab::mirrors::REMOVED_MIRRORS;
@@ -506,4 +508,64 @@ fn migration_guide_shows_every_example_verbatim() {
             "docs/guides/migrate.md does not name {name}"
         );
     }
+}
+
+/// Fixes a copy of `before` (`--fix`, plus `--unsafe-fixes` when asked) and returns the result.
+fn fixed_copy(before: &Path, unsafe_fixes: bool) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let name = before.file_name().unwrap();
+    std::fs::copy(before, dir.path().join(name)).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
+    cmd.args(["lint", "--no-config", "--fix"])
+        .current_dir(dir.path());
+    if unsafe_fixes {
+        cmd.arg("--unsafe-fixes");
+    }
+    let out = cmd.arg(name).output().unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    read(&dir.path().join(name))
+}
+
+#[test]
+fn migration_examples_fix_to_their_after_file_as_the_guide_says() {
+    let dir = root().join("docs/examples/migrate");
+    let guide = read(&root().join("docs/guides/migrate.md"));
+    // The handlers of these two use the agent: their fix is a suggestion.
+    let suggestion_only = ["steering", "turn-end"];
+    for mirror in REMOVED_MIRRORS {
+        let slug = mirror.name.trim_start_matches("agent/");
+        let before = dir.join("ts").join(format!("{slug}.before.ts"));
+        let after = read(&dir.join("ts").join(format!("{slug}.after.ts")));
+        let machine = fixed_copy(&before, false);
+        if suggestion_only.contains(&slug) {
+            assert_eq!(machine, read(&before), "{slug}: --fix alone changed it");
+            assert_eq!(
+                fixed_copy(&before, true),
+                after,
+                "{slug}: --fix --unsafe-fixes"
+            );
+            assert!(
+                guide.contains(&format!("`{slug}`"))
+                    && guide.contains("with `--fix --unsafe-fixes`")
+            );
+        } else {
+            assert_eq!(
+                machine, after,
+                "{slug}: the fix of the before file is not the after file"
+            );
+        }
+        // Rust: no automatic fix, as the guide says; the after files are written by hand.
+        let rust = dir.join("rust").join(format!("{slug}.before.rs"));
+        assert_eq!(
+            fixed_copy(&rust, true),
+            read(&rust),
+            "{slug}.before.rs got a fix: update the guide"
+        );
+    }
+    assert!(guide.contains("the Rust\n  *after* files below are written by hand"));
 }

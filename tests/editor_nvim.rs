@@ -75,34 +75,37 @@ fn lint_exit(file: &Path) -> Option<i32> {
         .code()
 }
 
-#[test]
-fn neovim_shows_the_diagnostic_and_its_code_action_makes_the_buffer_lint_clean() {
-    if !nvim_available() {
-        if std::env::var_os("MIRRORLESS_REQUIRE_NVIM").is_some_and(|v| v == "1") {
-            panic!(
-                "MIRRORLESS_REQUIRE_NVIM=1 but `nvim` is not on PATH (run tests/editor/setup.sh)"
-            );
-        }
-        eprintln!(
-            "SKIPPED: neovim_shows_the_diagnostic…: `nvim` is not on PATH; run tests/editor/setup.sh \
-             (the editor test did NOT run)"
-        );
-        return;
+fn skip_without_nvim() -> bool {
+    if nvim_available() {
+        return false;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("plugin.ts");
-    // Non-ASCII before the name: Neovim maps the server's UTF-16 columns to bytes itself, so
-    // a wrong column shows up as a wrong byte column here.
-    let line = "  /* é😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));";
+    if std::env::var_os("MIRRORLESS_REQUIRE_NVIM").is_some_and(|v| v == "1") {
+        panic!("MIRRORLESS_REQUIRE_NVIM=1 but `nvim` is not on PATH (run tests/editor/setup.sh)");
+    }
+    eprintln!(
+        "SKIPPED: `nvim` is not on PATH; run tests/editor/setup.sh (the editor test did NOT run)"
+    );
+    true
+}
+
+/// A plugin with a removed subscription whose handler does not use the agent (so its fix is
+/// machine-applicable), after non-ASCII text on the same line: Neovim maps the server's UTF-16
+/// columns to bytes itself, so a wrong column shows up as a wrong byte column or a broken edit.
+const LINE: &str = "  /* é😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));";
+
+fn plugin(dir: &Path) -> PathBuf {
+    let file = dir.join("plugin.ts");
     std::fs::write(
         &file,
-        format!("export function activate(ctx) {{\n{line}\n}}\n"),
+        format!("export function activate(ctx) {{\n{LINE}\n}}\n"),
     )
     .unwrap();
     assert_eq!(lint_exit(&file), Some(1), "the file starts with a finding");
+    file
+}
 
-    let seen = drive(&file, "Suppress ML001");
-    let name_at = line.find("agent/turn-end").unwrap();
+fn assert_diagnostic_seen(seen: &HashMap<String, String>) {
+    let name_at = LINE.find("agent/turn-end").unwrap();
     assert_eq!(seen["diagnostics"], "1", "{seen:?}");
     assert_eq!(seen["first.line"], "1", "{seen:?}");
     assert_eq!(seen["first.col"], name_at.to_string(), "{seen:?}");
@@ -116,7 +119,49 @@ fn neovim_shows_the_diagnostic_and_its_code_action_makes_the_buffer_lint_clean()
     assert_eq!(seen["action.kind"], "quickfix", "{seen:?}");
     assert_eq!(seen["after"], "0", "{seen:?}");
     assert_eq!(seen["saved"], "yes", "{seen:?}");
+}
 
+#[test]
+fn neovim_applies_the_preferred_fix_and_the_buffer_equals_lint_fix() {
+    if skip_without_nvim() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = plugin(dir.path());
+    // What `mirrorless lint --fix` makes of the same file.
+    let by_cli = dir.path().join("by_cli.ts");
+    std::fs::copy(&file, &by_cli).unwrap();
+    let fixed = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["lint", "--no-config", "--fix"])
+        .arg(&by_cli)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(fixed.code(), Some(0), "--fix leaves nothing to report");
+
+    let seen = drive(&file, "preferred");
+    assert_diagnostic_seen(&seen);
+    assert_eq!(seen["action.preferred"], "true", "{seen:?}");
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        saved,
+        std::fs::read_to_string(&by_cli).unwrap(),
+        "the editor's fix is the CLI's"
+    );
+    assert!(saved.contains("'session/event'"), "{saved}");
+    assert_eq!(lint_exit(&file), Some(0), "{saved}");
+}
+
+#[test]
+fn neovim_applies_the_suppression_and_the_buffer_lints_clean() {
+    if skip_without_nvim() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = plugin(dir.path());
+    let seen = drive(&file, "Suppress ML001");
+    assert_diagnostic_seen(&seen);
+    assert_eq!(seen["action.preferred"], "false", "{seen:?}");
     // What the editor saved lints clean with the CLI too, and the edit is the suppression.
     let saved = std::fs::read_to_string(&file).unwrap();
     assert!(
@@ -124,7 +169,7 @@ fn neovim_shows_the_diagnostic_and_its_code_action_makes_the_buffer_lint_clean()
         "the suppression comment is on its own line, indented: {saved}"
     );
     assert!(
-        saved.contains(line),
+        saved.contains(LINE),
         "the code itself is untouched: {saved}"
     );
     assert_eq!(lint_exit(&file), Some(0), "{saved}");

@@ -463,13 +463,26 @@ fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule(
         }),
     );
     let actions = actions["result"].as_array().unwrap().clone();
-    assert_eq!(actions.len(), 1, "{actions:?}");
-    assert_eq!(actions[0]["kind"], "quickfix");
+    let titles: Vec<_> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions.len(),
+        2,
+        "the fix, then the suppression: {titles:?}"
+    );
+    assert_eq!(actions[0]["isPreferred"], true, "{titles:?}");
     assert!(
-        actions[0].get("isPreferred").is_none(),
+        titles[1].starts_with("Suppress ML001 (subscribe)"),
+        "{titles:?}"
+    );
+    assert_eq!(actions[1]["kind"], "quickfix");
+    assert!(
+        actions[1].get("isPreferred").is_none(),
         "a suppression is never preferred"
     );
-    let edits = actions[0]["edit"]["changes"][&uri].as_array().unwrap();
+    let edits = actions[1]["edit"]["changes"][&uri].as_array().unwrap();
     assert_eq!(edits.len(), 1);
     assert_eq!(range(&edits[0]), (1, 0, 1, 0));
     let inserted = edits[0]["newText"].as_str().unwrap();
@@ -498,6 +511,97 @@ fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule(
         }),
     );
     assert_eq!(refactors["result"], json!([]));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+/// `text` with LSP `edits` applied (UTF-16 positions), as an editor applies them.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| -> usize {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (i, ch) in text[start..].char_indices() {
+            if units >= p["character"].as_u64().unwrap() as usize || ch == '\n' {
+                return start + i;
+            }
+            units += ch.len_utf16();
+        }
+        text.len()
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_owned();
+    for (a, b, new) in spans {
+        out.replace_range(a..b, new);
+    }
+    out
+}
+
+/// The fixes are the CLI's: applying every preferred quick fix, as an editor's "fix all"
+/// does, gives what `mirrorless lint --fix` writes, and the buffer lints clean.
+#[test]
+fn preferred_quick_fixes_are_what_lint_fix_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plugin.ts");
+    let text = "export function activate(ctx, session) {\n  /* ü😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));\n  session.append('assistant/chunk', c);\n  ctx.emit('agent/stream-chunk', c);\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["lint", "--no-config", "--fix"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let by_cli = std::fs::read_to_string(&file).unwrap();
+    assert_ne!(by_cli, text);
+
+    let mut c = Client::start(dir.path());
+    let uri = c.open(&file, "typescript", text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 2, "{d:?}");
+    let mut buffer = text.to_owned();
+    let mut version = 1;
+    // One fix at a time, as a user does; each edit is relative to the current buffer.
+    for _ in 0..d.len() {
+        let d = c.diagnostics(&uri);
+        let actions = c.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": d[0]["range"],
+                "context": { "diagnostics": [d[0]] }
+            }),
+        );
+        let preferred = actions["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["isPreferred"] == true)
+            .cloned()
+            .unwrap_or_else(|| panic!("a preferred fix for {}: {actions}", d[0]));
+        let edits = preferred["edit"]["changes"][&uri]
+            .as_array()
+            .unwrap()
+            .clone();
+        buffer = apply(&buffer, &edits);
+        version += 1;
+        c.notify(
+            "textDocument/didChange",
+            change(&uri, version, json!([{ "text": buffer }])),
+        );
+    }
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    assert_eq!(buffer, by_cli, "the editor's fixes are the CLI's");
     assert_eq!(c.shutdown(), Some(0));
 }
 

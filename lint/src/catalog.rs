@@ -3,7 +3,7 @@
 //! list of names in this crate.
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use mirrorless_conformance::vocab::mirrors::REMOVED_MIRRORS;
+use mirrorless_conformance::vocab::mirrors::{REMOVED_MIRRORS, RemovedMirror};
 
 /// One event the linter flags.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,6 +14,52 @@ pub struct Event {
     pub replacement: String,
     /// The requirement that forbids it (`MIRROR-3`), if it comes from the shared catalogue.
     pub requirement: Option<String>,
+    /// Its durable twin and argument mapping, when known: what fixes rewrite to.
+    pub migration: Option<Migration>,
+}
+
+/// How code using a removed event migrates: the durable twin to filter on `session/event`,
+/// and where each argument the event passed lives in the twin's `data`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Migration {
+    /// The durable twin under 2026-07 (the profile of positional handlers).
+    pub twin: String,
+    /// The durable twin under 2026-08 (the profile of payload-object handlers).
+    pub twin_2026_08: String,
+    /// The arguments after the agent, in positional order (also the payload keys).
+    pub arguments: Vec<Argument>,
+    /// Whether every 2026-08 twin event is one the removed event announced.
+    pub one_to_one_2026_08: bool,
+}
+
+/// One argument of a removed event and its durable field per profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Argument {
+    /// The argument (payload key) name.
+    pub name: String,
+    /// The field of the 2026-07 twin's `data`.
+    pub field: Option<String>,
+    /// The field of the 2026-08 twin's `data`.
+    pub field_2026_08: Option<String>,
+}
+
+impl Migration {
+    fn of(m: &RemovedMirror) -> Migration {
+        Migration {
+            twin: m.durable_twin.to_owned(),
+            twin_2026_08: m.durable_twin_2026_08.to_owned(),
+            arguments: m
+                .arguments
+                .iter()
+                .map(|a| Argument {
+                    name: a.name.to_owned(),
+                    field: Some(a.field.to_owned()),
+                    field_2026_08: a.field_2026_08.map(str::to_owned),
+                })
+                .collect(),
+            one_to_one_2026_08: m.twin_one_to_one_2026_08,
+        }
+    }
 }
 
 /// The set of removed events plus a fast matcher that finds their exact names in text.
@@ -37,7 +83,7 @@ pub struct NameMatch {
 
 impl Catalog {
     /// The shared catalogue plus `extra` events (from configuration). An extra event with the
-    /// name of a catalogue event replaces its advice.
+    /// name of a catalogue event replaces its advice (and its migration, when it declares one).
     pub fn new(extra: &[Event]) -> Result<Catalog, String> {
         let mut events: Vec<Event> = REMOVED_MIRRORS
             .iter()
@@ -45,11 +91,17 @@ impl Catalog {
                 name: m.name.to_owned(),
                 replacement: m.replacement.to_owned(),
                 requirement: Some(m.requirement.to_owned()),
+                migration: Some(Migration::of(m)),
             })
             .collect();
         for e in extra {
             match events.iter_mut().find(|known| known.name == e.name) {
-                Some(known) => known.replacement = e.replacement.clone(),
+                Some(known) => {
+                    known.replacement = e.replacement.clone();
+                    if e.migration.is_some() {
+                        known.migration = e.migration.clone();
+                    }
+                }
                 None => events.push(e.clone()),
             }
         }

@@ -2,7 +2,7 @@
 //! `[workspace.metadata.mirrorless.lint]` / `[package.metadata.mirrorless.lint]` in
 //! `Cargo.toml`. Found by walking up from the current directory, or given with `--config`.
 
-use crate::catalog::Event;
+use crate::catalog::{Argument, Event, Migration};
 use crate::model::Severity;
 use crate::rules;
 use serde::Deserialize;
@@ -42,12 +42,26 @@ pub struct LintConfig {
 
 /// An extra removed event from `[[lint.events]]`.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ExtraEvent {
     /// The exact event name.
     pub name: String,
     /// What to use instead.
     pub replacement: String,
+    /// The durable twin consumers filter on `session/event` instead; with it, the event gets
+    /// the same fixes as the shared catalogue's.
+    #[serde(default)]
+    pub twin: Option<String>,
+    /// The durable twin under 2026-08, when it differs from `twin`.
+    #[serde(default)]
+    pub twin_2026_08: Option<String>,
+    /// The arguments the event passed after the agent, in order (the payload keys under
+    /// 2026-08). Each is the same-named field of the twin's `data` unless `fields` renames it.
+    #[serde(default)]
+    pub arguments: Vec<String>,
+    /// Argument → field of the twin's `data`, when the names differ.
+    #[serde(default)]
+    pub fields: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -158,6 +172,20 @@ impl Config {
             if e.name.trim().is_empty() {
                 return Err(format!("{origin}: [[lint.events]] has an empty name"));
             }
+            if e.twin.is_none()
+                && (e.twin_2026_08.is_some() || !e.arguments.is_empty() || !e.fields.is_empty())
+            {
+                return Err(format!(
+                    "{origin}: [[lint.events]] `{}` maps arguments but names no `twin` (the durable event to filter)",
+                    e.name
+                ));
+            }
+            if let Some(k) = e.fields.keys().find(|k| !e.arguments.contains(k)) {
+                return Err(format!(
+                    "{origin}: [[lint.events]] `{}`: `fields` renames `{k}`, which is not in `arguments`",
+                    e.name
+                ));
+            }
         }
         for g in self
             .lint
@@ -191,6 +219,26 @@ impl Config {
                 name: e.name.clone(),
                 replacement: e.replacement.clone(),
                 requirement: None,
+                migration: e.twin.as_ref().map(|twin| {
+                    let arguments = e
+                        .arguments
+                        .iter()
+                        .map(|a| {
+                            let field = e.fields.get(a).unwrap_or(a).clone();
+                            Argument {
+                                name: a.clone(),
+                                field: Some(field.clone()),
+                                field_2026_08: Some(field),
+                            }
+                        })
+                        .collect();
+                    Migration {
+                        twin: twin.clone(),
+                        twin_2026_08: e.twin_2026_08.clone().unwrap_or_else(|| twin.clone()),
+                        arguments,
+                        one_to_one_2026_08: true,
+                    }
+                }),
             })
             .collect()
     }

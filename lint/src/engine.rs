@@ -105,43 +105,102 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
 
 /// Runs the linter.
 pub fn lint(opts: &Options) -> Report {
-    match opts.jobs {
+    in_pool(opts.jobs, || lint_tree(opts, &Tree::read(opts)))
+}
+
+/// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
+fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
+    match jobs {
         Some(n) => match rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
         {
-            Ok(pool) => pool.install(|| lint_in_pool(opts)),
-            Err(_) => lint_in_pool(opts),
+            Ok(pool) => pool.install(f),
+            Err(_) => f(),
         },
-        None => lint_in_pool(opts),
+        None => f(),
     }
 }
 
-fn lint_in_pool(opts: &Options) -> Report {
-    let (sources, errors) = read_sources(opts);
-    let mut report = lint_sources(&sources, &opts.config, None);
-    report.errors.extend(errors);
-    report
-        .errors
-        .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    report
+/// The files of a run, walked and read once: `--fix` lints them again, edited in memory,
+/// after each round of fixes.
+#[derive(Default)]
+pub struct Tree {
+    sources: Vec<Source>,
+    errors: Vec<FileError>,
+    /// Display path → index into `sources`.
+    index: HashMap<String, usize>,
+}
+
+impl Tree {
+    /// Walks and reads the files `opts` names.
+    pub fn read(opts: &Options) -> Tree {
+        in_pool(opts.jobs, || {
+            let fronts = front_ends();
+            let mut tree = Tree::default();
+            let files = walk(opts, &fronts, &mut tree.errors);
+            let read: Vec<Result<Source, FileError>> =
+                files.into_par_iter().map(read_source).collect();
+            for r in read {
+                match r {
+                    Ok(s) => tree.sources.push(s),
+                    Err(e) => tree.errors.push(e),
+                }
+            }
+            tree.index = (tree.sources.iter().enumerate())
+                .map(|(i, s)| (s.display.clone(), i))
+                .collect();
+            tree
+        })
+    }
+
+    /// Every file: the path it was read from, its display path, and its current text.
+    pub fn files(&self) -> impl Iterator<Item = (&Path, &str, &str)> {
+        self.sources
+            .iter()
+            .map(|s| (s.path.as_path(), s.display.as_str(), s.text.as_str()))
+    }
+
+    /// The path and current text of the file shown as `display`.
+    pub fn file(&self, display: &str) -> Option<(&Path, &str)> {
+        let s = &self.sources[*self.index.get(display)?];
+        Some((s.path.as_path(), s.text.as_str()))
+    }
+
+    /// The current text of the file shown as `display`.
+    pub fn text(&self, display: &str) -> Option<&str> {
+        self.file(display).map(|(_, t)| t)
+    }
+
+    /// Replaces the text of the file shown as `display` (in memory only).
+    pub fn set_text(&mut self, display: &str, text: String) {
+        if let Some(&i) = self.index.get(display) {
+            self.sources[i].text = text;
+        }
+    }
+}
+
+/// How many syntax errors the front end of `path` counts in `text` (see
+/// [`FrontEnd::syntax_errors`]).
+pub fn syntax_errors(path: &Path, display: &str, text: &str) -> usize {
+    front_ends()
+        .iter()
+        .find(|f| f.handles(path))
+        .map_or(0, |f| f.syntax_errors(display, text))
+}
+
+/// Lints the files of `tree` as they are now.
+pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
+    in_pool(opts.jobs, || {
+        lint_sources(opts, &tree.sources, &tree.errors, None)
+    })
 }
 
 /// Walks `opts.paths` as [`lint`] does (configuration globs, `.gitignore`) and reads every file
 /// a front end handles; the files that cannot be read or walked are returned as errors.
 pub fn read_sources(opts: &Options) -> (Vec<Source>, Vec<FileError>) {
-    let fronts = front_ends();
-    let mut errors = Vec::new();
-    let files = walk(opts, &fronts, &mut errors);
-    let read: Vec<Result<Source, FileError>> = files.into_par_iter().map(read_source).collect();
-    let mut sources = Vec::new();
-    for r in read {
-        match r {
-            Ok(s) => sources.push(s),
-            Err(e) => errors.push(e),
-        }
-    }
-    (sources, errors)
+    let tree = Tree::read(opts);
+    (tree.sources, tree.errors)
 }
 
 /// Lints one document's text in memory, alone (no disk read): what `mirrorless lint FILE`
@@ -152,18 +211,32 @@ pub fn lint_document(path: &Path, text: &str, config: &Config) -> Report {
         display: display_path(path),
         text: text.to_owned(),
     };
-    lint_sources(std::slice::from_ref(&source), config, None)
+    let opts = Options {
+        config: config.clone(),
+        ..Options::default()
+    };
+    lint_sources(&opts, std::slice::from_ref(&source), &[], None)
 }
 
 /// Lints texts already in memory as one run (identifiers declared in one resolve uses in the
-/// others, as in [`lint`]). With `only`, findings are computed for the sources whose `display`
-/// is listed there; the others still take part in resolution.
-pub fn lint_sources(sources: &[Source], config: &Config, only: Option<&[String]>) -> Report {
+/// others, as in [`lint`]), with `opts.config`; `errors` are reported as they are. With
+/// `only`, findings are computed for the sources whose `display` is listed there; the others
+/// still take part in resolution.
+pub fn lint_sources(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+) -> Report {
     let fronts = front_ends();
-    let mut report = Report::default();
+    let mut report = Report {
+        errors: errors.to_vec(),
+        ..Report::default()
+    };
     // Non-UTF-8 files were read lossily and are still scanned; their error is recorded.
     report.stats.files = sources.len();
 
+    let config = &opts.config;
     let catalog = match Catalog::new(&config.extra_events()) {
         Ok(c) => c,
         Err(message) => {
@@ -508,6 +581,18 @@ impl<'a> LineIndex<'a> {
         (line, col + 1)
     }
 
+    /// The indexed text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
+    pub fn byte_column(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        offset - self.starts[line - 1] + 1
+    }
+
     /// The text of a 1-based line without its terminator.
     pub fn line_text(&self, line: usize) -> &'a str {
         let start = self
@@ -630,6 +715,7 @@ fn file_findings(
             ),
         };
         let note = o.via.clone().or_else(|| parse_note.clone());
+        let fix = fix_for(&o, &analysis.fixes, event, &index);
         findings.push(make_finding(
             s,
             &index,
@@ -642,6 +728,9 @@ fn file_findings(
             help,
             note,
         ));
+        if let Some(f) = findings.last_mut() {
+            f.fix = fix;
+        }
     }
     if let Some((offset, msg)) = &analysis.parse_error
         && let Some(severity) = config.severity(&rules::unparsed::RULE)
@@ -744,6 +833,50 @@ fn file_findings(
         *n += 1;
     }
     (findings, suppressed)
+}
+
+/// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
+/// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
+fn fix_for(
+    o: &Occurrence,
+    fixes: &[crate::frontend::OccurrenceFix],
+    event: Option<&crate::catalog::Event>,
+    index: &LineIndex<'_>,
+) -> Option<crate::model::Fix> {
+    use crate::model::{Applicability, Edit, Fix};
+    let mut fix = fixes
+        .iter()
+        .find(|f| f.start == o.start && f.end == o.end)
+        .map(|f| f.fix.clone())
+        .or_else(|| {
+            let twin = &event?.migration.as_ref()?.twin;
+            matches!(o.role, Role::Mention | Role::Comment).then(|| {
+                Fix::new(
+                    Applicability::Suggestion,
+                    format!("name the durable `{twin}` instead"),
+                    vec![Edit::new(o.start, o.end, twin.clone())],
+                )
+            })
+        })?;
+    for e in &mut fix.edits {
+        e.range = text_range(index, e.start, e.end);
+    }
+    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits)?;
+    Some(fix)
+}
+
+/// Line and column (characters and bytes) of a byte range.
+pub fn text_range(index: &LineIndex<'_>, start: usize, end: usize) -> crate::model::TextRange {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    crate::model::TextRange {
+        line,
+        column,
+        end_line,
+        end_column,
+        byte_column: index.byte_column(start),
+        end_byte_column: index.byte_column(end),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]

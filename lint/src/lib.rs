@@ -9,6 +9,7 @@
 //!   [`FrontEnd`](frontend::FrontEnd) seam;
 //! - [`rules`]: one module per rule, with its documentation;
 //! - [`engine`]: walking, prefiltering, the two passes, suppressions and fingerprints;
+//! - [`fix`]: applying the findings' fixes to a fixpoint (`--fix`, `--diff`);
 //! - [`config`], [`suppress`], [`baseline`], [`render`]: know nothing about Rust.
 
 #![warn(missing_docs)]
@@ -17,8 +18,10 @@ pub mod baseline;
 pub mod catalog;
 pub mod config;
 pub mod engine;
+pub mod fix;
 pub mod frontend;
 pub mod git;
+pub mod lines;
 pub mod model;
 pub mod render;
 pub mod rules;

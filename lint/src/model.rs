@@ -128,6 +128,39 @@ pub struct Edit {
     pub end: usize,
     /// The new text.
     pub replacement: String,
+    /// Where `start..end` is as lines and columns (filled in by the engine), for the
+    /// renderers that cannot read the file (SARIF, rdjson).
+    pub range: TextRange,
+}
+
+impl Edit {
+    /// Replaces bytes `start..end` with `replacement` (the engine fills in `range`).
+    pub fn new(start: usize, end: usize, replacement: impl Into<String>) -> Edit {
+        Edit {
+            start,
+            end,
+            replacement: replacement.into(),
+            range: TextRange::default(),
+        }
+    }
+}
+
+/// A byte range as positions: 1-based lines, 1-based columns counted in characters (SARIF,
+/// the human output) and in UTF-8 bytes (rdjson).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct TextRange {
+    /// Line of the start.
+    pub line: usize,
+    /// Character column of the start.
+    pub column: usize,
+    /// Line of the end.
+    pub end_line: usize,
+    /// Character column just past the end.
+    pub end_column: usize,
+    /// Byte column of the start.
+    pub byte_column: usize,
+    /// Byte column just past the end.
+    pub end_byte_column: usize,
 }
 
 /// A rewrite that migrates one finding: a set of non-overlapping edits to the finding's file,
@@ -140,6 +173,33 @@ pub struct Fix {
     pub message: String,
     /// The edits, sorted by `start`, never overlapping.
     pub edits: Vec<Edit>,
+    /// The same change as whole lines (filled in by the engine): the form GitHub suggested
+    /// changes take (rdjson).
+    pub lines: LineReplacement,
+}
+
+impl Fix {
+    /// A fix from its edits (the engine fills in positions and `lines`).
+    pub fn new(applicability: Applicability, message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability,
+            message: message.into(),
+            edits,
+            lines: LineReplacement::default(),
+        }
+    }
+}
+
+/// Lines `line..=end_line` (1-based) of the file become `text` (no final line terminator;
+/// empty when the lines are deleted).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct LineReplacement {
+    /// First replaced line.
+    pub line: usize,
+    /// Last replaced line (inclusive).
+    pub end_line: usize,
+    /// The new text of those lines.
+    pub text: String,
 }
 
 /// A problem with an input file or the run itself that is not a finding: unreadable file,

@@ -180,7 +180,11 @@ impl Workspace {
             return out;
         }
         let displays: Vec<String> = wanted.iter().map(|(_, d)| d.clone()).collect();
-        let report = lint_sources(&self.sources, &self.config, Some(&displays));
+        let opts = Options {
+            config: self.config.clone(),
+            ..Options::default()
+        };
+        let report = lint_sources(&opts, &self.sources, &[], Some(&displays));
         let by_display: HashMap<&str, &PathBuf> =
             wanted.iter().map(|(p, d)| (d.as_str(), p)).collect();
         let asked: HashMap<PathBuf, &PathBuf> = paths.iter().map(|p| (canonical(p), p)).collect();

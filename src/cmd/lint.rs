@@ -3,8 +3,9 @@
 use clap::{Args, ValueEnum};
 use mirrorless_lint::baseline::Baseline;
 use mirrorless_lint::config::Config;
+use mirrorless_lint::model::Applicability;
 use mirrorless_lint::render::{self, Format};
-use mirrorless_lint::{Options, git};
+use mirrorless_lint::{Options, fix, git};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -19,6 +20,11 @@ pub enum LintFormat {
     Sarif,
     /// GitHub Actions annotations (::error file=…).
     Github,
+    /// Reviewdog Diagnostic Format, one JSON document (reviewdog -f=rdjson), with fixes as
+    /// suggestions that reviewdog posts as GitHub suggested changes.
+    Rdjson,
+    /// Reviewdog Diagnostic Format, one diagnostic per line (reviewdog -f=rdjsonl).
+    Rdjsonl,
 }
 
 pub use super::ColorChoice;
@@ -37,7 +43,13 @@ Rules (mirrorless explain ID prints one in full):
   ML008 suppression  warning  unused or malformed `mirrorless: allow(...)`
   ML009 unparsed     note     file does not parse; scanned lexically
 
-Exit status: 0 no error-level finding, 1 error-level findings, 2 usage, configuration or I/O error.
+Fixes: many findings carry a fix. Machine-applicable ones keep behaviour (delete an emit beside its
+durable append, rewrite a subscription whose handler ignores the agent, delete an event-map entry);
+suggestions need a reader (the handler uses the agent, prose). --fix applies the machine-applicable
+ones in place, --unsafe-fixes adds the suggestions, --diff shows them as a unified diff instead.
+
+Exit status: 0 no error-level finding, 1 error-level findings (with --diff: a fix to show), 2 usage,
+configuration or I/O error.
 
 Examples:
   mirrorless lint                                  lint the current directory
@@ -45,6 +57,10 @@ Examples:
   mirrorless lint packages/ docs/ README.md        TypeScript, JavaScript and Markdown too
   mirrorless lint --format sarif > lint.sarif      for github/codeql-action/upload-sarif
   mirrorless lint --format github                  annotations in a GitHub Actions log
+  mirrorless lint --fix src/                       apply the machine-applicable fixes in place
+  mirrorless lint --diff src/                      show them as a unified diff, write nothing
+  mirrorless lint --fix --unsafe-fixes src/        apply the suggestions too
+  mirrorless lint --format rdjson | reviewdog -f=rdjson -reporter=github-pr-review
   mirrorless lint --write-baseline lint-baseline.json   accept today's findings
   mirrorless lint --baseline lint-baseline.json    fail only on findings not in the baseline
   mirrorless lint --new-since origin/main          only findings new since a revision (code review)
@@ -87,6 +103,19 @@ pub struct LintArgs {
     /// Follow symbolic links when walking directories (symlink loops are reported).
     #[arg(short = 'L', long)]
     pub follow: bool,
+    /// Apply the machine-applicable fixes in place, repeated until nothing changes; the
+    /// report lists what remains. A fix that would break the file's syntax is dropped and
+    /// reported; a file that changed on disk meanwhile, or that resolves outside the paths
+    /// given, is not written.
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
+    pub fix: bool,
+    /// Print every fix as a unified diff and write nothing (exit 1 when there is one).
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub diff: bool,
+    /// With --fix or --diff: apply suggestions too (fixes a human should read: the handler
+    /// uses the agent, prose is reworded).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
 }
 
 /// Runs `mirrorless lint`.
@@ -139,6 +168,39 @@ pub fn run(args: LintArgs) -> ExitCode {
         },
         None => None,
     };
+    let top = match &since {
+        Some(_) => match git::toplevel() {
+            Ok(top) => Some(top.canonicalize().unwrap_or(top)),
+            Err(e) => return super::fail(e),
+        },
+        None => None,
+    };
+    // The baseline and `--new-since` remove the findings the user accepted; `--fix` fixes
+    // only what is left.
+    let filter = |report: &mut mirrorless_lint::Report| {
+        if let Some(b) = &baseline {
+            report.apply_baseline(b, str::to_owned);
+        }
+        if let (Some(b), Some(top)) = (&since, &top) {
+            let accepted_before = report.stats.baselined;
+            report.apply_baseline(b, |p| {
+                if b.findings.iter().any(|e| e.path == p) {
+                    p.to_owned()
+                } else {
+                    git::repo_relative(top, p)
+                }
+            });
+            // Entries that vanished since REV are fixed findings, not a stale baseline.
+            report.stale.clear();
+            let existing = report.stats.baselined - accepted_before;
+            report.stats.baselined = accepted_before;
+            report.stats.preexisting = existing;
+        }
+    };
+
+    if args.fix || args.diff {
+        return fix(&args, &opts, &filter);
+    }
     let mut report = mirrorless_lint::lint(&opts);
 
     if let Some(path) = &args.write_baseline {
@@ -159,39 +221,113 @@ pub fn run(args: LintArgs) -> ExitCode {
             super::EXIT_ERROR
         });
     }
-    if let Some(b) = &baseline {
-        report.apply_baseline(b, str::to_owned);
-    }
-    if let Some(b) = &since {
-        match git::toplevel() {
-            Ok(top) => {
-                let top = top.canonicalize().unwrap_or(top);
-                let accepted_before = report.stats.baselined;
-                report.apply_baseline(b, |p| {
-                    if b.findings.iter().any(|e| e.path == p) {
-                        p.to_owned()
-                    } else {
-                        git::repo_relative(&top, p)
-                    }
-                });
-                // Entries that vanished since REV are fixed findings, not a stale baseline.
-                report.stale.clear();
-                let existing = report.stats.baselined - accepted_before;
-                report.stats.baselined = accepted_before;
-                report.stats.preexisting = existing;
-            }
-            Err(e) => return super::fail(e),
-        }
-    }
+    filter(&mut report);
+    output(&args, &report)
+}
 
-    let color = args.color.enabled();
-    let format = match args.format {
+fn format_of(f: LintFormat) -> Format {
+    match f {
         LintFormat::Human => Format::Human,
         LintFormat::Json => Format::Json,
         LintFormat::Sarif => Format::Sarif,
         LintFormat::Github => Format::Github,
+        LintFormat::Rdjson => Format::Rdjson,
+        LintFormat::Rdjsonl => Format::Rdjsonl,
+    }
+}
+
+/// `--fix` / `--diff`: fix to a fixpoint in memory, then write (or print the diff), then
+/// report what remains.
+fn fix(args: &LintArgs, opts: &Options, filter: &dyn Fn(&mut mirrorless_lint::Report)) -> ExitCode {
+    let options = fix::FixOptions {
+        unsafe_fixes: args.unsafe_fixes,
     };
-    let text = render::render(&report, format, color);
+    let mut outcome = fix::run(opts, options, filter);
+    let mut dropped_seen = std::collections::HashSet::new();
+    for d in &outcome.dropped {
+        if dropped_seen.insert((&d.path, d.rule, &d.message)) {
+            eprintln!(
+                "warning: {}:{}: {} fix dropped, the file would no longer parse: {}",
+                d.path, d.line, d.rule, d.message
+            );
+        }
+    }
+    let dropped = dropped_seen.len();
+    if args.diff {
+        let mut text = String::new();
+        for f in &outcome.files {
+            text.push_str(&fix::diff(f));
+        }
+        if !super::print_out(&text) {
+            return ExitCode::from(super::EXIT_ERROR);
+        }
+        let fixes: usize = outcome.files.iter().map(|f| f.applied).sum();
+        eprintln!(
+            "{fixes} fix{} in {} file{} (nothing written){}",
+            if fixes == 1 { "" } else { "es" },
+            outcome.files.len(),
+            if outcome.files.len() == 1 { "" } else { "s" },
+            unsafe_hint(&outcome, args.unsafe_fixes),
+        );
+        for e in &outcome.report.errors {
+            eprintln!("error: {e}");
+        }
+        let code = if !outcome.report.errors.is_empty() {
+            super::EXIT_ERROR
+        } else if outcome.files.is_empty() {
+            super::EXIT_OK
+        } else {
+            super::EXIT_FINDINGS
+        };
+        return ExitCode::from(code);
+    }
+    let roots = fix::write::allowed_roots(&opts.paths);
+    let mut written = 0;
+    let mut fixed = 0;
+    for f in &outcome.files {
+        match fix::write::write(f, &roots) {
+            Ok(()) => {
+                written += 1;
+                fixed += f.applied;
+            }
+            Err(e) => outcome.report.errors.push(e),
+        }
+    }
+    let code = output(args, &outcome.report);
+    let remaining = outcome.report.findings.len();
+    eprintln!(
+        "fixed {fixed} finding{} in {written} file{}{}; {remaining} finding{} remain{}{}",
+        if fixed == 1 { "" } else { "s" },
+        if written == 1 { "" } else { "s" },
+        if dropped > 0 {
+            format!(
+                " ({dropped} fix{} dropped: the file would no longer parse)",
+                if dropped == 1 { "" } else { "es" }
+            )
+        } else {
+            String::new()
+        },
+        if remaining == 1 { "" } else { "s" },
+        if remaining == 1 { "s" } else { "" },
+        unsafe_hint(&outcome, args.unsafe_fixes),
+    );
+    code
+}
+
+fn unsafe_hint(outcome: &fix::Outcome, unsafe_fixes: bool) -> String {
+    let suggestions = outcome.fixable(Applicability::Suggestion);
+    if unsafe_fixes || suggestions == 0 {
+        String::new()
+    } else {
+        format!(" ({suggestions} with a suggested fix: add --unsafe-fixes to apply them)")
+    }
+}
+
+/// Prints the report in the chosen format and returns the exit code.
+fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
+    let color = args.color.enabled();
+    let format = format_of(args.format);
+    let text = render::render(report, format, color);
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
     }
@@ -203,7 +339,7 @@ pub fn run(args: LintArgs) -> ExitCode {
             .append(true)
             .create(true)
             .open(&path)
-            .and_then(|mut f| f.write_all(render::step_summary(&report).as_bytes()));
+            .and_then(|mut f| f.write_all(render::step_summary(report).as_bytes()));
         if let Err(e) = written {
             eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
         }

@@ -2,7 +2,7 @@
 -- wait for the diagnostics, hover, apply a code action, wait until the buffer lints clean,
 -- save it. Run by tests/editor_nvim.rs:
 --
---   MIRRORLESS_BIN=… MIRRORLESS_FILE=… MIRRORLESS_RESULT=… [MIRRORLESS_ACTION=title prefix] \
+--   MIRRORLESS_BIN=… MIRRORLESS_FILE=… MIRRORLESS_RESULT=… MIRRORLESS_ACTION=preferred|TITLE-PREFIX \
 --     nvim --headless --clean -c 'luafile tests/editor/nvim_lsp.lua'
 --
 -- Every observation is written to MIRRORLESS_RESULT as `key=value` lines; the Rust test
@@ -93,7 +93,13 @@ local ok, err = pcall(function()
   local wanted = os.getenv('MIRRORLESS_ACTION') or ''
   local chosen
   for _, a in ipairs(actions) do
-    if a.title:sub(1, #wanted) == wanted then
+    local fits
+    if wanted == 'preferred' then
+      fits = a.isPreferred == true
+    else
+      fits = a.title:sub(1, #wanted) == wanted
+    end
+    if fits then
       chosen = a
       break
     end

@@ -33,6 +33,34 @@ pub struct RemovedMirror {
     pub replacement: &'static str,
     /// The migration advice a consumer needs, in a few sentences.
     pub migration: &'static str,
+    /// What the mirror passed after the agent, in order (2026-07 positional arguments; the
+    /// same names are the keys of a 2026-08-style payload object), and where each lives in
+    /// the durable twin's `data`. The linter's fixes rewrite handlers from this.
+    pub arguments: &'static [MirroredArgument],
+    /// Whether, under 2026-08, every `durable_twin_2026_08` event is one the mirror announced
+    /// (false for steering: `user/message` also records prompts), so filtering it keeps a
+    /// handler's behaviour.
+    pub twin_one_to_one_2026_08: bool,
+}
+
+/// One argument a removed mirror passed, and the durable field that carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MirroredArgument {
+    /// The argument's name in the former signature (and the payload key), e.g. `turn`.
+    pub name: &'static str,
+    /// The field of the 2026-07 durable twin's `data` holding it.
+    pub field: &'static str,
+    /// The field of the 2026-08 durable twin's `data`, or `None` when it has none
+    /// (`user/message` carries no `turn`).
+    pub field_2026_08: Option<&'static str>,
+}
+
+const fn same(name: &'static str) -> MirroredArgument {
+    MirroredArgument {
+        name,
+        field: name,
+        field_2026_08: Some(name),
+    }
 }
 
 const AGENT_HANDLE: &str = "If the handler needs the agent handle, keep a map from session id to agent built from \
@@ -53,6 +81,8 @@ pub const REMOVED_MIRRORS: [RemovedMirror; 6] = [
         replacement: "subscribe to `session/event` and filter `assistant/chunk`",
         migration: "The token stream is the durable `assistant/chunk` event: `data` carries the same `turn`, \
 `step` and `chunk` the mirror passed, in the same order, and it is the feed persistence and replay use.",
+        arguments: &[same("turn"), same("step"), same("chunk")],
+        twin_one_to_one_2026_08: true,
     },
     RemovedMirror {
         name: "agent/steering",
@@ -67,6 +97,16 @@ pub const REMOVED_MIRRORS: [RemovedMirror; 6] = [
         replacement: "subscribe to `session/event` and filter `steering/message` (2026-08: `user/message`)",
         migration: "Steering is recorded durably: `steering/message {turn, content, source}` in the 2026-07 \
 profile, and a `user/message` claimed from the next-step inbox in the 2026-08 profile.",
+        arguments: &[
+            MirroredArgument {
+                name: "turn",
+                field: "turn",
+                field_2026_08: None,
+            },
+            same("content"),
+            same("source"),
+        ],
+        twin_one_to_one_2026_08: false,
     },
     RemovedMirror {
         name: "agent/turn-start",
@@ -81,6 +121,8 @@ profile, and a `user/message` claimed from the next-step inbox in the 2026-08 pr
         replacement: "subscribe to `session/event` and filter `turn/start`",
         migration: "`turn/start {turn}` is appended for every turn, including idle injection turns the mirror \
 never announced, so a consumer of the durable event sees every turn exactly once.",
+        arguments: &[same("turn")],
+        twin_one_to_one_2026_08: true,
     },
     RemovedMirror {
         name: "agent/turn-end",
@@ -95,6 +137,8 @@ never announced, so a consumer of the durable event sees every turn exactly once
         replacement: "subscribe to `session/event` and filter `turn/end`",
         migration: "`turn/end {turn, reason}` carries the same `TurnEndReason`, and unlike the mirror it is also \
 appended when the turn closes from the outer error path.",
+        arguments: &[same("turn"), same("reason")],
+        twin_one_to_one_2026_08: true,
     },
     RemovedMirror {
         name: "agent/step-start",
@@ -108,6 +152,8 @@ appended when the turn closes from the outer error path.",
         former_signature: "(agent, turn: number, step: number)",
         replacement: "subscribe to `session/event` and filter `step/start`",
         migration: "`step/start {turn, step}` is appended when the step opens, before any of its chunks.",
+        arguments: &[same("turn"), same("step")],
+        twin_one_to_one_2026_08: true,
     },
     RemovedMirror {
         name: "agent/step-end",
@@ -121,6 +167,8 @@ appended when the turn closes from the outer error path.",
         former_signature: "(agent, turn: number, step: number)",
         replacement: "subscribe to `session/event` and filter `step/end`",
         migration: "`step/end {turn, step}` is appended on every close path, cancel and failure included.",
+        arguments: &[same("turn"), same("step")],
+        twin_one_to_one_2026_08: true,
     },
 ];
 
@@ -147,5 +195,20 @@ mod tests {
         assert_eq!(removed_mirror("agent/turn-stopping"), None);
         assert_eq!(removed_mirror("agent/step-result"), None);
         assert_eq!(removed_mirror("steering/message"), None);
+    }
+
+    #[test]
+    fn mapped_arguments_are_the_former_signature_after_the_agent() {
+        for m in &REMOVED_MIRRORS {
+            let names: Vec<&str> = m
+                .former_signature
+                .trim_matches(|c| c == '(' || c == ')')
+                .split(',')
+                .map(|p| p.split(':').next().unwrap_or("").trim())
+                .collect();
+            assert_eq!(names[0], "agent", "{}", m.name);
+            let mapped: Vec<&str> = m.arguments.iter().map(|a| a.name).collect();
+            assert_eq!(mapped, names[1..], "{}", m.name);
+        }
     }
 }

@@ -14,7 +14,7 @@
 
 use super::rust::Rust;
 use super::typescript;
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
 use crate::model::{Occurrence, Role};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
@@ -223,6 +223,33 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
             ..o
         });
     }
+    // Fixes map back like occurrences; a new line inside an indented block gets the block's
+    // indentation.
+    // What precedes the block's lines in the document (list indentation, `> `).
+    let indent = {
+        let first = block.pieces.first().map_or(block.range.start, |p| p.start);
+        let line_start = src[..first].rfind('\n').map_or(0, |i| i + 1);
+        src[line_start..first].to_owned()
+    };
+    for f in result.fixes {
+        let edits_inside = f.fix.edits.iter().all(|e| inside(e.start) && inside(e.end));
+        if !inside(f.start) || !inside(f.end) || !edits_inside {
+            continue;
+        }
+        let mut fix = f.fix;
+        for e in &mut fix.edits {
+            e.start = content.to_source(e.start - shift);
+            e.end = content.to_source(e.end - shift);
+            if !indent.is_empty() {
+                e.replacement = e.replacement.replace('\n', &format!("\n{indent}"));
+            }
+        }
+        analysis.fixes.push(OccurrenceFix {
+            start: content.to_source(f.start - shift),
+            end: content.to_source(f.end - shift),
+            fix,
+        });
+    }
     for c in result.suppression_comments {
         if inside(c.start) {
             analysis.suppression_comments.push(CommentText {
@@ -244,6 +271,34 @@ impl FrontEnd for Markdown {
                 .iter()
                 .any(|x| e.eq_ignore_ascii_case(x))
         })
+    }
+
+    fn syntax_errors(&self, _path: &str, src: &str) -> usize {
+        // Code blocks that parse neither alone nor wrapped (as `lint_block` tries them).
+        let (blocks, _) = parse_blocks(src);
+        blocks
+            .iter()
+            .filter(|b| !b.ignored && b.lang != FenceLang::Other)
+            .filter(|b| {
+                let text = Content::of(src, &b.pieces).text;
+                let (ok, prefix) = match b.lang {
+                    FenceLang::Script(name) => (
+                        typescript::parses(name, &text).is_ok(),
+                        "interface MirrorlessSnippet {\n",
+                    ),
+                    _ => (
+                        Rust.syntax_errors("fence.rs", &text) == 0,
+                        "fn mirrorless_snippet() {\n",
+                    ),
+                };
+                let wrapped = || format!("{prefix}{text}\n}}\n");
+                let ok_wrapped = || match b.lang {
+                    FenceLang::Script(name) => typescript::parses(name, &wrapped()).is_ok(),
+                    _ => Rust.syntax_errors("fence.rs", &wrapped()) == 0,
+                };
+                !ok && !ok_wrapped()
+            })
+            .count()
     }
 
     fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Declarations {

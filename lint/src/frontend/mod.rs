@@ -15,7 +15,7 @@ pub mod rust;
 pub mod typescript;
 
 use crate::catalog::Catalog;
-use crate::model::Occurrence;
+use crate::model::{Fix, Occurrence};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -285,6 +285,20 @@ pub struct FileAnalysis {
     pub suppression_comments: Vec<CommentText>,
     /// If the file did not parse: the byte offset and the parser's message.
     pub parse_error: Option<(usize, String)>,
+    /// Fixes for some of the occurrences, keyed by the occurrence's byte range.
+    pub fixes: Vec<OccurrenceFix>,
+}
+
+/// A fix a front end offers for the occurrence at `start..end` (the range of its
+/// [`Occurrence`]); the engine attaches it to that occurrence's finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OccurrenceFix {
+    /// Start of the occurrence.
+    pub start: usize,
+    /// End of the occurrence.
+    pub end: usize,
+    /// The fix, with edits in byte offsets of the analysed text.
+    pub fix: Fix,
 }
 
 /// What pass 1 found in one file.
@@ -308,6 +322,11 @@ pub trait FrontEnd: Sync {
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations;
     /// Pass 2: every occurrence in `src`.
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
+    /// How many syntax errors `src` has, as this front end counts them (0 or 1 for a source
+    /// file; failing code blocks for Markdown). `--fix` drops a fix that raises the count.
+    fn syntax_errors(&self, _path: &str, _src: &str) -> usize {
+        0
+    }
 }
 
 /// What a region of source is.

@@ -3,6 +3,7 @@
 mod github;
 mod human;
 mod json;
+mod rdjson;
 mod sarif;
 
 use crate::engine::Report;
@@ -19,6 +20,10 @@ pub enum Format {
     Sarif,
     /// GitHub Actions workflow commands (`::error file=…`).
     Github,
+    /// Reviewdog Diagnostic Format, one document, fixes as suggestions.
+    Rdjson,
+    /// Reviewdog Diagnostic Format, one diagnostic per line.
+    Rdjsonl,
 }
 
 /// Renders `report` in `format`. `color` only affects the human format.
@@ -28,6 +33,8 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
         Format::Json => json::render(report),
         Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
+        Format::Rdjson => rdjson::render(report),
+        Format::Rdjsonl => rdjson::render_lines(report),
     }
 }
 

@@ -2,7 +2,7 @@
 //! namespaced content fingerprint (GitHub computes its own `primaryLocationLineHash`).
 
 use crate::engine::Report;
-use crate::model::Severity;
+use crate::model::{Fix, Severity};
 use crate::rules::{self, RULES};
 use serde_json::{Value, json};
 
@@ -26,6 +26,34 @@ fn artifact(path: &str) -> Value {
     } else {
         json!({ "uri": encoded, "uriBaseId": "%SRCROOT%" })
     }
+}
+
+/// A SARIF `fix`: one `artifactChange` with a `replacement` per edit (regions in the run's
+/// `unicodeCodePoints` columns), the applicability as a property.
+fn sarif_fix(path: &str, fix: &Fix) -> Value {
+    let replacements: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|e| {
+            json!({
+                "deletedRegion": {
+                    "startLine": e.range.line,
+                    "startColumn": e.range.column,
+                    "endLine": e.range.end_line,
+                    "endColumn": e.range.end_column,
+                },
+                "insertedContent": { "text": e.replacement },
+            })
+        })
+        .collect();
+    json!({
+        "description": { "text": fix.message },
+        "artifactChanges": [{
+            "artifactLocation": artifact(path),
+            "replacements": replacements,
+        }],
+        "properties": { "applicability": fix.applicability },
+    })
 }
 
 /// Renders the report as a SARIF log with one run.
@@ -62,7 +90,7 @@ pub fn render(report: &Report) -> String {
             if let Some(ev) = &f.event {
                 props["event"] = json!(ev);
             }
-            json!({
+            let mut result = json!({
                 "ruleId": f.rule,
                 "ruleIndex": index,
                 "level": level(f.severity),
@@ -80,7 +108,11 @@ pub fn render(report: &Report) -> String {
                 }],
                 "partialFingerprints": { FINGERPRINT_KEY: f.fingerprint },
                 "properties": props,
-            })
+            });
+            if let Some(fix) = &f.fix {
+                result["fixes"] = json!([sarif_fix(&f.path, fix)]);
+            }
+            result
         })
         .collect();
     let notifications: Vec<Value> = report

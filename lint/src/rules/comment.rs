@@ -16,6 +16,11 @@ telling callers to listen for the mirror.
 
 Update the comment if it describes current behaviour; leave historical notes alone.
 ",
+    fixes: "
+*Suggestion* (`--fix --unsafe-fixes`): name the durable twin instead. A comment that describes
+history (\"this used to be `agent/turn-start`\") should stay as it is: suppress it or leave the
+note.
+",
     bad: r#"
 /// Fires `agent/turn-end` when the turn closes.
 fn close_turn() {}

@@ -18,6 +18,14 @@ declaration elsewhere in the workspace is reported too, by `reference`, `subscri
 
 Delete the declaration and migrate its users to `session/event` and the durable twin.
 ",
+    fixes: "
+**TypeScript/JavaScript** (also in Markdown code fences): a removed event's entry in an interface
+or type literal (an event map, a `declare module … { interface Events { … } }` declaration-merging
+block) is deleted with its JSDoc; when every entry of a `declare module` block holding only that
+interface is a removed event, the whole block is deleted. *Machine-applicable* (`--fix`): nothing
+can emit or subscribe to the event any more. Consts, enum members and Rust declarations get no
+fix yet: delete them once their uses are migrated.
+",
     bad: r#"
 pub const TURN_START: &str = "agent/turn-start";
 impl Event for TurnEnd { const NAME: &'static str = "agent/turn-end"; }

@@ -18,6 +18,9 @@ instead.
 
 Migrate the embedded script or document as you would source code.
 ",
+    fixes: "
+None: the embedded code is data to mirrorless; migrate it where it is maintained.
+",
     bad: r##"
 const PLUGIN: &str = r#"ctx.on("agent/stream-chunk", (_a, _t, _s, chunk) => print(chunk))"#;
 "##,

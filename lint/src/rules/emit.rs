@@ -20,6 +20,18 @@ with `emit-methods`).
 Delete the emit: append the durable event (if the code does not already) and let consumers read
 `session/event`.
 ",
+    fixes: "
+**TypeScript/JavaScript** (also in Markdown code fences): an emit statement (`ctx.emit(…)`,
+`await ctx.emit(…)`, the `emit(carrier, name, …)` overload), with the `try { … } catch` that
+holds only it or an `if (flag)` guard, is deleted.
+
+- *Machine-applicable* (`--fix`) when the durable twin is appended earlier in the same block
+  (`session.append('<twin>', …)` or `append({ type: '<twin>', … })`) and the emit's arguments have
+  no side effects (names, member accesses, literals).
+- *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
+  the arguments' side effects are not needed.
+- *No fix* in Rust.
+",
     bad: r#"
 session.append("turn/start", json!({ "turn": turn }));
 ctx.emit("agent/turn-start", (agent, turn));

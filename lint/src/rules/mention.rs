@@ -19,6 +19,10 @@ tables and code blocks in languages the linter does not parse.
 
 Reword the text in terms of the durable event.
 ",
+    fixes: "
+*Suggestion* (`--fix --unsafe-fixes`): name the durable twin instead (`agent/turn-start` →
+`turn/start`). A sentence about the removed event may need more rewording than that.
+",
     bad: r#"
 log::warn!("listener for agent/turn-end failed: {err}");
 "#,

@@ -39,6 +39,8 @@ pub struct Rule {
     pub summary: &'static str,
     /// Markdown paragraphs: why it matters and what to do.
     pub explanation: &'static str,
+    /// Markdown: which fixes the rule's findings carry and when they are safe to apply.
+    pub fixes: &'static str,
     /// Rust code the rule flags.
     pub bad: &'static str,
     /// The same code after migration.
@@ -124,7 +126,9 @@ impl Rule {
         s.push_str(self.bad.trim());
         s.push_str("\n```\n\n## Instead\n\n```rust\n");
         s.push_str(self.good.trim());
-        s.push_str("\n```\n\n## Configuration\n\n");
+        s.push_str("\n```\n\n## Fixes\n\n");
+        s.push_str(self.fixes.trim());
+        s.push_str("\n\n## Configuration\n\n");
         s.push_str(&format!(
             "Change the severity in `mirrorless.toml`:\n\n```toml\n[lint.severity]\n{} = \"warning\" # or \"error\", \"note\", \"off\"\n```\n\n\
 Suppress one site with a reason: `// mirrorless: allow({}) the reason`, on the line itself or \

@@ -19,6 +19,10 @@ removed event even where the name itself does not appear.
 Replace the use with the durable twin on `session/event`; delete arrays and match arms that only
 existed for the mirror.
 ",
+    fixes: "
+None: what replaces an arbitrary use (an array entry, a comparison, a match arm) depends on the
+code around it.
+",
     bad: r#"
 const MIRRORS: [&str; 2] = ["agent/turn-start", "agent/turn-end"];
 match name { events::TURN_START => on_turn(), _ => {} }

@@ -20,6 +20,26 @@ such as `#[on(\"agent/turn-start\")]`.
 Subscribe to `session/event` instead and filter the durable twin: the same data, in the same order,
 from the log persistence and replay already use.
 ",
+    fixes: "
+**TypeScript/JavaScript** (also in Markdown code fences): `X.on('<removed>', handler)` with an
+arrow or `function` handler is rewritten into `X.on('session/event', (session, event) => …)` that
+returns unless `event.type` is the durable twin and destructures the handler's parameters from
+`event.data`, renamed where the names differ (`(_agent, t) =>` gives `const { turn: t } =
+event.data`). Positional handlers are 2026-07 code and filter the 2026-07 twin; a handler taking
+one payload object (`({ turn, step }) =>`) is 2026-08 code and filters the 2026-08 twin. The
+mapping (twin, argument → field) comes from the vocabulary, or from `[[lint.events]]` for an
+event you declare (`twin`, `arguments`, `fields`).
+
+- *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
+  `agent.session` (which becomes `session`), and the twin records exactly what the mirror
+  announced.
+- *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent (the fix looks it up with
+  `X.agents.get(session.id)` and returns when there is none), or when the twin records more
+  (`user/message` under 2026-08 also records prompts).
+- *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
+  `arguments`, a field the twin does not carry, and in Rust (typed closure parameters would need
+  the durable event's Rust types).
+",
     bad: r#"
 bus.on("agent/turn-start", |agent, turn| render_header(agent, turn));
 bus.on::<TurnEnd>(|ev| close_turn(ev.turn));

@@ -18,6 +18,9 @@ code it excused is gone.
 
 Delete unused suppressions; add the reason to bare ones.
 ",
+    fixes: "
+None.
+",
     bad: r#"
 bus.on("session/event", handler); // mirrorless: allow(ML001) legacy
 bus.on("agent/turn-end", handler); // mirrorless: allow(ML001)

@@ -18,6 +18,10 @@ reported as `reference`, `embedded`, `mention` or `comment`. This note says wher
 
 Fix the syntax error, or exclude the file in `mirrorless.toml` if it is not Rust.
 ",
+    fixes: "
+None, and no other fix is applied to a file that does not parse. `--fix` also never applies a fix
+that would make a file (or a Markdown code block) stop parsing: it is dropped and reported.
+",
     bad: r#"
 fn broken( {
     bus.on("agent/turn-start", handler);

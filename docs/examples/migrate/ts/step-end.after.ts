@@ -1,13 +1,11 @@
 import type { Context } from '@deepseek-ai/cordis';
 import type { Tracer } from './tracer';
 
-/**
- * Closes the step's tracing span: `step/end {turn, step}` is appended on every close path,
- * cancel and failure included, so no span is left open.
- */
+/** Closes the step's tracing span. */
 export function apply(ctx: Context, tracer: Tracer) {
   ctx.on('session/event', (session, event) => {
     if (event.type !== 'step/end') return;
-    tracer.closeStep(session.id, event.data.turn, event.data.step);
+    const { turn, step } = event.data;
+    tracer.closeStep(session.id, turn, step);
   });
 }

@@ -1,13 +1,11 @@
 import type { Context } from '@deepseek-ai/cordis';
 import type { Tracer } from './tracer';
 
-/**
- * Opens a tracing span per step: `step/start {turn, step}` is appended when the step opens,
- * before any of its chunks.
- */
+/** Opens a tracing span per step. */
 export function apply(ctx: Context, tracer: Tracer) {
   ctx.on('session/event', (session, event) => {
     if (event.type !== 'step/start') return;
-    tracer.openStep(session.id, event.data.turn, event.data.step);
+    const { turn, step } = event.data;
+    tracer.openStep(session.id, turn, step);
   });
 }

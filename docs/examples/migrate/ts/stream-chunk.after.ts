@@ -1,10 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis';
 import type { Meter } from './meter';
 
-/**
- * Counts output tokens per session as they stream: every delta is a durable
- * `assistant/chunk` event with the same turn, step and chunk, in the same order.
- */
+/** Counts output tokens per session as they stream. */
 export function apply(ctx: Context, meter: Meter) {
   ctx.on('session/event', (session, event) => {
     if (event.type !== 'assistant/chunk') return;

@@ -1,7 +1,7 @@
 import type { Context } from '@deepseek-ai/cordis';
 import type { Meter } from './meter';
 
-/** Counts output tokens per agent as they stream. */
+/** Counts output tokens per session as they stream. */
 export function apply(ctx: Context, meter: Meter) {
   ctx.on('agent/stream-chunk', (agent, turn, step, chunk) => {
     meter.record(agent.session.id, turn, step, chunk);

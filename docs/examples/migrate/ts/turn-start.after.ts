@@ -1,12 +1,11 @@
 import type { Context } from '@deepseek-ai/cordis';
 import type { Ui } from './ui';
 
-/**
- * Starts a spinner when a turn starts. The durable `turn/start {turn}` is appended for every
- * turn, idle injection turns included.
- */
+/** Starts a spinner when a turn starts. */
 export function apply(ctx: Context, ui: Ui) {
   ctx.on('session/event', (session, event) => {
-    if (event.type === 'turn/start') ui.spinnerOn(session.id, event.data.turn);
+    if (event.type !== 'turn/start') return;
+    const { turn } = event.data;
+    ui.spinnerOn(session.id, turn);
   });
 }

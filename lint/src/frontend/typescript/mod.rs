@@ -6,10 +6,11 @@
 //! removed event (consts, const objects, enums, static class members, across files). A file
 //! oxc cannot parse is scanned lexically, and says so.
 
+mod fixes;
 pub mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
 use crate::engine::LineIndex;
 use crate::model::{Occurrence, Role};
 use lex::{Token, TokenKind};
@@ -123,6 +124,15 @@ impl FrontEnd for TypeScript {
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         analyze_as(path, src, cx)
     }
+
+    fn syntax_errors(&self, path: &str, src: &str) -> usize {
+        usize::from(parses(path, src).is_err())
+    }
+}
+
+/// Whether `src` parses as the TypeScript/JavaScript file `path` (`Err`: offset and message).
+pub fn parses(path: &str, src: &str) -> Result<(), (usize, String)> {
+    with_program(path, src, |_| ())
 }
 
 /// Whether `src` can hold anything to report: an exact removed name, or an identifier that
@@ -212,6 +222,7 @@ struct Parsed {
     contexts: Vec<(std::ops::Range<usize>, Option<Role>)>,
     idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
     tokens: Vec<Token>,
+    fixes: Vec<OccurrenceFix>,
 }
 
 fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
@@ -224,6 +235,13 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
         };
         let mut c = syntax::Classifier::new(cx, resolver);
         c.visit_program(program);
+        let resolver = syntax::Resolver {
+            symbols: cx.symbols,
+            scope: &scope,
+            path,
+        };
+        let mut fixer = fixes::Fixer::new(src, cx, resolver, program);
+        fixer.visit_program(program);
         let mut tokens = std::mem::take(&mut c.strings);
         for com in &program.comments {
             let (s, e) = (com.span.start as usize, com.span.end as usize);
@@ -242,6 +260,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             contexts: c.contexts,
             idents: c.occurrences,
             tokens,
+            fixes: fixer.fixes,
         }
     })
 }
@@ -261,6 +280,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 contexts: Vec::new(),
                 idents: Vec::new(),
                 tokens: lex::tokens(src),
+                fixes: Vec::new(),
             }
         }
     };
@@ -365,6 +385,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         });
     }
     analysis.occurrences = super::in_source_order(occ);
+    analysis.fixes = parsed.fixes;
     analysis
 }
 

@@ -1,0 +1,270 @@
+//! `mirrorless lint --fix` / `--diff`: applies the fixes findings carry, the way ruff and
+//! `cargo fix` do.
+//!
+//! - Only machine-applicable fixes, unless suggestions are asked for (`--unsafe-fixes`).
+//! - Rounds: lint, apply every fix that does not overlap another, lint the edited text again
+//!   (in memory), until a round applies nothing (at most [`MAX_ROUNDS`]).
+//! - A file must not gain a syntax error: when the fixes of a round would break it, they are
+//!   tried one by one and each that breaks it is dropped and reported.
+//! - Nothing is written here: [`write`] does that, carefully; [`diff`] prints instead.
+
+pub mod apply;
+pub mod write;
+
+use crate::engine::{self, Options, Report, Tree};
+use crate::model::{Applicability, Edit, Fix};
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+
+/// Rounds of fixing before giving up on reaching a fixpoint.
+pub const MAX_ROUNDS: usize = 10;
+
+/// Which fixes to apply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FixOptions {
+    /// Apply suggestions too, not only machine-applicable fixes.
+    pub unsafe_fixes: bool,
+}
+
+impl FixOptions {
+    /// Whether a fix of this applicability is applied.
+    pub fn applies(&self, a: Applicability) -> bool {
+        a == Applicability::MachineApplicable || self.unsafe_fixes
+    }
+}
+
+/// One file the fixes changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixedFile {
+    /// The path it was read from.
+    pub path: PathBuf,
+    /// The path as reported.
+    pub display: String,
+    /// Its content when read.
+    pub original: String,
+    /// Its content with the fixes applied.
+    pub fixed: String,
+    /// How many findings' fixes were applied to it.
+    pub applied: usize,
+}
+
+/// A fix that was not applied because it would have broken the file's syntax.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    /// The file.
+    pub path: String,
+    /// The line of the finding.
+    pub line: usize,
+    /// The finding's rule.
+    pub rule: &'static str,
+    /// The fix's message.
+    pub message: String,
+}
+
+/// What a fixing run did.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Every changed file, in path order.
+    pub files: Vec<FixedFile>,
+    /// Fixes dropped because the result did not parse.
+    pub dropped: Vec<Dropped>,
+    /// The findings that remain after the fixes (linted on the fixed text).
+    pub report: Report,
+    /// Fixes applied in total.
+    pub applied: usize,
+    /// Rounds run (lint + apply).
+    pub rounds: usize,
+}
+
+impl Outcome {
+    /// Remaining findings with a fix of each applicability.
+    pub fn fixable(&self, a: Applicability) -> usize {
+        self.report
+            .findings
+            .iter()
+            .filter(|f| f.fix.as_ref().is_some_and(|x| x.applicability == a))
+            .count()
+    }
+}
+
+/// What identifies a fix across rounds: its file and edits.
+type FixKey = (String, Vec<(usize, usize, String)>);
+
+fn key(path: &str, fix: &Fix) -> FixKey {
+    (
+        path.to_owned(),
+        fix.edits
+            .iter()
+            .map(|e: &Edit| (e.start, e.end, e.replacement.clone()))
+            .collect(),
+    )
+}
+
+/// Lints the files `opts` names and applies their fixes to a fixpoint, in memory.
+/// `filter` is applied to every round's report (baselines, `--new-since`), so only the
+/// findings the user would see are fixed.
+pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Outcome {
+    let mut tree = Tree::read(opts);
+    // The text each changed file had when read (only changed files: the tree may be large).
+    let mut originals: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
+    let mut applied_per_file: BTreeMap<String, usize> = BTreeMap::new();
+    let mut dropped: Vec<Dropped> = Vec::new();
+    let mut dropped_keys: HashSet<FixKey> = HashSet::new();
+    let mut outcome = Outcome::default();
+    let mut report = Report::default();
+    for round in 0..=MAX_ROUNDS {
+        report = engine::lint_tree(opts, &tree);
+        filter(&mut report);
+        outcome.rounds = round;
+        if round == MAX_ROUNDS {
+            break;
+        }
+        let mut by_file: BTreeMap<&str, Vec<(&crate::model::Finding, &Fix)>> = BTreeMap::new();
+        for f in &report.findings {
+            if let Some(x) = &f.fix
+                && fix.applies(x.applicability)
+                && !dropped_keys.contains(&key(&f.path, x))
+            {
+                by_file.entry(f.path.as_str()).or_default().push((f, x));
+            }
+        }
+        let mut changed = false;
+        for (display, list) in by_file {
+            let Some((path, text)) = tree.file(display) else {
+                continue;
+            };
+            let fixes: Vec<&Fix> = list.iter().map(|(_, x)| *x).collect();
+            let (result, broke) = fix_text(text, &fixes, &|t: &str| {
+                engine::syntax_errors(path, display, t)
+            });
+            for i in broke {
+                let (f, x) = list[i];
+                dropped_keys.insert(key(display, x));
+                dropped.push(Dropped {
+                    path: display.to_owned(),
+                    line: f.line,
+                    rule: f.rule,
+                    message: x.message.clone(),
+                });
+            }
+            if result.text != text && !result.applied.is_empty() {
+                originals
+                    .entry(display.to_owned())
+                    .or_insert_with(|| (path.to_path_buf(), text.to_owned()));
+                *applied_per_file.entry(display.to_owned()).or_default() += result.applied.len();
+                outcome.applied += result.applied.len();
+                tree.set_text(display, result.text);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    outcome.files = applied_per_file
+        .into_iter()
+        .filter_map(|(display, applied)| {
+            let (path, original) = originals.get(&display)?;
+            let fixed = tree.text(&display)?.to_owned();
+            (fixed != *original).then(|| FixedFile {
+                path: path.clone(),
+                display,
+                original: original.clone(),
+                fixed,
+                applied,
+            })
+        })
+        .collect();
+    outcome.dropped = dropped;
+    outcome.report = report;
+    outcome
+}
+
+/// Applies `fixes` to `text` without raising its syntax-error count (`errors`): when all of
+/// them together would, they are added one at a time and each that breaks the text is left
+/// out. Returns the result and the indices of the fixes left out for breaking it.
+pub fn fix_text(
+    text: &str,
+    fixes: &[&Fix],
+    errors: &dyn Fn(&str) -> usize,
+) -> (apply::Applied, Vec<usize>) {
+    let result = apply::apply(text, fixes);
+    let before = errors(text);
+    if errors(&result.text) <= before {
+        return (result, Vec::new());
+    }
+    let mut accepted: Vec<&Fix> = Vec::new();
+    let mut kept = Vec::new();
+    let mut broke = Vec::new();
+    for &i in &result.applied {
+        let mut candidate = accepted.clone();
+        candidate.push(fixes[i]);
+        if errors(&apply::apply(text, &candidate).text) > before {
+            broke.push(i);
+        } else {
+            accepted = candidate;
+            kept.push(i);
+        }
+    }
+    let mut result = apply::apply(text, &accepted);
+    result.applied = kept;
+    (result, broke)
+}
+
+/// `a/PATH` for a relative path (what `git apply` and `patch -p1` expect), the path itself
+/// for an absolute one.
+fn side(prefix: &str, path: &str) -> String {
+    if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("{prefix}/{path}")
+    }
+}
+
+/// The unified diff of one fixed file (`a/PATH` → `b/PATH`, three lines of context).
+pub fn diff(file: &FixedFile) -> String {
+    similar::TextDiff::from_lines(&file.original, &file.fixed)
+        .unified_diff()
+        .context_radius(3)
+        .header(&side("a", &file.display), &side("b", &file.display))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn delete(start: usize, end: usize) -> Fix {
+        Fix::new(
+            Applicability::MachineApplicable,
+            String::new(),
+            vec![Edit::new(start, end, "")],
+        )
+    }
+
+    /// A stand-in parser: one error per unbalanced brace.
+    fn unbalanced(t: &str) -> usize {
+        t.matches('{').count().abs_diff(t.matches('}').count())
+    }
+
+    #[test]
+    fn a_fix_that_breaks_the_syntax_is_dropped_and_the_others_kept() {
+        let text = "a; { b; } c;";
+        let fixes = [delete(0, 3), delete(3, 5), delete(10, 12)];
+        let refs: Vec<&Fix> = fixes.iter().collect();
+        let (result, broke) = fix_text(text, &refs, &unbalanced);
+        assert_eq!(broke, vec![1]);
+        assert_eq!(result.applied, vec![0, 2]);
+        assert_eq!(result.text, "{ b; } ");
+    }
+
+    #[test]
+    fn fixes_that_keep_the_syntax_are_all_applied() {
+        let text = "a; b;";
+        let fixes = [delete(0, 3), delete(3, 5)];
+        let refs: Vec<&Fix> = fixes.iter().collect();
+        let (result, broke) = fix_text(text, &refs, &unbalanced);
+        assert!(broke.is_empty());
+        assert_eq!(result.text, "");
+    }
+}

@@ -1,0 +1,121 @@
+//! Reviewdog Diagnostic Format (`rdjson`: one document; `rdjsonl`: one diagnostic per line).
+//! Each fix becomes one line-based suggestion (the lines it touches, as they read after it),
+//! which reviewdog's `github-pr-review` reporter posts as a GitHub suggested change; the
+//! diagnostic then spans those lines, as reviewdog requires. Columns are 1-based UTF-8 byte
+//! counts, as the format defines.
+
+use crate::engine::Report;
+use crate::model::{Finding, Severity};
+use crate::rules;
+use serde_json::{Value, json};
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "ERROR",
+        Severity::Warning => "WARNING",
+        Severity::Note => "INFO",
+    }
+}
+
+/// The byte column of character column `column` (1-based) of `line`.
+fn byte_column(line: &str, column: usize) -> usize {
+    line.char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i)
+        + 1
+}
+
+fn diagnostic(f: &Finding) -> Value {
+    let start = byte_column(&f.line_text, f.column);
+    // The finding keeps the text of its start line only: an end on a later line keeps its
+    // character column (exact for ASCII).
+    let end = if f.end_line == f.line {
+        byte_column(&f.line_text, f.end_column)
+    } else {
+        f.end_column
+    };
+    let mut message = format!("{} {}", f.message, f.help);
+    if let Some(n) = &f.note {
+        message.push_str(&format!(" ({n})"));
+    }
+    let mut range = json!({
+        "start": { "line": f.line, "column": start },
+        "end": { "line": f.end_line, "column": end },
+    });
+    if let Some(fix) = &f.fix {
+        // reviewdog posts a suggestion only when it spans exactly the comment's lines, so the
+        // diagnostic covers the lines the fix replaces.
+        let l = &fix.lines;
+        if l.line != f.line {
+            range["start"] = json!({ "line": l.line });
+        }
+        if l.end_line != f.end_line {
+            range["end"] = json!({ "line": l.end_line });
+        }
+    }
+    let mut d = json!({
+        "message": message,
+        "location": { "path": f.path, "range": range },
+        "severity": severity(f.severity),
+        "code": {
+            "value": f.rule,
+            "url": rules::rule(f.rule).map(rules::doc_url).unwrap_or_default(),
+        },
+    });
+    if let Some(fix) = &f.fix {
+        // One line-based suggestion per fix (GitHub applies a suggested change to whole
+        // lines): the fix's lines, as they read after it.
+        d["suggestions"] = json!([{
+            "range": {
+                "start": { "line": fix.lines.line },
+                "end": { "line": fix.lines.end_line },
+            },
+            "text": fix.lines.text,
+        }]);
+        d["original_output"] = json!(format!(
+            "{} ({}): {}",
+            f.rule,
+            match fix.applicability {
+                crate::model::Applicability::MachineApplicable => "machine-applicable fix",
+                crate::model::Applicability::Suggestion => "suggested fix",
+            },
+            fix.message
+        ));
+    }
+    d
+}
+
+fn source() -> Value {
+    json!({ "name": "mirrorless", "url": env!("CARGO_PKG_REPOSITORY") })
+}
+
+/// One `DiagnosticResult` document.
+pub fn render(report: &Report) -> String {
+    let diagnostics: Vec<Value> = report.findings.iter().map(diagnostic).collect();
+    let doc = json!({ "source": source(), "diagnostics": diagnostics });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// One `Diagnostic` per line.
+pub fn render_lines(report: &Report) -> String {
+    let mut out = String::new();
+    for f in &report.findings {
+        let mut d = diagnostic(f);
+        d["source"] = source();
+        out.push_str(&d.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_column;
+
+    #[test]
+    fn byte_columns_count_utf8_bytes() {
+        assert_eq!(byte_column("abc", 2), 2);
+        assert_eq!(byte_column("éa", 2), 3);
+        assert_eq!(byte_column("é", 2), 3);
+    }
+}
