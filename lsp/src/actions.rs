@@ -164,15 +164,11 @@ mod tests {
         let mut f = finding_at(text, "a.ts", "ML002");
         let start = text.find("bus.emit").unwrap();
         let end = text.find(";\n").unwrap() + 1;
-        f.fix = Some(Fix {
-            applicability: Applicability::MachineApplicable,
-            message: "delete the removed mirror's emit".to_owned(),
-            edits: vec![Edit {
-                start,
-                end,
-                replacement: String::new(),
-            }],
-        });
+        f.fix = Some(Fix::new(
+            Applicability::MachineApplicable,
+            "delete the removed mirror's emit",
+            vec![Edit::new(start, end, "")],
+        ));
         let uri = Uri::from_str("file:///w/a.ts").unwrap();
         let action = fix_action(&uri, &f, text).unwrap();
         assert_eq!(action.kind, Some(CodeActionKind::QUICKFIX));
@@ -197,15 +193,11 @@ mod tests {
         let mut f = finding_at(text, "a.ts", "ML002");
         let inside_e = text.find('é').unwrap() + 1;
         for (start, end) in [(0, text.len() + 1), (inside_e, inside_e), (5, 2)] {
-            f.fix = Some(Fix {
-                applicability: Applicability::MachineApplicable,
-                message: "x".to_owned(),
-                edits: vec![Edit {
-                    start,
-                    end,
-                    replacement: String::new(),
-                }],
-            });
+            f.fix = Some(Fix::new(
+                Applicability::MachineApplicable,
+                "x",
+                vec![Edit::new(start, end, "")],
+            ));
             let uri = Uri::from_str("file:///w/a.ts").unwrap();
             assert!(fix_action(&uri, &f, text).is_none(), "{start}..{end}");
         }

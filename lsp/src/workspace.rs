@@ -207,7 +207,7 @@ impl Workspace {
             return Vec::new();
         };
         let old = std::mem::replace(&mut self.sources[i].text, text);
-        let mut found = self.lint(&[canon.clone()]);
+        let mut found = self.lint(std::slice::from_ref(&canon));
         self.sources[i].text = old;
         found.remove(&canon).unwrap_or_default()
     }
