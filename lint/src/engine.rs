@@ -861,7 +861,7 @@ fn fix_for(
     for e in &mut fix.edits {
         e.range = text_range(index, e.start, e.end);
     }
-    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits)?;
+    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits, |o| index.position(o).0)?;
     Some(fix)
 }
 

@@ -4,25 +4,31 @@
 //! ```console
 //! cargo bench -p mirrorless-lsp --bench publish             # 5000 lines, 60 changes
 //! cargo bench -p mirrorless-lsp --bench publish -- 20000 30 # lines, changes
+//! cargo build --release && \
+//!   cargo bench -p mirrorless-lsp --bench publish -- --stdio target/release/mirrorless
 //! ```
 //!
 //! The server runs in-process over `lsp_server::Connection::memory()` (the same loop as
-//! `mirrorless lsp`, without the stdio pipe). The document is opened once; each change is one
+//! `mirrorless lsp`, without the stdio pipe), or with `--stdio BIN` as `BIN lsp`, a child
+//! process spoken to over its standard input and output as an editor does. The document is opened once; each change is one
 //! incremental edit (a removed event name is made and unmade in turn, so every publication
 //! differs), timed from sending `didChange` to receiving its `publishDiagnostics`. Two
 //! workspaces: the document alone, and the document among 400 other files of which 40 name
 //! removed events (every change re-resolves identifiers across the workspace, as the CLI does).
 //! Results are recorded in `docs/benchmarks/lsp.md`.
 
-use lsp_server::{Connection, Message, Notification};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use mirrorless_lsp::server::Server;
 use serde_json::json;
-use std::path::Path;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// User + system CPU time of the whole process (every thread), in seconds.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+/// User + system CPU time of a whole process (every thread), in seconds, from its
+/// `/proc/PID/stat`.
+fn cpu_seconds(stat: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(stat).ok()?;
     let after = &stat[stat.rfind(')')? + 2..];
     let fields: Vec<&str> = after.split_whitespace().collect();
     // Fields 14 and 15 of stat(5), counted from the state field (3): utime, stime in ticks.
@@ -65,53 +71,133 @@ fn uri(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
-fn wait_publish(client: &Connection, version: i32) -> usize {
-    loop {
-        match client.receiver.recv_timeout(Duration::from_secs(60)) {
-            Ok(Message::Notification(n)) if n.method == "textDocument/publishDiagnostics" => {
-                if n.params["version"] == version {
-                    return n.params["diagnostics"].as_array().map_or(0, Vec::len);
-                }
+/// The client's end: the in-process server, or `mirrorless lsp` as a child process.
+enum Transport {
+    Memory(Connection, std::thread::JoinHandle<Result<(), String>>),
+    Stdio(Child, BufReader<ChildStdout>, ChildStdin),
+}
+
+impl Transport {
+    fn start(root: &Path, bin: Option<&Path>) -> Transport {
+        match bin {
+            None => {
+                let (server_side, client) = Connection::memory();
+                let root = root.to_path_buf();
+                let server = std::thread::spawn(move || Server::new(server_side, Some(root)).run());
+                Transport::Memory(client, server)
             }
-            Ok(_) => {}
-            Err(e) => panic!("no diagnostics for version {version}: {e}"),
+            Some(bin) => {
+                let mut child = Command::new(bin)
+                    .arg("lsp")
+                    .current_dir(root)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .spawn()
+                    .expect("spawn mirrorless lsp");
+                let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+                let stdin = child.stdin.take().expect("stdin");
+                let mut t = Transport::Stdio(child, stdout, stdin);
+                t.send(
+                    Request::new(
+                        RequestId::from(1),
+                        "initialize".to_owned(),
+                        json!({ "rootUri": uri(root), "capabilities": {} }),
+                    )
+                    .into(),
+                );
+                while !matches!(t.recv(), Message::Response(_)) {}
+                t.notify("initialized", json!({}));
+                t
+            }
+        }
+    }
+
+    fn send(&mut self, msg: Message) {
+        match self {
+            Transport::Memory(c, _) => c.sender.send(msg).expect("server alive"),
+            Transport::Stdio(_, _, stdin) => {
+                msg.write(stdin).expect("write to the server");
+                stdin.flush().expect("flush");
+            }
+        }
+    }
+
+    fn notify(&mut self, method: &str, params: serde_json::Value) {
+        self.send(Notification::new(method.to_owned(), params).into());
+    }
+
+    fn recv(&mut self) -> Message {
+        match self {
+            Transport::Memory(c, _) => c
+                .receiver
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the server answers"),
+            Transport::Stdio(_, stdout, _) => Message::read(stdout)
+                .expect("read from the server")
+                .expect("the server answers"),
+        }
+    }
+
+    /// CPU seconds of the process doing the server's work.
+    fn cpu(&self) -> Option<f64> {
+        match self {
+            Transport::Memory(..) => cpu_seconds("/proc/self/stat"),
+            Transport::Stdio(child, ..) => cpu_seconds(&format!("/proc/{}/stat", child.id())),
+        }
+    }
+
+    fn stop(mut self) {
+        self.send(Request::new(RequestId::from(2), "shutdown".to_owned(), json!(null)).into());
+        self.notify("exit", json!(null));
+        match self {
+            Transport::Memory(c, server) => {
+                drop(c);
+                let _ = server.join();
+            }
+            Transport::Stdio(mut child, _, stdin) => {
+                drop(stdin);
+                let _ = child.wait();
+            }
+        }
+    }
+
+    fn wait_publish(&mut self, version: i32) -> usize {
+        loop {
+            if let Message::Notification(n) = self.recv()
+                && n.method == "textDocument/publishDiagnostics"
+                && n.params["version"] == version
+            {
+                return n.params["diagnostics"].as_array().map_or(0, Vec::len);
+            }
         }
     }
 }
 
-fn scenario(name: &str, root: &Path, lines: usize, changes: usize) {
+fn scenario(name: &str, root: &Path, lines: usize, changes: usize, bin: Option<&Path>) {
     let file = root.join("big.ts");
     let text = document(lines);
     std::fs::write(&file, &text).expect("write the document");
-    let (server_side, client) = Connection::memory();
-    let root_buf = root.to_path_buf();
-    let server = std::thread::spawn(move || Server::new(server_side, Some(root_buf)).run());
-    let send = |method: &str, params: serde_json::Value| {
-        client
-            .sender
-            .send(Notification::new(method.to_owned(), params).into())
-            .expect("server alive");
-    };
-    send(
+    let mut t = Transport::start(root, bin);
+    t.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": uri(&file), "languageId": "typescript", "version": 0, "text": text } }),
     );
-    let first = wait_publish(&client, 0);
+    let first = t.wait_publish(0);
     // Each change flips the last character of line 6's `agent/turn-end` (UTF-16 columns
     // 10..24): `agent/turn-eng` is no removed name, so one finding goes and comes back.
     let mut times = Vec::with_capacity(changes);
-    let cpu0 = cpu_seconds();
+    let cpu0 = t.cpu();
     for v in 1..=changes {
         let ch = if v % 2 == 1 { "g" } else { "d" };
         let started = Instant::now();
-        send(
+        t.notify(
             "textDocument/didChange",
             json!({
                 "textDocument": { "uri": uri(&file), "version": v },
                 "contentChanges": [{ "range": { "start": { "line": 6, "character": 23 }, "end": { "line": 6, "character": 24 } }, "text": ch }]
             }),
         );
-        let count = wait_publish(&client, i32::try_from(v).unwrap_or(i32::MAX));
+        let count = t.wait_publish(i32::try_from(v).unwrap_or(i32::MAX));
         times.push(started.elapsed().as_secs_f64() * 1e3);
         assert!(
             if v % 2 == 1 {
@@ -123,17 +209,14 @@ fn scenario(name: &str, root: &Path, lines: usize, changes: usize) {
         );
     }
     let cpu = cpu0
-        .zip(cpu_seconds())
+        .zip(t.cpu())
         .map(|(a, b)| (b - a) * 1e3 / changes as f64);
-    client
-        .sender
-        .send(Notification::new("exit".to_owned(), json!(null)).into())
-        .ok();
-    let _ = server.join();
+    t.stop();
     times.sort_by(f64::total_cmp);
     let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
+    let how = if bin.is_some() { "stdio" } else { "in-process" };
     println!(
-        "{name}: {lines} lines, {first} diagnostics, {changes} changes — change → publish: median {:.1} ms, p90 {:.1} ms, max {:.1} ms; CPU per change {} (target: 50 ms)",
+        "{name} ({how}): {lines} lines, {first} diagnostics, {changes} changes — change → publish: median {:.1} ms, p90 {:.1} ms, max {:.1} ms; CPU per change {} (target: 50 ms)",
         pct(0.5),
         pct(0.9),
         pct(1.0),
@@ -142,15 +225,31 @@ fn scenario(name: &str, root: &Path, lines: usize, changes: usize) {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let lines = args.first().copied().unwrap_or(5000);
-    let changes = args.get(1).copied().unwrap_or(60);
+    let mut args = std::env::args().skip(1);
+    let mut numbers = Vec::new();
+    let mut bin: Option<PathBuf> = None;
+    while let Some(a) = args.next() {
+        if a == "--stdio" {
+            // Relative to the workspace root, where `cargo bench` is typed (it runs the bench
+            // in the crate's directory).
+            bin = args.next().map(|b| {
+                let b = PathBuf::from(b);
+                if b.is_absolute() {
+                    b
+                } else {
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(b)
+                }
+            });
+        } else if let Ok(n) = a.parse::<usize>() {
+            numbers.push(n);
+        }
+    }
+    let lines = numbers.first().copied().unwrap_or(5000);
+    let changes = numbers.get(1).copied().unwrap_or(60);
+    let bin = bin.as_deref();
 
     let alone = tempfile::tempdir().expect("temp dir");
-    scenario("alone", alone.path(), lines, changes);
+    scenario("alone", alone.path(), lines, changes, bin);
 
     let tree = tempfile::tempdir().expect("temp dir");
     for i in 0..400 {
@@ -163,5 +262,5 @@ fn main() {
         std::fs::create_dir_all(&dir).expect("dir");
         std::fs::write(dir.join(format!("m{i}.ts")), body).expect("write");
     }
-    scenario("workspace of 400 files", tree.path(), lines, changes);
+    scenario("workspace of 400 files", tree.path(), lines, changes, bin);
 }

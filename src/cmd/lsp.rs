@@ -15,11 +15,13 @@ workspace root, and again when you save it.
 
 Examples:
   Neovim 0.11+ (init.lua):
-    vim.lsp.config('mirrorless', { cmd = { 'mirrorless', 'lsp' },
-      filetypes = { 'typescript', 'javascript', 'typescriptreact', 'javascriptreact', 'rust', 'markdown' },
-      root_markers = { 'mirrorless.toml', '.git' } })
+    vim.lsp.config('mirrorless', {
+      cmd = { 'mirrorless', 'lsp' },
+      filetypes = { 'typescript', 'javascript', 'rust', 'markdown' },
+      root_markers = { 'mirrorless.toml', '.git' },
+    })
     vim.lsp.enable('mirrorless')
-  VS Code, Helix, Zed, Emacs: see docs/guides/editor.md.
+  Neovim 0.8-0.10, nvim-lspconfig, VS Code, Helix: see docs/guides/editor.md.
 
 Exit status: 0 after the client's `exit`, 2 when the connection fails.")]
 pub struct LspArgs {
