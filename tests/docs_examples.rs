@@ -567,5 +567,5 @@ fn migration_examples_fix_to_their_after_file_as_the_guide_says() {
             "{slug}.before.rs got a fix: update the guide"
         );
     }
-    assert!(guide.contains("the Rust\n  *after* files below are written by hand"));
+    assert!(guide.contains("the Rust *after* files below are written by hand"));
 }

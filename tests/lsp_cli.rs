@@ -637,6 +637,9 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// A diagnostic as the editor shows it: rule, start, end (LSP positions), severity, message.
+type Shown = (String, (u64, u64), (u64, u64), i64, String);
+
 /// The linter's 1-based line and character column as an LSP position in `text`.
 fn utf16(text: &str, line: u64, column: u64) -> (u64, u64) {
     let l = text.split('\n').nth(line as usize - 1).unwrap_or("");
@@ -720,7 +723,7 @@ fn findings_equal_the_cli_on_every_lint_fixture() {
                 "warning" => 2,
                 _ => 3,
             };
-            let mut expected: Vec<(String, (u64, u64), (u64, u64), i64, String)> = cli["findings"]
+            let mut expected: Vec<Shown> = cli["findings"]
                 .as_array()
                 .unwrap()
                 .iter()
@@ -744,7 +747,7 @@ fn findings_equal_the_cli_on_every_lint_fixture() {
                     )
                 })
                 .collect();
-            let mut got: Vec<_> = c
+            let mut got: Vec<Shown> = c
                 .diagnostics(&uri)
                 .iter()
                 .map(|d| {

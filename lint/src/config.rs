@@ -64,7 +64,10 @@ pub struct ExtraEvent {
     pub fields: BTreeMap<String, String>,
 }
 
+/// `mirrorless.toml` (or `[….metadata.mirrorless]`): a misspelt table (`[lnt]`) is an error,
+/// not a configuration silently ignored.
 #[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MirrorlessToml {
     #[serde(default)]
     lint: Option<LintConfig>,

@@ -8,12 +8,15 @@ use crate::config::Config;
 use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
 use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
+use crate::source::{LineIndex, Source, read_source};
 use crate::suppress::{self, Suppression};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+
+/// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
+pub use crate::source::display_path;
 
 /// What to lint and how.
 #[derive(Debug, Clone, Default)]
@@ -73,28 +76,6 @@ impl Report {
     }
 }
 
-/// One file's text as the linter reads it: from disk ([`read_sources`]) or from an editor's
-/// unsaved buffer (the language server).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Source {
-    /// Where the file is (decides the front end, and matches configuration globs).
-    pub path: PathBuf,
-    /// The path as findings name it (forward slashes, see [`display_path`]).
-    pub display: String,
-    /// The contents.
-    pub text: String,
-}
-
-/// The path as the user sees it: forward slashes, no leading `./`.
-pub fn display_path(p: &Path) -> String {
-    let s = p.to_string_lossy().replace('\\', "/");
-    let mut s = s.as_str();
-    while let Some(rest) = s.strip_prefix("./") {
-        s = rest;
-    }
-    s.to_owned()
-}
-
 fn front_ends() -> Vec<Box<dyn FrontEnd>> {
     vec![
         Box::new(crate::frontend::rust::Rust),
@@ -138,9 +119,17 @@ impl Tree {
         in_pool(opts.jobs, || {
             let fronts = front_ends();
             let mut tree = Tree::default();
-            let files = walk(opts, &fronts, &mut tree.errors);
-            let read: Vec<Result<Source, FileError>> =
-                files.into_par_iter().map(read_source).collect();
+            let walk = crate::walk::Walk {
+                paths: &opts.paths,
+                config: &opts.config,
+                follow: opts.follow,
+                threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
+            };
+            let files = crate::walk::walk(walk, &fronts, &mut tree.errors);
+            let read: Vec<Result<Source, FileError>> = files
+                .into_par_iter()
+                .map(|(path, _named)| read_source(path))
+                .collect();
             for r in read {
                 match r {
                     Ok(s) => tree.sources.push(s),
@@ -391,252 +380,6 @@ fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
     })
 }
 
-fn walk(
-    opts: &Options,
-    fronts: &[Box<dyn FrontEnd>],
-    errors: &mut Vec<FileError>,
-) -> Vec<(PathBuf, bool)> {
-    let paths: Vec<PathBuf> = if opts.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        opts.paths.clone()
-    };
-    let globs = |list: &[String]| -> Option<globset::GlobSet> {
-        if list.is_empty() {
-            return None;
-        }
-        let mut b = globset::GlobSetBuilder::new();
-        for g in list {
-            if let Ok(g) = globset::Glob::new(g) {
-                b.add(g);
-            }
-        }
-        b.build().ok()
-    };
-    let include = globs(&opts.config.lint.include);
-    let exclude = globs(&opts.config.lint.exclude);
-    let allowed = globs(&opts.config.lint.allow_paths);
-    let root = &opts.config.root;
-    let matches = |p: &Path, set: &Option<globset::GlobSet>| -> Option<bool> {
-        let set = set.as_ref()?;
-        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-        let rel = abs.strip_prefix(root).unwrap_or(&abs).to_path_buf();
-        let disp = PathBuf::from(display_path(p));
-        Some(set.is_match(&rel) || set.is_match(&disp))
-    };
-    // Historical records allowed by configuration are never linted, even when named.
-    let is_allowed = |p: &Path| matches(p, &allowed) == Some(true);
-    // A directory named on the command line is linted even if `exclude` covers it (like a
-    // file named explicitly); `exclude` still prunes what a walk from elsewhere finds.
-    let selected = |p: &Path, named_excluded: bool| -> bool {
-        matches(p, &include) != Some(false)
-            && (named_excluded || matches(p, &exclude) != Some(true))
-            && !is_allowed(p)
-    };
-
-    let mut out = Vec::new();
-    for root_path in &paths {
-        let meta = match std::fs::metadata(root_path) {
-            Ok(m) => m,
-            Err(e) => {
-                errors.push(FileError {
-                    path: display_path(root_path),
-                    line: None,
-                    message: format!("cannot read: {e}"),
-                });
-                continue;
-            }
-        };
-        if meta.is_file() {
-            // Named explicitly: linted even if ignored or excluded, like ripgrep.
-            if is_allowed(root_path) {
-                continue;
-            }
-            if fronts.iter().any(|f| f.handles(root_path)) {
-                out.push((root_path.clone(), true));
-            } else {
-                errors.push(FileError {
-                    path: display_path(root_path),
-                    line: None,
-                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md, *.markdown and *.mdx files)"
-                        .to_owned(),
-                });
-            }
-            continue;
-        }
-        // `dir/**` does not match `dir` itself, so test a would-be child of the named directory.
-        let named_excluded = matches(root_path, &exclude) == Some(true)
-            || matches(&root_path.join("_"), &exclude) == Some(true);
-        // Parallel walk (ripgrep's walker); the order is restored by sorting below.
-        let found: Mutex<Walked> = Mutex::default();
-        let threads = opts.jobs.unwrap_or_else(rayon::current_num_threads).max(1);
-        ignore::WalkBuilder::new(root_path)
-            .hidden(false)
-            .require_git(false)
-            .follow_links(opts.follow)
-            .threads(threads)
-            .filter_entry(|e| e.file_name() != ".git")
-            .build_parallel()
-            .run(|| {
-                Box::new(|entry| {
-                    let item = match entry {
-                        Ok(e) => (e.file_type().is_some_and(|t| t.is_file())
-                            && fronts.iter().any(|f| f.handles(e.path()))
-                            && selected(e.path(), named_excluded))
-                        .then(|| Ok(e.into_path())),
-                        Err(err) => Some(Err(walk_error(&err, root_path))),
-                    };
-                    if let Some(item) = item
-                        && let Ok(mut lists) = found.lock()
-                    {
-                        match item {
-                            Ok(p) => lists.0.push((p, false)),
-                            Err(e) => lists.1.push(e),
-                        }
-                    }
-                    ignore::WalkState::Continue
-                })
-            });
-        let (files, errs) = found.into_inner().unwrap_or_default();
-        out.extend(files);
-        errors.extend(errs);
-    }
-    out.sort();
-    out.dedup_by(|a, b| a.0 == b.0);
-    out
-}
-
-/// Files found by a walk (path, named explicitly) and the walk's errors.
-type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
-
-fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
-    let text = err.to_string();
-    let path = match err {
-        ignore::Error::WithPath { path, .. } => display_path(path),
-        ignore::Error::WithDepth { err, .. } => match &**err {
-            ignore::Error::WithPath { path, .. } => display_path(path),
-            _ => display_path(root),
-        },
-        ignore::Error::Loop { child, .. } => display_path(child),
-        _ => display_path(root),
-    };
-    FileError {
-        path,
-        line: None,
-        message: format!("cannot walk: {text}"),
-    }
-}
-
-fn read_source((path, _explicit): (PathBuf, bool)) -> Result<Source, FileError> {
-    let display = display_path(&path);
-    let bytes = std::fs::read(&path).map_err(|e| FileError {
-        path: display.clone(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    })?;
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Source {
-            path,
-            display,
-            text,
-        }),
-        Err(e) => {
-            let valid = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-            Err(FileError {
-                path: display,
-                line: Some(line),
-                message: format!(
-                    "not valid UTF-8 (invalid byte at offset {valid}); the file was not linted"
-                ),
-            })
-        }
-    }
-}
-
-/// Line starts of a text, for byte offset → (line, column) conversion.
-pub struct LineIndex<'a> {
-    text: &'a str,
-    starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    /// Indexes `text`.
-    pub fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { text, starts }
-    }
-
-    /// 1-based line and 1-based character column of a byte offset.
-    pub fn position(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset);
-        let start = self.starts[line - 1];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
-        (line, col + 1)
-    }
-
-    /// The indexed text.
-    pub fn text(&self) -> &'a str {
-        self.text
-    }
-
-    /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
-    pub fn byte_column(&self, offset: usize) -> usize {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset);
-        offset - self.starts[line - 1] + 1
-    }
-
-    /// The text of a 1-based line without its terminator.
-    pub fn line_text(&self, line: usize) -> &'a str {
-        let start = self
-            .starts
-            .get(line - 1)
-            .copied()
-            .unwrap_or(self.text.len());
-        let end = self.starts.get(line).map_or(self.text.len(), |&e| e - 1);
-        self.text
-            .get(start..end)
-            .unwrap_or("")
-            .trim_end_matches('\r')
-    }
-
-    /// Whether only whitespace precedes `offset` on its line.
-    pub fn starts_line(&self, offset: usize) -> bool {
-        let (line, _) = self.position(offset);
-        let start = self.starts[line - 1];
-        self.text
-            .get(start..offset)
-            .is_some_and(|s| s.trim().is_empty())
-    }
-
-    /// The first line after `line` that is not blank.
-    pub fn next_nonblank(&self, line: usize) -> usize {
-        let mut l = line + 1;
-        while l <= self.starts.len() && self.line_text(l).trim().is_empty() {
-            l += 1;
-        }
-        l
-    }
-}
-
-fn role_rank(role: Role) -> usize {
-    match role {
-        Role::Subscribe | Role::Emit => 0,
-        Role::Declare => 1,
-        Role::Reference => 2,
-        Role::Embedded => 3,
-        Role::Mention => 4,
-        Role::Comment => 5,
-    }
-}
-
 fn file_findings(
     s: &Source,
     analysis: FileAnalysis,
@@ -644,34 +387,25 @@ fn file_findings(
     config: &Config,
 ) -> (Vec<Finding>, usize) {
     let index = LineIndex::new(&s.text);
-    let mut occ: Vec<(usize, Occurrence)> = analysis
-        .occurrences
+    // One finding per rule and place: the same name at the same place found twice is one
+    // finding (the most specific role), but every other occurrence is kept, however many
+    // share a line (`bus.on("x", a); bus.emit("x", b)` is a subscription and an emit).
+    // A declaration is one place however it is spelled: `event!(TurnStart, "agent/x")`
+    // declares once, not once for the name and once for the string.
+    let mut declared = std::collections::HashSet::new();
+    let occ: Vec<_> = crate::frontend::in_source_order(analysis.occurrences)
         .into_iter()
-        .map(|o| (index.position(o.start).0, o))
+        .filter(|o| {
+            o.role != Role::Declare || declared.insert((index.position(o.start).0, o.event.clone()))
+        })
         .collect();
-    // Several code uses of one event on one line (`bus.on::<TurnStart>(|e: TurnStart| …)`)
-    // are one finding: the most specific one.
-    let code = |r: Role| role_rank(r) <= 2;
-    let mut best: HashMap<(usize, String), usize> = HashMap::new();
-    for (line, o) in &occ {
-        if code(o.role) {
-            let e = best.entry((*line, o.event.clone())).or_insert(usize::MAX);
-            *e = (*e).min(role_rank(o.role));
-        }
-    }
-    let mut seen = std::collections::HashSet::new();
-    occ.retain(|(line, o)| {
-        !code(o.role)
-            || (best.get(&(*line, o.event.clone())) == Some(&role_rank(o.role))
-                && seen.insert((*line, o.event.clone())))
-    });
 
     let parse_note = analysis.parse_error.as_ref().map(|_| {
         "found by the lexical scan: the file does not parse, so the use could not be classified"
             .to_owned()
     });
     let mut findings = Vec::new();
-    for (_, o) in occ {
+    for o in occ {
         let rule = rules::for_role(o.role);
         let Some(severity) = config.severity(rule) else {
             continue;
@@ -802,9 +536,11 @@ fn file_findings(
                 ),
                 (None, true) => continue,
             };
-            let end = s.text[sp.start..]
-                .find('\n')
-                .map_or(s.text.len(), |e| sp.start + e);
+            // To the end of the line, but never past a snippet's worth of it: thousands of
+            // suppressions on one long line must not each scan the rest of it.
+            let limit = crate::source::floor_boundary(&s.text, sp.start + LINE_TEXT_MAX);
+            let end = memchr::memchr(b'\n', &s.text.as_bytes()[sp.start..limit])
+                .map_or(limit, |e| sp.start + e);
             findings.push(make_finding(
                 s,
                 &index,
@@ -894,6 +630,8 @@ fn make_finding(
 ) -> Finding {
     let (line, column) = index.position(start);
     let (end_line, end_column) = index.position(end);
+    let window = snippet_window(s, index, line, start, end);
+    let line_text_column = index.position(window.start).1;
     Finding {
         rule: rule.id,
         rule_name: rule.name,
@@ -907,8 +645,36 @@ fn make_finding(
         message,
         help,
         note,
+        line_text_column,
         fingerprint: String::new(),
-        line_text: index.line_text(line).to_owned(),
+        line_text: s.text[window].to_owned(),
         fix: None,
     }
+}
+
+/// Lines up to this many bytes are kept whole in [`Finding::line_text`].
+const LINE_TEXT_MAX: usize = 512;
+
+/// Bytes of context kept before and after a finding on a longer line.
+const LINE_TEXT_CONTEXT: usize = 160;
+
+/// The part of `line` that a finding from `start` to `end` keeps as its snippet: the whole line
+/// when it is short, else a window around the finding (bounded, so a line with thousands of
+/// findings costs linear memory and output).
+fn snippet_window(
+    s: &Source,
+    index: &LineIndex<'_>,
+    line: usize,
+    start: usize,
+    end: usize,
+) -> std::ops::Range<usize> {
+    let whole = index.line_range(line);
+    if whole.len() <= LINE_TEXT_MAX {
+        return whole;
+    }
+    let from = start.saturating_sub(LINE_TEXT_CONTEXT).max(whole.start);
+    let to = (end.max(start) + LINE_TEXT_CONTEXT)
+        .min(start + LINE_TEXT_MAX)
+        .min(whole.end);
+    crate::source::floor_boundary(&s.text, from)..crate::source::ceil_boundary(&s.text, to)
 }

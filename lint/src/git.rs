@@ -4,7 +4,8 @@
 //! untouched users new findings (they are new results, semgrep-style, not changed lines).
 
 use crate::baseline::Baseline;
-use crate::engine::{self, Options, display_path};
+use crate::engine::{self, Options};
+use crate::source::display_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -33,10 +34,15 @@ pub fn toplevel() -> Result<PathBuf, String> {
 
 /// Maps a reported path to its repository-relative form.
 pub fn repo_relative(top: &Path, reported: &str) -> String {
-    let abs = std::path::absolute(reported).unwrap_or_else(|_| PathBuf::from(reported));
+    inside(top, Path::new(reported)).map_or_else(|| reported.to_owned(), |rel| display_path(&rel))
+}
+
+/// The path of `p` relative to the repository root `top` (symbolic links resolved), or `None`
+/// when it lies outside the repository.
+fn inside(top: &Path, p: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let abs = abs.canonicalize().unwrap_or(abs);
-    abs.strip_prefix(top)
-        .map_or_else(|_| reported.to_owned(), display_path)
+    abs.strip_prefix(top).ok().map(Path::to_path_buf)
 }
 
 /// Lints `opts.paths` as they were at `rev` and returns the findings as a baseline whose
@@ -78,7 +84,15 @@ pub fn baseline_at(rev: &str, opts: &Options) -> Result<Baseline, String> {
     };
     let mut old_paths = Vec::new();
     for p in &paths {
-        let rel = repo_relative(&top, &p.to_string_lossy());
+        // A path outside the repository has no version at `rev`: comparing it with itself
+        // would call every finding old.
+        let rel = inside(&top, p).ok_or_else(|| {
+            format!(
+                "--new-since: {} is outside the repository at {}, so it has no version at `{rev}`; lint it without --new-since, or from its own repository",
+                p.display(),
+                top.display()
+            )
+        })?;
         let old = tmp.path().join(&rel);
         if old.exists() {
             old_paths.push(old);

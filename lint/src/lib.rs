@@ -8,7 +8,9 @@
 //! - [`frontend`]: one module per language ([`frontend::rust`]) behind the
 //!   [`FrontEnd`](frontend::FrontEnd) seam;
 //! - [`rules`]: one module per rule, with its documentation;
-//! - [`engine`]: walking, prefiltering, the two passes, suppressions and fingerprints;
+//! - [`source`]: a file's text, display path and [`LineIndex`](source::LineIndex), shared by
+//!   front ends and engine; [`walk`]: which files a run reads;
+//! - [`engine`]: prefiltering, the two passes, suppressions and fingerprints;
 //! - [`fix`]: applying the findings' fixes to a fixpoint (`--fix`, `--diff`);
 //! - [`config`], [`suppress`], [`baseline`], [`render`]: know nothing about Rust.
 
@@ -25,7 +27,9 @@ pub mod lines;
 pub mod model;
 pub mod render;
 pub mod rules;
+pub mod source;
 pub mod suppress;
+pub mod walk;
 
 pub use engine::{Options, Report, lint, lint_document, lint_sources};
 

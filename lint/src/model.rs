@@ -101,9 +101,15 @@ pub struct Finding {
     pub note: Option<String>,
     /// Stable content fingerprint (survives line shifts); used by baselines and SARIF.
     pub fingerprint: String,
-    /// The text of the start line (without the line terminator), for renderers.
+    /// The text of the start line (without the line terminator), for renderers. A line longer
+    /// than a few hundred bytes is clipped to a window around the finding, so that many
+    /// findings on one long line cost linear memory; the window starts at `line_text_column`.
     #[serde(skip)]
     pub line_text: String,
+    /// The 1-based character column of the line at which `line_text` starts (1 unless the line
+    /// was clipped).
+    #[serde(skip)]
+    pub line_text_column: usize,
     /// The migration of this finding, when one is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,

@@ -63,7 +63,7 @@ fn markers(case: &Path, exts: &[&str]) -> BTreeMap<(String, usize), Vec<String>>
                     .map(str::to_owned)
                     .collect();
                 rules.sort();
-                let path = mirrorless_lint::engine::display_path(&f);
+                let path = mirrorless_lint::source::display_path(&f);
                 out.insert((path, i + 1), rules);
             }
         }

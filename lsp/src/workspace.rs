@@ -2,8 +2,9 @@
 //! workspace root reads them, with each open document's unsaved text in place of its file.
 
 use mirrorless_lint::config::Config;
-use mirrorless_lint::engine::{self, Source, display_path};
+use mirrorless_lint::engine;
 use mirrorless_lint::model::Finding;
+use mirrorless_lint::source::{Source, display_path};
 use mirrorless_lint::{Options, lint_sources};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};

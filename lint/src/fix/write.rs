@@ -77,8 +77,9 @@ pub fn write(file: &FixedFile, roots: &[PathBuf]) -> Result<(), FileError> {
         .prefix(".mirrorless-fix-")
         .tempfile_in(dir)
         .map_err(|e| error(d, format!("not fixed: cannot create a temporary file: {e}")))?;
+    // No fsync: the rename makes the replacement atomic for other readers; durability across
+    // a power cut is left to the file system (an fsync per file made --fix 1.4x slower).
     tmp.write_all(file.fixed.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| error(d, format!("not fixed: cannot write: {e}")))?;
     if let Some(p) = permissions {
         // Best effort: a file system without permissions keeps the default.

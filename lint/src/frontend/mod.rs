@@ -10,6 +10,8 @@
 //! 2. [`FrontEnd::analyze`] reports every occurrence, using the [`Symbols`] of the whole run
 //!    to resolve uses of those identifiers across files.
 
+pub mod depth;
+pub mod locals;
 pub mod markdown;
 pub mod rust;
 pub mod typescript;
@@ -17,6 +19,7 @@ pub mod typescript;
 use crate::catalog::Catalog;
 use crate::model::{Fix, Occurrence};
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 
 /// What kind of identifier a declaration introduces.
@@ -93,13 +96,14 @@ impl Symbols {
     }
 
     /// The const `ident` as reached by a path whose previous segment is `prev`: a free const
-    /// matches any path, an associated const only `Owner::IDENT` or `Self::IDENT`.
+    /// matches any path but one through a type (`Other::IDENT` is an associated const of
+    /// `Other`), an associated const only `Owner::IDENT` or `Self::IDENT`.
     pub fn get_const(&self, ident: &str, prev: Option<&str>) -> Option<&Declaration> {
         self.by_ident.get(ident).and_then(|l| {
             l.iter().find(|d| {
                 d.kind == DeclKind::Const
                     && match d.owner.as_deref() {
-                        None => true,
+                        None => prev.is_none_or(|p| !p.starts_with(char::is_uppercase)),
                         Some(owner) => prev.is_some_and(|p| p == owner || p == "Self"),
                     }
             })
@@ -358,11 +362,47 @@ pub struct Token {
 }
 
 /// Sorts a file's occurrences by position and drops the duplicates two paths of one front end
-/// found for the same name at the same place.
+/// found for the same name at the same place, keeping the most specific role (the order of
+/// [`Role`](crate::model::Role)). Occurrences at different places are all kept, even on one
+/// line.
 pub fn in_source_order(mut occ: Vec<Occurrence>) -> Vec<Occurrence> {
-    occ.sort_by_key(|o| (o.start, o.end));
+    occ.sort_by_key(|o| (o.start, o.end, o.role));
     occ.dedup_by(|a, b| a.start == b.start && a.end == b.end && a.event == b.event);
     occ
+}
+
+/// The range to delete for a node (a statement, a member) at `r` of `src`: its whole line(s)
+/// when nothing else is on them (and one of two blank lines around it), otherwise the node and
+/// the blanks after it. Shared by the front ends' fixes.
+pub fn line_removal(src: &str, r: Range<usize>) -> Range<usize> {
+    let bytes = src.as_bytes();
+    let line_start = src[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let alone_before = src[line_start..r.start].trim().is_empty();
+    let mut end = r.end;
+    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
+        end += 1;
+    }
+    let at_eol = end >= bytes.len() || matches!(bytes[end], b'\n' | b'\r');
+    if alone_before && at_eol {
+        if bytes.get(end) == Some(&b'\r') {
+            end += 1;
+        }
+        if bytes.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        // Between two blank lines, take one of them along.
+        let blank_before = src[..line_start]
+            .strip_suffix('\n')
+            .map(|b| b.strip_suffix('\r').unwrap_or(b))
+            .is_some_and(|b| b.rsplit('\n').next().is_some_and(|l| l.trim().is_empty()));
+        let next_line = src[end..].split('\n').next().unwrap_or("");
+        if blank_before && end < bytes.len() && next_line.trim().is_empty() {
+            end = (end + next_line.len() + 1).min(bytes.len());
+        }
+        line_start..end
+    } else {
+        r.start..end
+    }
 }
 
 impl Token {
@@ -377,6 +417,89 @@ impl Token {
             content_start: start + 2,
             content_end: end,
             whole: true,
+        }
+    }
+}
+
+/// Syntactic contexts of a file (byte ranges, each with what it makes a name inside it), for
+/// "the innermost context around this name" in O(nesting depth) per query instead of a scan
+/// of every context: a file with 100,000 calls stays linear.
+#[derive(Debug, Clone)]
+pub struct Contexts<T> {
+    /// Sorted by start, then longest first; ties keep the order they were found in.
+    ranges: Vec<(std::ops::Range<usize>, T)>,
+    /// For each range, the index of the innermost range containing it.
+    parent: Vec<Option<usize>>,
+}
+
+impl<T: Copy> Contexts<T> {
+    /// Indexes the contexts a front end found (syntactic ranges: nested or disjoint).
+    pub fn new(mut ranges: Vec<(std::ops::Range<usize>, T)>) -> Self {
+        ranges.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+        let mut parent = Vec::with_capacity(ranges.len());
+        let mut open: Vec<usize> = Vec::new();
+        for (i, (r, _)) in ranges.iter().enumerate() {
+            while let Some(&top) = open.last() {
+                if ranges[top].0.end >= r.end && ranges[top].0.start <= r.start {
+                    break;
+                }
+                open.pop();
+            }
+            parent.push(open.last().copied());
+            open.push(i);
+        }
+        Contexts { ranges, parent }
+    }
+
+    /// The innermost context containing `start..end` (of several equal ones, the first found).
+    pub fn at(&self, start: usize, end: usize) -> Option<T> {
+        let mut i = self
+            .ranges
+            .partition_point(|(r, _)| r.start <= start)
+            .checked_sub(1);
+        while let Some(k) = i {
+            let r = &self.ranges[k].0;
+            if r.start <= start && end <= r.end {
+                // Equal ranges sort together; the first one found wins.
+                let mut first = k;
+                while first > 0 && self.ranges[first - 1].0 == *r {
+                    first -= 1;
+                }
+                return Some(self.ranges[first].1);
+            }
+            i = self.parent[k];
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Contexts;
+
+    #[test]
+    fn innermost_context_matches_a_full_scan() {
+        let ranges = vec![
+            (0..100, 'a'),
+            (10..20, 'b'),
+            (12..18, 'c'),
+            (12..18, 'd'),
+            (30..40, 'e'),
+            (50..90, 'f'),
+            (55..60, 'g'),
+        ];
+        let scan = |s: usize, e: usize| {
+            ranges
+                .iter()
+                .filter(|(r, _)| r.start <= s && e <= r.end)
+                .min_by_key(|(r, _)| r.end - r.start)
+                .map(|(_, c)| *c)
+        };
+        let index = Contexts::new(ranges.clone());
+        for s in 0..110 {
+            for e in s..112 {
+                assert_eq!(index.at(s, e), scan(s, e), "{s}..{e}");
+            }
         }
     }
 }

@@ -14,12 +14,22 @@ fn level(s: Severity) -> Level<'static> {
 }
 
 fn finding(renderer: &Renderer, f: &Finding) -> String {
-    let text = f.line_text.as_str();
+    // A long line's snippet is a window of it (`line_text_column` onwards), marked with `…`.
+    let clipped = f.line_text_column > 1;
+    let text = if clipped {
+        format!("…{}", f.line_text)
+    } else {
+        f.line_text.clone()
+    };
+    let text = text.as_str();
+    let skip = f.line_text_column.saturating_sub(1);
+    let lead = if clipped { "…".len() } else { 0 };
     // Columns are characters; annotate-snippets wants byte offsets within the snippet.
     let byte_at = |col: usize| {
-        text.char_indices()
-            .nth(col - 1)
-            .map_or(text.len(), |(i, _)| i)
+        lead + text[lead..]
+            .char_indices()
+            .nth(col.saturating_sub(1 + skip))
+            .map_or(text.len() - lead, |(i, _)| i)
     };
     let start = byte_at(f.column);
     let end = if f.end_line == f.line {

@@ -21,16 +21,17 @@ Delete the emit: append the durable event (if the code does not already) and let
 `session/event`.
 ",
     fixes: "
-**TypeScript/JavaScript** (also in Markdown code fences): an emit statement (`ctx.emit(…)`,
-`await ctx.emit(…)`, the `emit(carrier, name, …)` overload), with the `try { … } catch` that
-holds only it or an `if (flag)` guard, is deleted.
+An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code fences):
+`ctx.emit(…)`, `await ctx.emit(…)`, the `emit(carrier, name, …)` overload, with the
+`try { … } catch` that holds only it or an `if (flag)` guard. **Rust** (also in fences):
+`ctx.emit(\"<removed>\", …);`, awaited or with `?`.
 
 - *Machine-applicable* (`--fix`) when the durable twin is appended earlier in the same block
   (`session.append('<twin>', …)` or `append({ type: '<twin>', … })`) and the emit's arguments have
   no side effects (names, member accesses, literals).
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
-- *No fix* in Rust.
+- *No fix* when the name is not a string literal in the call (a const, a typed event value).
 ",
     bad: r#"
 session.append("turn/start", json!({ "turn": turn }));

@@ -16,6 +16,10 @@ it comes from the lexical scan. Without a syntax tree the linter cannot tell a s
 any other use, nor follow consts and typed events declared in the file, so the findings are
 reported as `reference`, `embedded`, `mention` or `comment`. This note says where parsing stopped.
 
+A file is also scanned lexically, and noted here, when it is too deeply nested to parse safely (an
+estimated 20,000 levels: generated or hostile code) or too large to parse in bounded memory (Rust
+over 4 MiB, TypeScript/JavaScript over 16 MiB). The rest of the run is never affected.
+
 Fix the syntax error, or exclude the file in `mirrorless.toml` if it is not Rust.
 ",
     fixes: "

@@ -2,10 +2,12 @@
 //! pass that gives each occurrence its context and resolves consts, statics, associated
 //! consts, typed events, serde-renamed variants and aliases across files.
 
+mod fixes;
 mod lex;
+mod locals;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
@@ -14,6 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use syn::visit::Visit;
 use syntax::Ctx;
+
+/// Larger files are scanned lexically: syn's tree takes up to ~150 bytes per byte of dense
+/// source, and generated files this large rarely hold hand-written subscriptions.
+const MAX_PARSE_BYTES: usize = 4 << 20;
 
 /// The Rust front end (`*.rs`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -138,36 +144,43 @@ impl FrontEnd for Rust {
         if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
             return Declarations::default();
         }
-        let found = match parse(src) {
-            Ok(file) => {
-                let mut c = syntax::Collector {
-                    cx,
-                    path,
-                    found: Vec::new(),
-                    impl_self: Vec::new(),
-                    modules: module_words(path),
-                    mod_stack: Vec::new(),
-                    locals: syntax::local_strings(&file, cx.symbols),
-                    pending: Default::default(),
-                };
-                c.visit_file(&file);
-                let mut pending: Vec<String> = c.pending.into_iter().collect();
-                pending.sort();
-                Declarations {
-                    found: c.found,
-                    pending,
+        let modules = module_words(path);
+        depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+            let found = match parse(src) {
+                Ok(file) => {
+                    let mut c = syntax::Collector {
+                        cx,
+                        path,
+                        found: Vec::new(),
+                        impl_self: Vec::new(),
+                        modules,
+                        mod_stack: Vec::new(),
+                        locals: syntax::local_strings(&file, cx.symbols),
+                        pending: Default::default(),
+                    };
+                    c.visit_file(&file);
+                    let mut pending: Vec<String> = c.pending.into_iter().collect();
+                    pending.sort();
+                    Declarations {
+                        found: c.found,
+                        pending,
+                    }
                 }
-            }
-            Err(_) => Declarations::default(),
-        };
-        release_spans();
-        found
+                Err(_) => Declarations::default(),
+            };
+            release_spans();
+            Ok(found)
+        })
+        .unwrap_or_default()
     }
 
     fn syntax_errors(&self, _path: &str, src: &str) -> usize {
-        let failed = parse(src).is_err();
-        release_spans();
-        usize::from(failed)
+        let parsed = depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+            let r = parse(src).map(|_| ()).map_err(|e| (0, e.to_string()));
+            release_spans();
+            r
+        });
+        usize::from(parsed.is_err())
     }
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
@@ -176,27 +189,30 @@ impl FrontEnd for Rust {
         // Files whose only mentions are comments (the usual state after a migration) need
         // no syntax tree.
         let lexical_only = !cx.mentions_declared && names_only_in_comments(src, &tokens, cx);
-        let parsed = if lexical_only { None } else { Some(parse(src)) };
-        let (contexts, idents) = match parsed {
-            None => (Vec::new(), Vec::new()),
-            Some(Ok(file)) => {
-                let mut c = syntax::Classifier::new(cx, path, &file);
-                c.visit_file(&file);
-                (c.contexts, c.occurrences)
-            }
-            Some(Err(e)) => {
-                analysis.parse_error = Some((e.span().byte_range().start, e.to_string()));
-                (Vec::new(), Vec::new())
-            }
+        let parsed = if lexical_only {
+            Ok((Vec::new(), Vec::new(), Vec::new()))
+        } else {
+            depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+                let result = match parse(src) {
+                    Ok(file) => {
+                        let mut c = syntax::Classifier::new(cx, path, &file);
+                        c.visit_file(&file);
+                        let fixes = fixes::collect(&file, src, cx);
+                        Ok((c.contexts, c.occurrences, fixes))
+                    }
+                    Err(e) => Err((e.span().byte_range().start, e.to_string())),
+                };
+                release_spans();
+                result
+            })
         };
-        release_spans();
-        let context_at = |start: usize, end: usize| -> Option<Ctx> {
-            contexts
-                .iter()
-                .filter(|(r, _)| r.start <= start && end <= r.end)
-                .min_by_key(|(r, _)| r.end - r.start)
-                .map(|(_, c)| *c)
-        };
+        let (contexts, idents, fixes) = parsed.unwrap_or_else(|error| {
+            analysis.parse_error = Some(error);
+            (Vec::new(), Vec::new(), Vec::new())
+        });
+        analysis.fixes = fixes;
+        let contexts = super::Contexts::new(contexts);
+        let context_at = |start: usize, end: usize| -> Option<Ctx> { contexts.at(start, end) };
 
         for t in &tokens {
             if t.kind == TokenKind::Comment {

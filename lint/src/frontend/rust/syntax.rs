@@ -1,5 +1,7 @@
 //! The syn passes: declaration collection (pass 1) and context classification (pass 2).
 
+use super::locals;
+use crate::frontend::locals::{Binding, Locals};
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
 use proc_macro2::{Span, TokenStream, TokenTree};
@@ -100,6 +102,11 @@ pub(super) fn eval_str(expr: &Expr, env: &Env<'_>) -> Option<String> {
         Expr::Macro(m) => eval_macro(&m.mac, env),
         _ => None,
     }
+}
+
+/// Whether a path segment names a type (`Moment`, `Self`) rather than a module (`events`).
+fn is_type_name(segment: &str) -> bool {
+    segment.starts_with(char::is_uppercase)
 }
 
 fn peel(e: &Expr) -> &Expr {
@@ -720,6 +727,10 @@ pub(super) struct Classifier<'a> {
     locals: HashMap<String, String>,
     /// Resolutions already made in this file, by (identifier, previous segment, bare).
     memo: std::cell::RefCell<Memo<'a>>,
+    /// Enclosing `+` operations and macro bodies being evaluated ([`MAX_ASSEMBLY_DEPTH`]).
+    assembly_depth: usize,
+    /// Local bindings and loop variables in scope.
+    local_names: Locals,
 }
 
 type Memo<'a> = HashMap<(String, Option<String>, bool), Option<&'a Declaration>>;
@@ -741,6 +752,8 @@ impl<'a> Classifier<'a> {
             impl_self: Vec::new(),
             locals: local_strings(file, cx.symbols),
             memo: Default::default(),
+            assembly_depth: 0,
+            local_names: Locals::default(),
         }
     }
 
@@ -871,6 +884,16 @@ impl<'a> Classifier<'a> {
     }
 
     fn visit_macro_body(&mut self, mac: &syn::Macro) {
+        if self.assembly_depth >= MAX_ASSEMBLY_DEPTH {
+            // Deep inside nested macros: only look for identifiers, once per token.
+            return self.scan_tokens(mac.tokens.clone());
+        }
+        self.assembly_depth += 1;
+        self.visit_macro_parsed(mac);
+        self.assembly_depth -= 1;
+    }
+
+    fn visit_macro_parsed(&mut self, mac: &syn::Macro) {
         let env = Env {
             symbols: self.cx.symbols,
             locals: &self.locals,
@@ -951,18 +974,30 @@ fn receiver_name(e: &Expr) -> Option<String> {
     }
 }
 
+/// Names are assembled from a few pieces: deeper `+` chains or macro nesting are not
+/// evaluated (each level would re-evaluate everything below it: quadratic on attack input).
+const MAX_ASSEMBLY_DEPTH: usize = 16;
+
 impl Classifier<'_> {
     /// A name assembled at run time from evaluable pieces (`NS.to_owned() + "turn-start"`,
-    /// `[NS, "turn-start"].concat()`). Returns whether it was one.
-    fn assembled(&mut self, e: &Expr, how: &str) -> bool {
+    /// `[NS, "turn-start"].concat()`): `eval` evaluates it. Returns whether it was one.
+    fn assembled(
+        &mut self,
+        span: Span,
+        eval: impl FnOnce(&Env<'_>) -> Option<String>,
+        how: &str,
+    ) -> bool {
+        if self.assembly_depth >= MAX_ASSEMBLY_DEPTH {
+            return false;
+        }
         let env = Env {
             symbols: self.cx.symbols,
             locals: &self.locals,
         };
-        match removed(eval_str(e, &env), self.cx) {
+        match removed(eval(&env), self.cx) {
             Some(ev) => {
                 self.occurrences
-                    .push((range(e.span()), ev, Some(format!("built by {how}"))));
+                    .push((range(span), ev, Some(format!("built by {how}"))));
                 true
             }
             None => false,
@@ -970,18 +1005,160 @@ impl Classifier<'_> {
     }
 }
 
-impl<'ast> Visit<'ast> for Classifier<'_> {
-    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-        if matches!(b.op, syn::BinOp::Add(_)) && self.assembled(&Expr::Binary(b.clone()), "`+`") {
+/// Methods that iterate or copy without changing the names (`MIRRORS.iter()`).
+const ITER_METHODS: &[&str] = &["iter", "into_iter", "copied", "cloned"];
+
+impl Classifier<'_> {
+    /// The removed names an expression bound to a local holds: a name (literal, const, built
+    /// name), an array of them, a const array, or another local holding them.
+    fn held_names(&self, e: &Expr) -> Vec<String> {
+        let e = peel(e);
+        match e {
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && (ITER_METHODS.contains(&m.method.to_string().as_str())
+                        || PEEL_METHODS.contains(&m.method.to_string().as_str())) =>
+            {
+                return self.held_names(&m.receiver);
+            }
+            Expr::Path(p) if p.qself.is_none() => {
+                let segs: Vec<String> = p
+                    .path
+                    .segments
+                    .iter()
+                    .map(|s| s.ident.to_string())
+                    .collect();
+                let single = segs.len() == 1 && p.path.leading_colon.is_none();
+                if single && let Some(bound) = self.local_names.get(&segs[0]) {
+                    return bound.map_or_else(Vec::new, |b| b.events.clone());
+                }
+                let prev = segs.len().checked_sub(2).map(|i| segs[i].as_str());
+                if let Some(last) = segs.last()
+                    && let Some(d) = self.resolve(last, prev, single)
+                {
+                    let symbols: &Symbols = self.cx.symbols;
+                    return symbols
+                        .same_site(d)
+                        .iter()
+                        .map(|d| d.event.clone())
+                        .collect();
+                }
+            }
+            _ => {}
+        }
+        let env = Env {
+            symbols: self.cx.symbols,
+            locals: &self.locals,
+        };
+        if let Some(ev) = removed(eval_str(e, &env), self.cx) {
+            return vec![ev];
+        }
+        let mut strs = Vec::new();
+        array_strs(e, &env, &mut strs);
+        strs.into_iter()
+            .filter_map(|v| removed(Some(v), self.cx))
+            .collect()
+    }
+
+    /// Binds the names `pat` introduces: the one name of a simple pattern to `events` (when
+    /// there are any), every other name to nothing.
+    fn bind_pattern(&mut self, pat: &syn::Pat, events: Vec<String>) {
+        if let Some(name) = locals::single_ident(pat) {
+            let binding = (!events.is_empty()).then(|| Binding {
+                events,
+                via: format!(
+                    "through local `{name}` bound at {}:{}",
+                    self.path,
+                    line_of(pat.span())
+                ),
+            });
+            self.local_names.bind(name, binding);
             return;
         }
+        let mut names = Vec::new();
+        locals::pattern_idents(pat, &mut names);
+        for n in names {
+            self.local_names.bind(n, None);
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Classifier<'_> {
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        self.local_names.push();
+        visit::visit_block(self, b);
+        self.local_names.pop();
+    }
+
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        // The value is read before the new name exists (`let name = name;`).
+        let events = l
+            .init
+            .as_ref()
+            .map_or_else(Vec::new, |init| self.held_names(&init.expr));
+        visit::visit_local(self, l);
+        self.bind_pattern(&l.pat, events);
+    }
+
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        let events = self.held_names(&f.expr);
+        self.local_names.push();
+        self.bind_pattern(&f.pat, events);
+        self.visit_block(&f.body);
+        self.local_names.pop();
+    }
+
+    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
+        self.local_names.push();
+        for p in &c.inputs {
+            self.bind_pattern(p, Vec::new());
+        }
+        visit::visit_expr_closure(self, c);
+        self.local_names.pop();
+    }
+
+    fn visit_arm(&mut self, a: &'ast syn::Arm) {
+        self.local_names.push();
+        self.bind_pattern(&a.pat, Vec::new());
+        visit::visit_arm(self, a);
+        self.local_names.pop();
+    }
+
+    fn visit_expr_let(&mut self, l: &'ast syn::ExprLet) {
+        visit::visit_expr_let(self, l);
+        self.bind_pattern(&l.pat, Vec::new());
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        let saved = self.local_names.enter_item();
+        visit::visit_item_fn(self, f);
+        self.local_names.restore(saved);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if !matches!(b.op, syn::BinOp::Add(_)) {
+            return visit::visit_expr_binary(self, b);
+        }
+        let sum = |env: &Env<'_>| Some(eval_str(&b.left, env)? + &eval_str(&b.right, env)?);
+        if self.assembled(b.span(), sum, "`+`") {
+            return;
+        }
+        self.assembly_depth += 1;
         visit::visit_expr_binary(self, b);
+        self.assembly_depth -= 1;
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let concat = |env: &Env<'_>| {
+            let Expr::Array(a) = peel(&m.receiver) else {
+                return None;
+            };
+            a.elems.iter().map(|e| eval_str(e, env)).collect()
+        };
         if m.args.is_empty()
             && m.method == "concat"
-            && self.assembled(&Expr::MethodCall(m.clone()), "`concat()`")
+            && self.assembled(m.span(), concat, "`concat()`")
         {
             return;
         }
@@ -1065,7 +1242,9 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         {
             self.contexts.push((r, Ctx::Role(Role::Declare)));
         }
+        let saved = self.local_names.enter_item();
         visit::visit_impl_item_fn(self, f);
+        self.local_names.restore(saved);
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
@@ -1102,6 +1281,17 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
     fn visit_path(&mut self, p: &'ast syn::Path) {
         let segs: Vec<&syn::PathSegment> = p.segments.iter().collect();
         let single = segs.len() == 1 && p.leading_colon.is_none();
+        if single && let Some(bound) = self.local_names.get(&segs[0].ident.to_string()) {
+            // A local: it holds removed names, or shadows whatever else has this name.
+            if let Some(b) = bound {
+                let r = range(segs[0].ident.span());
+                for ev in &b.events {
+                    self.occurrences
+                        .push((r.clone(), ev.clone(), Some(b.via.clone())));
+                }
+            }
+            return self.visit_path_arguments(&segs[0].arguments);
+        }
         if single {
             // A variant in scope by `use Enum::*` or `use Enum::Variant`.
             let name = segs[0].ident.to_string();
@@ -1305,8 +1495,13 @@ fn nearest<'d>(
 }
 
 /// Whether an import or qualified path through `prefix` can reach `d`: a prefix made only of
-/// `crate`/`self`/`super`, or one naming a module word of the declaration.
+/// `crate`/`self`/`super`, or one naming a module word of the declaration. A path whose last
+/// qualifier is a type (`Moment::TurnEnd`, `Self::TurnEnd`) names a variant or an associated
+/// item of that type, never a free item such as a typed event or a free const.
 fn reachable_through(prefix: &[String], d: &Declaration) -> bool {
+    if d.owner.is_none() && prefix.last().is_some_and(|s| is_type_name(s)) {
+        return false;
+    }
     let named: Vec<&String> = prefix
         .iter()
         .filter(|s| !matches!(s.as_str(), "crate" | "self" | "super" | "Self"))

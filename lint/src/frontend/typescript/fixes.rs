@@ -19,7 +19,7 @@
 
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
-use crate::frontend::{Context, OccurrenceFix};
+use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
@@ -96,37 +96,9 @@ impl<'s, 'c> Fixer<'s, 'c> {
         });
     }
 
-    /// The range to delete for a node at `r`: its whole line(s) when nothing else is on
-    /// them, otherwise the node and the blanks after it.
+    /// The range to delete for a node at `r` (see [`line_removal`]).
     fn removal(&self, r: Range<usize>) -> Range<usize> {
-        let bytes = self.src.as_bytes();
-        let line_start = self.src[..r.start].rfind('\n').map_or(0, |i| i + 1);
-        let alone_before = self.src[line_start..r.start].trim().is_empty();
-        let mut end = r.end;
-        while end < bytes.len() && matches!(bytes[end], b' ' | b'\t') {
-            end += 1;
-        }
-        let at_eol = end >= bytes.len() || matches!(bytes[end], b'\n' | b'\r');
-        if alone_before && at_eol {
-            if bytes.get(end) == Some(&b'\r') {
-                end += 1;
-            }
-            if bytes.get(end) == Some(&b'\n') {
-                end += 1;
-            }
-            // Between two blank lines, take one of them along.
-            let blank_before = self.src[..line_start]
-                .strip_suffix('\n')
-                .map(|b| b.strip_suffix('\r').unwrap_or(b))
-                .is_some_and(|b| b.rsplit('\n').next().is_some_and(|l| l.trim().is_empty()));
-            let next_line = self.src[end..].split('\n').next().unwrap_or("");
-            if blank_before && end < bytes.len() && next_line.trim().is_empty() {
-                end = (end + next_line.len() + 1).min(bytes.len());
-            }
-            line_start..end
-        } else {
-            r.start..end
-        }
+        line_removal(self.src, r)
     }
 
     /// `r` extended back over the comments directly above it (its JSDoc).
@@ -652,7 +624,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
     /// `whole` is what to delete instead when every member is removed (the `declare module`
     /// block holding only this interface).
     fn members(&mut self, members: &[TSSignature<'_>], whole: Option<Range<usize>>) {
-        let keyed: Vec<(Range<usize>, Option<(Range<usize>, String)>)> = members
+        // Each member's span, and for a removed event's entry its occurrence and name.
+        let keyed: Vec<(Range<usize>, Option<RemovedKey>)> = members
             .iter()
             .map(|m| {
                 let key = match m {
@@ -707,6 +680,9 @@ impl<'s, 'c> Fixer<'s, 'c> {
         }
     }
 }
+
+/// The occurrence range and name of a member keyed by a removed event.
+type RemovedKey = (Range<usize>, String);
 
 enum Body<'b, 'a> {
     Block(&'b FunctionBody<'a>),

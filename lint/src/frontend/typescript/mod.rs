@@ -10,9 +10,9 @@ mod fixes;
 pub mod lex;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
-use crate::engine::LineIndex;
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix, depth};
 use crate::model::{Occurrence, Role};
+use crate::source::LineIndex;
 use lex::{Token, TokenKind};
 use oxc_allocator::Allocator;
 use oxc_ast::ast::Program;
@@ -41,7 +41,20 @@ fn source_type(path: &str) -> SourceType {
 
 /// Parses `src` and runs `f` on the program, or returns the offset and message of the error
 /// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
-fn with_program<R>(
+/// Deeply nested files are parsed on a stack sized for them; too deep or too large ones are
+/// refused ([`depth`]).
+fn with_program<R: Send>(
+    path: &str,
+    src: &str,
+    f: impl FnOnce(&Program<'_>) -> R + Send,
+) -> Result<R, (usize, String)> {
+    depth::bounded_parse(src, MAX_PARSE_BYTES, || parse_program(path, src, f))
+}
+
+/// Larger files are scanned lexically: oxc's arena takes ~10–20 bytes per byte of source.
+const MAX_PARSE_BYTES: usize = 16 << 20;
+
+fn parse_program<R>(
     path: &str,
     src: &str,
     f: impl FnOnce(&Program<'_>) -> R,
@@ -285,14 +298,8 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         }
     };
     let lexical = analysis.parse_error.is_some();
-    let context_at = |start: usize, end: usize| -> Option<Option<Role>> {
-        parsed
-            .contexts
-            .iter()
-            .filter(|(r, _)| r.start <= start && end <= r.end)
-            .min_by_key(|(r, _)| r.end - r.start)
-            .map(|(_, c)| *c)
-    };
+    let contexts = super::Contexts::new(parsed.contexts);
+    let context_at = |start: usize, end: usize| -> Option<Option<Role>> { contexts.at(start, end) };
     // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
     // starts with `mirrorless:`; the names it lists are not comment notes.
     let mut suppressions = Vec::new();

@@ -5,9 +5,10 @@
 //! uses of identifiers that stand for a removed event. The front end then matches names in
 //! the text and asks for the innermost context of each.
 
-use crate::engine::LineIndex;
+use crate::frontend::locals::{Binding, Locals};
 use crate::frontend::{CallNames, Context, DeclKind, Declaration, Symbols};
 use crate::model::Role;
+use crate::source::LineIndex;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
@@ -643,6 +644,10 @@ pub(super) struct Classifier<'a> {
     pub strings: Vec<super::lex::Token>,
     /// Array literals bound in functions so far (module-level ones are in the scope).
     local_arrays: HashMap<String, Vec<Range<usize>>>,
+    /// Function- and block-level bindings in scope; the program's own scope is the first.
+    local_names: Locals,
+    /// Byte offsets of the line starts, for describing where a local was bound.
+    line_starts: Vec<usize>,
 }
 
 impl<'a> Classifier<'a> {
@@ -654,7 +659,29 @@ impl<'a> Classifier<'a> {
             occurrences: Vec::new(),
             strings: Vec::new(),
             local_arrays: HashMap::new(),
+            local_names: Locals::default(),
+            line_starts: Vec::new(),
         }
+    }
+
+    /// A `const`/`let` inside a function or block whose value is a removed name (a literal, a
+    /// module-level const, another such local): its uses are followed like a const's.
+    fn local_binding(&self, name: &str, init: &Expression<'_>, at: u32) -> Option<Binding> {
+        let events = match init.get_inner_expression() {
+            Expression::Identifier(id) => match self.local_names.get(id.name.as_str()) {
+                Some(bound) => bound.map(|b| b.events.clone()),
+                None => self.resolver.eval(init, self.cx).map(|(ev, _)| vec![ev]),
+            },
+            _ => self.resolver.eval(init, self.cx).map(|(ev, _)| vec![ev]),
+        }?;
+        let line = self.line_starts.partition_point(|&s| s <= at as usize);
+        Some(Binding {
+            events,
+            via: format!(
+                "through local `{name}` bound at {}:{line}",
+                self.resolver.path
+            ),
+        })
     }
 
     fn mark(&mut self, r: Range<usize>, role: Option<Role>) {
@@ -827,6 +854,43 @@ impl<'a> Visit<'a> for LoopUse<'_> {
 }
 
 impl<'a> Visit<'a> for Classifier<'_> {
+    fn visit_program(&mut self, it: &Program<'a>) {
+        self.line_starts = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', it.source_text.as_bytes()).map(|i| i + 1))
+            .collect();
+        walk::walk_program(self, it);
+    }
+
+    fn enter_scope(
+        &mut self,
+        _flags: oxc_syntax::scope::ScopeFlags,
+        _id: &std::cell::Cell<Option<oxc_syntax::scope::ScopeId>>,
+    ) {
+        self.local_names.push();
+    }
+
+    fn leave_scope(&mut self) {
+        self.local_names.pop();
+    }
+
+    fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
+        // Below the program's scope, every name bound shadows: a parameter, a loop variable,
+        // a local function. Module-level names are declarations, resolved across files.
+        if self.local_names.depth() > 1 {
+            self.local_names.bind(it.name.as_str().to_owned(), None);
+        }
+    }
+
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        // A reassigned local is no longer known to hold the name (nor is its target a use).
+        if let AssignmentTarget::AssignmentTargetIdentifier(id) = &it.left
+            && self.local_names.get(id.name.as_str()).is_some()
+        {
+            self.local_names.bind(id.name.as_str().to_owned(), None);
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+
     fn visit_string_literal(&mut self, it: &StringLiteral<'a>) {
         let r = range(it.span);
         // Quotes are one byte each; a literal from a JSX attribute or import is the same.
@@ -907,6 +971,14 @@ impl<'a> Visit<'a> for Classifier<'_> {
         {
             self.local_arrays.insert(id.name.as_str().to_owned(), elems);
         }
+        // Read before the declarator binds its name (`const name = name`).
+        let local = match (&it.id, &it.init) {
+            (BindingPattern::BindingIdentifier(id), Some(init)) if self.local_names.depth() > 1 => {
+                self.local_binding(id.name.as_str(), init, it.span.start)
+                    .map(|b| (id.name.as_str().to_owned(), b))
+            }
+            _ => None,
+        };
         if let Some(init) = &it.init {
             match init.get_inner_expression() {
                 e @ (Expression::StringLiteral(_) | Expression::TemplateLiteral(_)) => {
@@ -926,6 +998,9 @@ impl<'a> Visit<'a> for Classifier<'_> {
             }
         }
         walk::walk_variable_declarator(self, it);
+        if let Some((name, binding)) = local {
+            self.local_names.bind(name, Some(binding));
+        }
     }
 
     fn visit_property_definition(&mut self, it: &PropertyDefinition<'a>) {
@@ -955,6 +1030,16 @@ impl<'a> Visit<'a> for Classifier<'_> {
     }
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if let Some(bound) = self.local_names.get(it.name.as_str()) {
+            // A local: it holds removed names, or shadows whatever else has this name.
+            if let Some(b) = bound {
+                for ev in &b.events {
+                    self.occurrences
+                        .push((range(it.span), ev.clone(), Some(b.via.clone())));
+                }
+            }
+            return;
+        }
         if self.cx.symbols.is_empty() {
             return;
         }

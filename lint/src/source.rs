@@ -1,0 +1,214 @@
+//! A source file as the linter holds it: its path as given and as shown, its text, and the
+//! [`LineIndex`] that turns byte offsets into lines and columns. Front ends, the engine and the
+//! renderers all build on this module; it imports nothing else of the crate but the model.
+
+use crate::model::FileError;
+use std::path::{Path, PathBuf};
+
+/// One file read for linting.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path as walked or named.
+    pub path: PathBuf,
+    /// The path as reported ([`display_path`]).
+    pub display: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// The path as the user sees it: forward slashes, no leading `./`.
+pub fn display_path(p: &Path) -> String {
+    let s = p.to_string_lossy().replace('\\', "/");
+    let mut s = s.as_str();
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    s.to_owned()
+}
+
+/// Reads a walked file. Not valid UTF-8 is an error naming the line of the first bad byte.
+pub fn read_source(path: PathBuf) -> Result<Source, FileError> {
+    let display = display_path(&path);
+    let bytes = std::fs::read(&path).map_err(|e| FileError {
+        path: display.clone(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source {
+            path,
+            display,
+            text,
+        }),
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+            Err(FileError {
+                path: display,
+                line: Some(line),
+                message: format!(
+                    "not valid UTF-8 (invalid byte at offset {valid}); the file was not linted"
+                ),
+            })
+        }
+    }
+}
+
+/// Line starts of a text, for byte offset → (line, column) conversion. A column costs
+/// O(log lines) plus at most [`CHECKPOINT`] bytes of counting, however long the line: a
+/// 50 MB one-line file with thousands of findings stays linear.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+    /// `None` for ASCII text (a column is a byte difference); otherwise `(byte offset, chars
+    /// before it)` every [`CHECKPOINT`] bytes.
+    checkpoints: Option<Vec<(usize, usize)>>,
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+pub const CHECKPOINT: usize = 4096;
+
+/// The largest char boundary of `text` at or below `at`.
+pub fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary of `text` at or above `at`.
+pub fn ceil_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text`.
+    pub fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        let checkpoints = (!text.is_ascii()).then(|| {
+            let mut list = Vec::with_capacity(text.len() / CHECKPOINT);
+            let (mut prev, mut chars) = (0, 0);
+            let mut at = CHECKPOINT;
+            while at < text.len() {
+                let b = floor_boundary(text, at);
+                chars += text[prev..b].chars().count();
+                list.push((b, chars));
+                prev = b;
+                at += CHECKPOINT;
+            }
+            list
+        });
+        LineIndex {
+            text,
+            starts,
+            checkpoints,
+        }
+    }
+
+    /// Characters before byte `offset` (an offset inside a character counts its start).
+    fn chars_before(&self, offset: usize) -> usize {
+        let Some(list) = &self.checkpoints else {
+            return offset;
+        };
+        let i = list.partition_point(|&(b, _)| b <= offset);
+        let (b, chars) = if i == 0 { (0, 0) } else { list[i - 1] };
+        chars
+            + self.text[b..floor_boundary(self.text, offset)]
+                .chars()
+                .count()
+    }
+
+    /// 1-based line and 1-based character column of a byte offset.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        let col = self.chars_before(offset) - self.chars_before(start);
+        (line, col + 1)
+    }
+
+    /// The indexed text.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// 1-based column of a byte offset, counted in bytes (rdjson's unit).
+    pub fn byte_column(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset);
+        offset - self.starts[line - 1] + 1
+    }
+
+    /// The byte range of a 1-based line without its terminator.
+    pub fn line_range(&self, line: usize) -> std::ops::Range<usize> {
+        let len = self.text.len();
+        let start = self.starts.get(line - 1).copied().unwrap_or(len);
+        let mut end = self.starts.get(line).map_or(len, |&e| e - 1);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end -= 1;
+        }
+        start..end
+    }
+
+    /// The text of a 1-based line without its terminator.
+    pub fn line_text(&self, line: usize) -> &'a str {
+        let start = self
+            .starts
+            .get(line - 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        let end = self.starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        self.text
+            .get(start..end)
+            .unwrap_or("")
+            .trim_end_matches('\r')
+    }
+
+    /// Whether only whitespace precedes `offset` on its line (read backwards, so it costs
+    /// the distance to the first other character, not the length of the line).
+    pub fn starts_line(&self, offset: usize) -> bool {
+        let offset = floor_boundary(self.text, offset);
+        self.text[..offset]
+            .chars()
+            .rev()
+            .take_while(|&c| c != '\n')
+            .all(char::is_whitespace)
+    }
+
+    /// The first line after `line` that is not blank.
+    pub fn next_nonblank(&self, line: usize) -> usize {
+        let mut l = line + 1;
+        while l <= self.starts.len() && self.line_text(l).trim().is_empty() {
+            l += 1;
+        }
+        l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_across_checkpoints() {
+        let line = "é".repeat(3 * CHECKPOINT) + "x" + &"a".repeat(CHECKPOINT);
+        let text = format!("ab\n{line}\n\u{1F600}z\r\n");
+        let index = LineIndex::new(&text);
+        for (offset, _) in text.char_indices() {
+            let start = text[..offset].rfind('\n').map_or(0, |p| p + 1);
+            let line = text[..offset].matches('\n').count() + 1;
+            let col = text[start..offset].chars().count() + 1;
+            assert_eq!(index.position(offset), (line, col), "offset {offset}");
+        }
+        assert_eq!(&text[index.line_range(3)], "\u{1F600}z");
+        assert!(index.starts_line(text.find('\u{1F600}').unwrap()));
+        assert!(!index.starts_line(text.find('z').unwrap()));
+    }
+}

@@ -1,0 +1,195 @@
+//! The walk: which files a run reads. Paths named on the command line are taken as given;
+//! directories are walked in parallel (ripgrep's `ignore` walker, `.gitignore`-aware), filtered
+//! by the configuration's `include`/`exclude`/`allow_paths` globs and by the front ends'
+//! extensions, and returned sorted.
+
+use crate::config::Config;
+use crate::frontend::FrontEnd;
+use crate::model::FileError;
+use crate::source::display_path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where and how to walk.
+#[derive(Debug, Clone, Copy)]
+pub struct Walk<'a> {
+    /// Files and directories named by the user (none: `.`).
+    pub paths: &'a [PathBuf],
+    /// The configuration (its globs and root).
+    pub config: &'a Config,
+    /// Follow symbolic links.
+    pub follow: bool,
+    /// Walker threads.
+    pub threads: usize,
+}
+
+/// Every file to lint (path, named explicitly), sorted and deduplicated; problems go to
+/// `errors`.
+pub fn walk(
+    opts: Walk<'_>,
+    fronts: &[Box<dyn FrontEnd>],
+    errors: &mut Vec<FileError>,
+) -> Vec<(PathBuf, bool)> {
+    let paths: Vec<PathBuf> = if opts.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        opts.paths.to_vec()
+    };
+    let globs = |list: &[String]| -> Option<globset::GlobSet> {
+        if list.is_empty() {
+            return None;
+        }
+        let mut b = globset::GlobSetBuilder::new();
+        for g in list {
+            if let Ok(g) = globset::Glob::new(g) {
+                b.add(g);
+            }
+        }
+        b.build().ok()
+    };
+    let include = globs(&opts.config.lint.include);
+    let exclude = globs(&opts.config.lint.exclude);
+    let allowed = globs(&opts.config.lint.allow_paths);
+    let root = &opts.config.root;
+    let matches = |p: &Path, set: &Option<globset::GlobSet>| -> Option<bool> {
+        let set = set.as_ref()?;
+        let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let rel = abs.strip_prefix(root).unwrap_or(&abs).to_path_buf();
+        let disp = PathBuf::from(display_path(p));
+        Some(set.is_match(&rel) || set.is_match(&disp))
+    };
+    // Historical records allowed by configuration are never linted, even when named.
+    let is_allowed = |p: &Path| matches(p, &allowed) == Some(true);
+    // A directory named on the command line is linted even if `exclude` covers it (like a
+    // file named explicitly); `exclude` still prunes what a walk from elsewhere finds.
+    let selected = |p: &Path, named_excluded: bool| -> bool {
+        matches(p, &include) != Some(false)
+            && (named_excluded || matches(p, &exclude) != Some(true))
+            && !is_allowed(p)
+    };
+
+    let mut out = Vec::new();
+    for root_path in &paths {
+        let meta = match std::fs::metadata(root_path) {
+            Ok(m) => m,
+            Err(e) => {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: format!("cannot read: {e}"),
+                });
+                continue;
+            }
+        };
+        if !meta.is_file() && !meta.is_dir() {
+            // Reading a FIFO or a device could block or never end.
+            errors.push(FileError {
+                path: display_path(root_path),
+                line: None,
+                message: "not a regular file or a directory (a FIFO, socket or device): not read"
+                    .to_owned(),
+            });
+            continue;
+        }
+        if meta.is_file() {
+            // Named explicitly: linted even if ignored or excluded, like ripgrep.
+            if is_allowed(root_path) {
+                continue;
+            }
+            if fronts.iter().any(|f| f.handles(root_path)) {
+                out.push((root_path.clone(), true));
+            } else {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: "no front end for this file type (mirrorless lint reads *.rs, *.ts, *.tsx, *.mts, *.cts, *.js, *.jsx, *.mjs, *.cjs, *.md, *.markdown and *.mdx files)"
+                        .to_owned(),
+                });
+            }
+            continue;
+        }
+        // `dir/**` does not match `dir` itself, so test a would-be child of the named directory.
+        let named_excluded = matches(root_path, &exclude) == Some(true)
+            || matches(&root_path.join("_"), &exclude) == Some(true);
+        let keep = |p: &Path| fronts.iter().any(|f| f.handles(p)) && selected(p, named_excluded);
+        let (files, errs) = walk_dir(root_path, opts, true, &keep);
+        if files.is_empty() && errs.is_empty() {
+            // Nothing to lint: say so if ignore files are why, rather than pass silently.
+            let (ignored, _) = walk_dir(root_path, opts, false, &keep);
+            if !ignored.is_empty() {
+                errors.push(FileError {
+                    path: display_path(root_path),
+                    line: None,
+                    message: format!(
+                        "nothing linted: all {} lintable file(s) below are excluded by .gitignore/.ignore rules; name the files to lint them",
+                        ignored.len()
+                    ),
+                });
+            }
+        }
+        out.extend(files);
+        errors.extend(errs);
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
+}
+
+/// Files found by a walk (path, named explicitly) and the walk's errors.
+type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
+
+/// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts;
+/// `.gitignore`/`.ignore` rules apply when `ignores` is set. Unordered: the caller sorts.
+fn walk_dir(
+    root: &Path,
+    opts: Walk<'_>,
+    ignores: bool,
+    keep: &(dyn Fn(&Path) -> bool + Sync),
+) -> Walked {
+    let found: Mutex<Walked> = Mutex::default();
+    ignore::WalkBuilder::new(root)
+        .standard_filters(ignores)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(opts.follow)
+        .threads(opts.threads.max(1))
+        .filter_entry(|e| e.file_name() != ".git")
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                let item = match entry {
+                    Ok(e) => (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()))
+                        .then(|| Ok(e.into_path())),
+                    Err(err) => Some(Err(walk_error(&err, root))),
+                };
+                if let Some(item) = item
+                    && let Ok(mut lists) = found.lock()
+                {
+                    match item {
+                        Ok(p) => lists.0.push((p, false)),
+                        Err(e) => lists.1.push(e),
+                    }
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    found.into_inner().unwrap_or_default()
+}
+
+fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
+    let text = err.to_string();
+    let path = match err {
+        ignore::Error::WithPath { path, .. } => display_path(path),
+        ignore::Error::WithDepth { err, .. } => match &**err {
+            ignore::Error::WithPath { path, .. } => display_path(path),
+            _ => display_path(root),
+        },
+        ignore::Error::Loop { child, .. } => display_path(child),
+        _ => display_path(root),
+    };
+    FileError {
+        path,
+        line: None,
+        message: format!("cannot walk: {text}"),
+    }
+}

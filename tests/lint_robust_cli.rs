@@ -1,0 +1,142 @@
+//! `mirrorless lint` never loses a finding and never skips silently (issue 11), run as a user
+//! runs it: the real binary on generated trees.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn lint_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env("NO_COLOR", "1")
+        .arg("lint")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// Everything the run printed, both streams.
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let s = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(s.status.success(), "{}", String::from_utf8_lossy(&s.stderr));
+}
+
+#[test]
+fn every_finding_on_a_line_survives_allows_and_off_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let line = "bus.on('agent/turn-start', a); bus.emit('agent/turn-start', x)";
+    write(d, "a.ts", &format!("{line}\n"));
+    write(
+        d,
+        "b.ts",
+        &format!("{line} // mirrorless: allow(ML001) bridged\n"),
+    );
+    let o = lint_in(d, &["--no-config", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_owned(),
+                f["rule"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let pair = |p: &str, r: &str| (p.to_owned(), r.to_owned());
+    assert_eq!(
+        rules,
+        [
+            pair("a.ts", "ML001"),
+            pair("a.ts", "ML002"),
+            pair("b.ts", "ML002")
+        ]
+    );
+    write(
+        d,
+        "mirrorless.toml",
+        "[lint.severity]\nsubscribe = \"off\"\n",
+    );
+    std::fs::remove_file(d.join("b.ts")).unwrap();
+    let o = lint_in(d, &["--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["findings"][0]["rule"], "ML002", "{doc}");
+}
+
+#[test]
+fn new_since_refuses_a_path_outside_the_repository() {
+    let repo = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q"]);
+    write(repo.path(), "a.ts", "export {}\n");
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-qm", "init"]);
+    write(outside.path(), "x.ts", "bus.on('agent/turn-start', a)\n");
+    let abs = outside.path().join("x.ts");
+    let o = lint_in(
+        repo.path(),
+        &["--no-config", "--new-since", "HEAD", abs.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("outside the repository"), "{}", text(&o));
+    // Inside the repository the same file is new since HEAD.
+    write(repo.path(), "x.ts", "bus.on('agent/turn-start', a)\n");
+    let o = lint_in(repo.path(), &["--no-config", "--new-since", "HEAD", "x.ts"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+#[test]
+fn silent_skips_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(d, "ok.ts", "bus.on('agent/turn-start', a)\n");
+
+    // A FIFO named on the command line is reported, never read (reading would block).
+    let fifo = d.join("pipe.ts");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let o = lint_in(d, &["--no-config", "pipe.ts", "ok.ts"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("pipe.ts"), "{}", text(&o));
+    assert!(text(&o).contains("FIFO"), "{}", text(&o));
+    assert!(text(&o).contains("ok.ts:1:9"), "{}", text(&o));
+    std::fs::remove_file(&fifo).unwrap();
+
+    // A .gitignore that excludes everything below a named directory.
+    write(d, "src/.gitignore", "*\n");
+    write(d, "src/a.ts", "bus.on('agent/turn-start', a)\n");
+    let o = lint_in(d, &["--no-config", "src"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("excluded by .gitignore"), "{}", text(&o));
+
+    // An unknown top-level table in mirrorless.toml.
+    write(d, "mirrorless.toml", "[lnt]\nexclude = [\"x\"]\n");
+    let o = lint_in(d, &["ok.ts"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("mirrorless.toml"), "{}", text(&o));
+    assert!(text(&o).contains("lnt"), "{}", text(&o));
+}
