@@ -28,6 +28,7 @@ use std::process::ExitCode;
     mirrorless run -- python3 my_adapter.py     test an implementation over the stdio protocol\n  \
     mirrorless check session.jsonl              validate a recorded session log\n  \
     mirrorless lint src/                        find code still using removed events\n  \
+    mirrorless lsp                              the linter in your editor (docs/guides/editor.md)\n  \
     mirrorless explain CHUNK-1                  read one requirement of the spec")]
 struct Cli {
     #[command(subcommand)]
@@ -44,6 +45,8 @@ enum Command {
     Replay(cmd::run::ReplayArgs),
     /// Find source that still subscribes to, emits or names a removed mirror event.
     Lint(cmd::lint::LintArgs),
+    /// Serve the linter to an editor: a language server over stdio (diagnostics as you type).
+    Lsp(cmd::lsp::LspArgs),
     /// List the requirements of the spec.
     Spec(cmd::spec::SpecArgs),
     /// Print one requirement or lint rule in full.
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Run(args) => cmd::run::run(args),
         Command::Replay(args) => cmd::run::replay(args),
         Command::Lint(args) => cmd::lint::run(args),
+        Command::Lsp(args) => cmd::lsp::run(args),
         Command::Spec(args) => cmd::spec::spec(args),
         Command::Explain(args) => cmd::spec::explain(args),
         Command::ReferenceImpl(args) => cmd::stdio::reference_impl(args),

@@ -181,11 +181,42 @@ pub fn syntax_errors(path: &Path, display: &str, text: &str) -> usize {
 /// Lints the files of `tree` as they are now.
 pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
     in_pool(opts.jobs, || {
-        lint_sources(opts, &tree.sources, &tree.errors)
+        lint_sources(opts, &tree.sources, &tree.errors, None)
     })
 }
 
-fn lint_sources(opts: &Options, sources: &[Source], errors: &[FileError]) -> Report {
+/// Walks `opts.paths` as [`lint`] does (configuration globs, `.gitignore`) and reads every file
+/// a front end handles; the files that cannot be read or walked are returned as errors.
+pub fn read_sources(opts: &Options) -> (Vec<Source>, Vec<FileError>) {
+    let tree = Tree::read(opts);
+    (tree.sources, tree.errors)
+}
+
+/// Lints one document's text in memory, alone (no disk read): what `mirrorless lint FILE`
+/// reports for a file with this text, as the language server does for an unsaved buffer.
+pub fn lint_document(path: &Path, text: &str, config: &Config) -> Report {
+    let source = Source {
+        path: path.to_path_buf(),
+        display: display_path(path),
+        text: text.to_owned(),
+    };
+    let opts = Options {
+        config: config.clone(),
+        ..Options::default()
+    };
+    lint_sources(&opts, std::slice::from_ref(&source), &[], None)
+}
+
+/// Lints texts already in memory as one run (identifiers declared in one resolve uses in the
+/// others, as in [`lint`]), with `opts.config`; `errors` are reported as they are. With
+/// `only`, findings are computed for the sources whose `display` is listed there; the others
+/// still take part in resolution.
+pub fn lint_sources(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+) -> Report {
     let fronts = front_ends();
     let mut report = Report {
         errors: errors.to_vec(),
@@ -297,7 +328,7 @@ fn lint_sources(opts: &Options, sources: &[Source], errors: &[FileError]) -> Rep
     let per_file: Vec<(Vec<Finding>, usize)> = sources
         .par_iter()
         .enumerate()
-        .filter(|(i, _)| candidate[*i])
+        .filter(|(i, s)| candidate[*i] && only.is_none_or(|o| o.contains(&s.display)))
         .map(|(i, s)| match front_of(s) {
             Some(f) => {
                 let cx = Context {
@@ -566,7 +597,7 @@ fn fix_for(
     for e in &mut fix.edits {
         e.range = text_range(index, e.start, e.end);
     }
-    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits)?;
+    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits, |o| index.position(o).0)?;
     Some(fix)
 }
 

@@ -31,7 +31,7 @@ pub mod source;
 pub mod suppress;
 pub mod walk;
 
-pub use engine::{Options, Report, lint};
+pub use engine::{Options, Report, lint, lint_document, lint_sources};
 
 /// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,
 /// case-insensitive), as `mirrorless explain` prints it, or `None` if there is no such rule.

@@ -4,8 +4,14 @@
 use crate::model::{Edit, LineReplacement};
 
 /// `edits` (of one fix, into `text`) as a replacement of the whole lines they touch, or
-/// `None` if an edit is out of range (the fix is then not offered).
-pub fn line_replacement(text: &str, edits: &[Edit]) -> Option<LineReplacement> {
+/// `None` if an edit is out of range (the fix is then not offered). `line_of` gives the 1-based
+/// line of a byte offset (the engine's line index: counting from the start for every fix of a
+/// file would cost its length per fix).
+pub fn line_replacement(
+    text: &str,
+    edits: &[Edit],
+    line_of: impl Fn(usize) -> usize,
+) -> Option<LineReplacement> {
     let start = edits.iter().map(|e| e.start).min()?;
     let end = edits.iter().map(|e| e.end).max()?;
     if end > text.len()
@@ -36,8 +42,8 @@ pub fn line_replacement(text: &str, edits: &[Edit]) -> Option<LineReplacement> {
     // A deletion that took the region's final terminator along leaves the text without it.
     let new = new.strip_suffix('\n').map_or(new.clone(), str::to_owned);
     let new = new.strip_suffix('\r').map_or(new.clone(), str::to_owned);
-    let line = text[..region_start].matches('\n').count() + 1;
-    let end_line = text[..region_end].matches('\n').count() + 1;
+    let line = line_of(region_start);
+    let end_line = line_of(region_end);
     Some(LineReplacement {
         line,
         end_line,
@@ -51,7 +57,7 @@ mod tests {
 
     fn lines(text: &str, edits: &[(usize, usize, &str)]) -> Option<LineReplacement> {
         let edits: Vec<Edit> = edits.iter().map(|&(s, e, r)| Edit::new(s, e, r)).collect();
-        line_replacement(text, &edits)
+        line_replacement(text, &edits, |o| text[..o].matches('\n').count() + 1)
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod lint;
+pub mod lsp;
 pub mod run;
 pub mod spec;
 pub mod stdio;

@@ -1,0 +1,772 @@
+//! `mirrorless lsp` end to end: the binary is spawned and spoken to in JSON-RPC over stdio, as
+//! an editor does. Diagnostics from unsaved text (full and incremental sync), UTF-16 columns,
+//! the workspace's configuration, cross-file resolution, code actions, hover, bad input, and
+//! the same findings as `mirrorless lint` on every lint fixture.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn uri_of(path: &Path) -> String {
+    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::from("file://");
+    for b in path.to_str().unwrap().bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            len = v.parse().ok();
+        }
+    }
+    let mut buf = vec![0; len?];
+    r.read_exact(&mut buf).ok()?;
+    serde_json::from_slice(&buf).ok()
+}
+
+/// A minimal LSP client around a spawned `mirrorless lsp`.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<Value>,
+    /// Notifications received and not yet looked at.
+    inbox: Vec<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    /// Starts the server and initializes it with `root` as the workspace folder.
+    fn start(root: &Path) -> Client {
+        Client::start_with(root, json!({}))
+    }
+
+    /// [`Client::start`] with these client capabilities.
+    fn start_with(root: &Path, capabilities: Value) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+            .arg("lsp")
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("spawn mirrorless lsp");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(m) = read_message(&mut r) {
+                if tx.send(m).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut c = Client {
+            child,
+            stdin,
+            rx,
+            inbox: Vec::new(),
+            next_id: 0,
+        };
+        let init = c.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": uri_of(root),
+                "workspaceFolders": [{ "uri": uri_of(root), "name": "root" }],
+                "capabilities": capabilities
+            }),
+        );
+        assert_eq!(
+            init["result"]["capabilities"]["positionEncoding"], "utf-16",
+            "{init}"
+        );
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        let stdin = self.stdin.as_mut().unwrap();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn recv(&mut self) -> Value {
+        self.rx
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the server answers within 120 s")
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let m = self.recv();
+            if m["id"] == id && m.get("method").is_none() {
+                return m;
+            }
+            self.inbox.push(m);
+        }
+    }
+
+    fn open(&mut self, path: &Path, language: &str, text: &str) -> String {
+        let uri = uri_of(path);
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": language, "version": 1, "text": text } }),
+        );
+        uri
+    }
+
+    /// Everything the server published up to now: a request is answered only after the
+    /// diagnostics of every change before it were published.
+    fn sync(&mut self) {
+        self.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": "file:///nowhere.ts" }, "position": { "line": 0, "character": 0 } }),
+        );
+    }
+
+    /// The last diagnostics published for `uri` (after a [`Client::sync`]).
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        self.sync();
+        let last = self
+            .inbox
+            .iter()
+            .rev()
+            .find(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+            .unwrap_or_else(|| panic!("no diagnostics published for {uri}: {:?}", self.inbox));
+        last["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn notifications(&self, method: &str) -> Vec<&Value> {
+        self.inbox
+            .iter()
+            .filter(|m| m["method"] == method)
+            .collect()
+    }
+
+    fn shutdown(mut self) -> Option<i32> {
+        let r = self.request("shutdown", Value::Null);
+        assert!(r.get("error").is_none(), "{r}");
+        self.notify("exit", Value::Null);
+        self.stdin.take();
+        self.child.wait().unwrap().code()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        // A failed assertion must not leave the server running.
+        if matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(200));
+            if matches!(self.child.try_wait(), Ok(None)) {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+            }
+        }
+    }
+}
+
+fn range(d: &Value) -> (u64, u64, u64, u64) {
+    let r = &d["range"];
+    let n = |v: &Value| v.as_u64().unwrap();
+    (
+        n(&r["start"]["line"]),
+        n(&r["start"]["character"]),
+        n(&r["end"]["line"]),
+        n(&r["end"]["character"]),
+    )
+}
+
+fn change(uri: &str, version: i64, changes: Value) -> Value {
+    json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": changes })
+}
+
+#[test]
+fn diagnostics_follow_the_unsaved_buffer_in_utf16_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.ts");
+    // On disk the file is clean: the server must lint the buffer, not the file.
+    std::fs::write(&file, "export {};\n").unwrap();
+    let mut c = Client::start(dir.path());
+    // `é` is one UTF-16 unit, `😀` two: the name starts at UTF-16 column 25 (24 characters,
+    // 28 bytes).
+    let text = "const s = 'é😀'; ctx.on('agent/turn-end', (a, t) => t);\n";
+    let uri = c.open(&file, "typescript", text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "ML001");
+    assert_eq!(d[0]["source"], "mirrorless");
+    assert_eq!(d[0]["severity"], 1);
+    assert_eq!(range(&d[0]), (0, 25, 0, 39), "{d:?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("subscribes to removed event `agent/turn-end`\nhelp: "),
+        "{d:?}"
+    );
+
+    // Incremental: `turn-end` (UTF-16 columns 30..39) becomes `turn-eng`, not a removed name.
+    let edit = json!([{ "range": { "start": { "line": 0, "character": 38 }, "end": { "line": 0, "character": 39 } }, "text": "g" }]);
+    c.notify("textDocument/didChange", change(&uri, 2, edit));
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    let published = c.notifications("textDocument/publishDiagnostics");
+    assert_eq!(published.last().unwrap()["params"]["version"], 2);
+
+    // Full sync: a new line with an emit, under a non-ASCII line.
+    let full = json!([{ "text": "// ü\nbus.emit('agent/step-start', s);\n" }]);
+    c.notify("textDocument/didChange", change(&uri, 3, full));
+    let d = c.diagnostics(&uri);
+    let codes: Vec<_> = d.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["ML002"], "{d:?}");
+    assert_eq!(range(&d[0]), (1, 10, 1, 26));
+
+    // Closing the document clears its diagnostics (the clean file on disk is what remains).
+    c.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri } }),
+    );
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn the_workspace_configuration_and_cross_file_consts_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mirrorless.toml"),
+        "[lint]\nexclude = [\"vendor/**\"]\n\n[lint.severity]\nML001 = \"warning\"\n\n[[lint.events]]\nname = \"agent/queued\"\nreplacement = \"filter `queue/enter` on `session/event`\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::create_dir_all(dir.path().join("vendor")).unwrap();
+    // Declared in a file that is not open: found on disk, as `mirrorless lint` finds it.
+    std::fs::write(
+        dir.path().join("src/events.ts"),
+        "export const TURN_END = 'agent/turn-end';\n",
+    )
+    .unwrap();
+    let user = dir.path().join("src/user.ts");
+    std::fs::write(&user, "").unwrap();
+    let mut c = Client::start(dir.path());
+    let uri = c.open(
+        &user,
+        "typescript",
+        "import { TURN_END } from './events';\nctx.on(TURN_END, h);\nctx.on('agent/queued', h);\n",
+    );
+    let d = c.diagnostics(&uri);
+    let got: Vec<_> = d
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap(),
+                d["severity"].as_i64().unwrap(),
+                range(d).0,
+            )
+        })
+        .collect();
+    // The import uses the const (ML004, error); both subscriptions are ML001, made warnings.
+    assert_eq!(
+        got,
+        [("ML004", 1, 0), ("ML001", 2, 1), ("ML001", 2, 2)],
+        "{d:?}"
+    );
+    let through = d[1]["message"].as_str().unwrap();
+    assert!(
+        through.contains("`agent/turn-end`")
+            && through.ends_with("note: through const `TURN_END` declared at src/events.ts:1"),
+        "the note names the declaration: {through}"
+    );
+    assert!(
+        d[2]["message"].as_str().unwrap().contains("queue/enter"),
+        "{d:?}"
+    );
+
+    // Declared in an unsaved buffer: the other open document resolves it at once.
+    let events_uri = c.open(
+        &dir.path().join("src/events.ts"),
+        "typescript",
+        "export const TURN_END = 'agent/turn-eng';\n",
+    );
+    let codes: Vec<_> = c
+        .diagnostics(&uri)
+        .iter()
+        .map(|d| d["code"].clone())
+        .collect();
+    assert_eq!(codes, ["ML001"], "only the extra event is left");
+    assert_eq!(c.diagnostics(&events_uri), Vec::<Value>::new());
+
+    // A file the configuration excludes is not linted, as `mirrorless lint .` skips it.
+    let vendored = dir.path().join("vendor/lib.ts");
+    std::fs::write(&vendored, "ctx.on('agent/turn-end', h);\n").unwrap();
+    let vendored_uri = c.open(&vendored, "typescript", "ctx.on('agent/turn-end', h);\n");
+    assert_eq!(c.diagnostics(&vendored_uri), Vec::<Value>::new());
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn files_changed_on_disk_are_seen_through_the_watchers_the_server_registers() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.ts");
+    std::fs::write(&events, "export const STEP = 'agent/step-start';\n").unwrap();
+    let user = dir.path().join("user.ts");
+    let mut c = Client::start_with(
+        dir.path(),
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } }),
+    );
+    let uri = c.open(
+        &user,
+        "typescript",
+        "import { STEP } from './events';\nbus.on(STEP, h);\n",
+    );
+    let codes = |c: &mut Client| -> Vec<String> {
+        c.diagnostics(&uri)
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(codes(&mut c), ["ML004", "ML001"]);
+    let registration = c
+        .inbox
+        .iter()
+        .find(|m| m["method"] == "client/registerCapability")
+        .cloned()
+        .expect("the server registers file watchers");
+    let watcher = &registration["params"]["registrations"][0];
+    assert_eq!(watcher["method"], "workspace/didChangeWatchedFiles");
+    assert!(
+        watcher["registerOptions"]["watchers"][0]["globPattern"]
+            .as_str()
+            .unwrap()
+            .contains("ts,"),
+        "{registration}"
+    );
+    c.send(json!({ "jsonrpc": "2.0", "id": registration["id"], "result": null }));
+
+    // A `git checkout` changes the declaration: reported by the editor, seen by the server.
+    std::fs::write(&events, "export const STEP = 'step/start';\n").unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&events), "type": 2 }] }),
+    );
+    assert_eq!(codes(&mut c), Vec::<String>::new());
+    // A new configuration is read when it appears.
+    std::fs::write(
+        dir.path().join("mirrorless.toml"),
+        "[[lint.events]]\nname = \"step/start\"\nreplacement = \"nothing\"\n",
+    )
+    .unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&dir.path().join("mirrorless.toml")), "type": 1 }] }),
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(
+        d[1]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("subscribes to removed event `step/start`"),
+        "{d:?}"
+    );
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn a_broken_configuration_is_reported_and_the_defaults_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mirrorless.toml"), "[lint]\nseverity = 3\n").unwrap();
+    let file = dir.path().join("a.rs");
+    let mut c = Client::start(dir.path());
+    let uri = c.open(
+        &file,
+        "rust",
+        "fn f(bus: Bus) { bus.on(\"agent/step-end\", g); }\n",
+    );
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 1);
+    let shown = c.notifications("window/showMessage");
+    assert_eq!(shown.len(), 1, "{:?}", c.inbox);
+    let message = shown[0]["params"]["message"].as_str().unwrap();
+    assert!(message.contains("mirrorless.toml"), "{message}");
+    assert_eq!(shown[0]["params"]["type"], 1);
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plugin.ts");
+    let text =
+        "export function activate(ctx) {\n  ctx.on('agent/turn-start', (a, t) => log(t));\n}\n";
+    let mut c = Client::start(dir.path());
+    let uri = c.open(&file, "typescript", text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+
+    let hover = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 1, "character": 12 } }),
+    );
+    let value = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(value.contains("# ML001 `subscribe`"), "{value}");
+    assert!(
+        value.contains("Subscribe to `session/event` instead"),
+        "{value}"
+    );
+    let nothing = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 3 } }),
+    );
+    assert_eq!(nothing["result"], Value::Null);
+
+    // The cursor at the start of the line, the diagnostic named in the context.
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": { "start": { "line": 1, "character": 0 }, "end": { "line": 1, "character": 0 } },
+            "context": { "diagnostics": d }
+        }),
+    );
+    let actions = actions["result"].as_array().unwrap().clone();
+    let titles: Vec<_> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions.len(),
+        2,
+        "the fix, then the suppression: {titles:?}"
+    );
+    assert_eq!(actions[0]["isPreferred"], true, "{titles:?}");
+    assert!(
+        titles[1].starts_with("Suppress ML001 (subscribe)"),
+        "{titles:?}"
+    );
+    assert_eq!(actions[1]["kind"], "quickfix");
+    assert!(
+        actions[1].get("isPreferred").is_none(),
+        "a suppression is never preferred"
+    );
+    let edits = actions[1]["edit"]["changes"][&uri].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(range(&edits[0]), (1, 0, 1, 0));
+    let inserted = edits[0]["newText"].as_str().unwrap();
+    assert!(
+        inserted.starts_with("  // mirrorless: allow(ML001) "),
+        "{inserted}"
+    );
+    // Apply it as the editor would: an incremental change.
+    c.notify(
+        "textDocument/didChange",
+        change(
+            &uri,
+            2,
+            json!([{ "range": edits[0]["range"], "text": inserted }]),
+        ),
+    );
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+
+    // `only` without quick fixes asks for nothing we offer.
+    let refactors = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": { "start": { "line": 2, "character": 0 }, "end": { "line": 2, "character": 0 } },
+            "context": { "diagnostics": [], "only": ["refactor"] }
+        }),
+    );
+    assert_eq!(refactors["result"], json!([]));
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+/// `text` with LSP `edits` applied (UTF-16 positions), as an editor applies them.
+fn apply(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| -> usize {
+        let line = p["line"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (i, ch) in text[start..].char_indices() {
+            if units >= p["character"].as_u64().unwrap() as usize || ch == '\n' {
+                return start + i;
+            }
+            units += ch.len_utf16();
+        }
+        text.len()
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_owned();
+    for (a, b, new) in spans {
+        out.replace_range(a..b, new);
+    }
+    out
+}
+
+/// The fixes are the CLI's: applying every preferred quick fix, as an editor's "fix all"
+/// does, gives what `mirrorless lint --fix` writes, and the buffer lints clean.
+#[test]
+fn preferred_quick_fixes_are_what_lint_fix_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plugin.ts");
+    let text = "export function activate(ctx, session) {\n  /* ü😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));\n  session.append('assistant/chunk', c);\n  ctx.emit('agent/stream-chunk', c);\n}\n";
+    std::fs::write(&file, text).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["lint", "--no-config", "--fix"])
+        .arg(&file)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let by_cli = std::fs::read_to_string(&file).unwrap();
+    assert_ne!(by_cli, text);
+
+    let mut c = Client::start(dir.path());
+    let uri = c.open(&file, "typescript", text);
+    let d = c.diagnostics(&uri);
+    assert_eq!(d.len(), 2, "{d:?}");
+    let mut buffer = text.to_owned();
+    let mut version = 1;
+    // One fix at a time, as a user does; each edit is relative to the current buffer.
+    for _ in 0..d.len() {
+        let d = c.diagnostics(&uri);
+        let actions = c.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": d[0]["range"],
+                "context": { "diagnostics": [d[0]] }
+            }),
+        );
+        let preferred = actions["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["isPreferred"] == true)
+            .cloned()
+            .unwrap_or_else(|| panic!("a preferred fix for {}: {actions}", d[0]));
+        let edits = preferred["edit"]["changes"][&uri]
+            .as_array()
+            .unwrap()
+            .clone();
+        buffer = apply(&buffer, &edits);
+        version += 1;
+        c.notify(
+            "textDocument/didChange",
+            change(&uri, version, json!([{ "text": buffer }])),
+        );
+    }
+    assert_eq!(c.diagnostics(&uri), Vec::<Value>::new());
+    assert_eq!(buffer, by_cli, "the editor's fixes are the CLI's");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+#[test]
+fn bad_requests_get_errors_and_the_server_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Client::start(dir.path());
+    let bad = c.request("textDocument/codeAction", json!({ "textDocument": 3 }));
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    let unknown = c.request("textDocument/definition", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    // A change to a document that was never opened is logged, not fatal.
+    c.notify(
+        "textDocument/didChange",
+        change("file:///nowhere/x.ts", 2, json!([{ "text": "x" }])),
+    );
+    c.notify("textDocument/didOpen", json!({ "textDocument": "garbage" }));
+    // Not a local file: linted alone, by its language.
+    let uri = "untitled:Untitled-1";
+    c.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "javascript", "version": 1, "text": "bus.emit('agent/turn-end')\n" } }),
+    );
+    let d = c.diagnostics(uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], "ML002");
+    assert_eq!(
+        c.notifications("window/logMessage").len(),
+        2,
+        "{:?}",
+        c.inbox
+    );
+    assert_eq!(c.shutdown(), Some(0));
+}
+
+/// A diagnostic as the editor shows it: rule, start, end (LSP positions), severity, message.
+type Shown = (String, (u64, u64), (u64, u64), i64, String);
+
+/// The linter's 1-based line and character column as an LSP position in `text`.
+fn utf16(text: &str, line: u64, column: u64) -> (u64, u64) {
+    let l = text.split('\n').nth(line as usize - 1).unwrap_or("");
+    let units: usize = l
+        .chars()
+        .take(column as usize - 1)
+        .map(char::len_utf16)
+        .sum();
+    (line - 1, units as u64)
+}
+
+fn language(path: &Path) -> Option<&'static str> {
+    match path.extension()?.to_str()? {
+        "ts" | "mts" | "cts" => Some("typescript"),
+        "tsx" => Some("typescriptreact"),
+        "js" | "mjs" | "cjs" => Some("javascript"),
+        "jsx" => Some("javascriptreact"),
+        "rs" => Some("rust"),
+        "md" | "markdown" | "mdx" => Some("markdown"),
+        _ => None,
+    }
+}
+
+/// What the editor shows is what `mirrorless lint` prints: for every lint fixture directory
+/// (and each of its subdirectories, some with their own configuration), the CLI run there and
+/// the server with that directory as its workspace report the same findings for every file,
+/// at the same places.
+#[test]
+fn findings_equal_the_cli_on_every_lint_fixture() {
+    let mut roots = Vec::new();
+    for lang in ["ts", "rust", "md"] {
+        let top = repo().join("fixtures/lint").join(lang);
+        roots.push(top.clone());
+        for e in std::fs::read_dir(&top).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                roots.push(p);
+            }
+        }
+    }
+    let mut compared = 0;
+    for root in roots {
+        let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+            .args(["lint", "--format", "json"])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let cli: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: {}",
+                root.display(),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        let mut c = Client::start(&root);
+        let files: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|e| e.into_path())
+            .filter(|p| p.is_file() && language(p).is_some())
+            .collect();
+        let mut uris = Vec::new();
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            let uri = c.open(f, language(f).unwrap(), &text);
+            uris.push((f.clone(), uri, text));
+        }
+        c.sync();
+        for (file, uri, text) in uris {
+            let rel = file
+                .strip_prefix(&root)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned();
+            let severity = |s: &str| match s {
+                "error" => 1,
+                "warning" => 2,
+                _ => 3,
+            };
+            let mut expected: Vec<Shown> = cli["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["path"] == rel.as_str())
+                .map(|f| {
+                    let n = |k: &str| f[k].as_u64().unwrap();
+                    let mut message = format!(
+                        "{}\nhelp: {}",
+                        f["message"].as_str().unwrap(),
+                        f["help"].as_str().unwrap()
+                    );
+                    if let Some(note) = f["note"].as_str() {
+                        message.push_str(&format!("\nnote: {note}"));
+                    }
+                    (
+                        f["rule"].as_str().unwrap().to_owned(),
+                        utf16(&text, n("line"), n("column")),
+                        utf16(&text, n("end_line"), n("end_column")),
+                        severity(f["severity"].as_str().unwrap()),
+                        message,
+                    )
+                })
+                .collect();
+            let mut got: Vec<Shown> = c
+                .diagnostics(&uri)
+                .iter()
+                .map(|d| {
+                    let (a, b, e, g) = range(d);
+                    (
+                        d["code"].as_str().unwrap().to_owned(),
+                        (a, b),
+                        (e, g),
+                        d["severity"].as_i64().unwrap(),
+                        d["message"].as_str().unwrap().to_owned(),
+                    )
+                })
+                .collect();
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{} in workspace {}", rel, root.display());
+            compared += expected.len();
+        }
+        assert_eq!(c.shutdown(), Some(0));
+    }
+    assert!(compared > 100, "only {compared} findings compared");
+}
