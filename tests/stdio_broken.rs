@@ -176,6 +176,10 @@ broken!(
     turn_8_stops_after_tool_results,
     "TURN-8-stops-after-tool-results"
 );
+broken!(
+    turn_9_failure_in_2026_07_shape,
+    "TURN-9-failure-in-2026-07-shape"
+);
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

@@ -365,6 +365,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
     },
     // ---- STEP --------------------------------------------------------------------------
     Requirement {
+        id: "TURN-9",
+        area: Area::Turn,
+        title: "An error end carries its failure",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A `turn/end` with reason kind `error` MUST carry the failure in the profile's shape: 2026-07 `{kind: \"error\", step, message, code?}` with a non-negative integer `step`, a string `message` and, when present, a string `code`; 2026-08 `{kind: \"error\", error: {message, code}}` with string `message` and `code` (logs written by earlier builds may name the object `failure`).",
+        rationale: "The reason is the one durable record of why a turn failed: retry policies branch on the code, and UIs show the message. A failure in another era's shape, or as a bare string, is read as no failure at all. Which `message` and `code` are recorded is the implementation's choice (upstream maps a non-provider error to `UNKNOWN`), so the values are not compared with the failure sent.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.4",
+    },
+    Requirement {
         id: "STEP-1",
         area: Area::Step,
         title: "Steps are numbered 1 … n within each turn",
