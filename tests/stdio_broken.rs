@@ -81,6 +81,7 @@ broken!(chunk_3_throw_not_recorded, "CHUNK-3-throw-not-recorded");
 broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
+broken!(live_3_error_message_flat, "LIVE-3-error-message-flat");
 broken!(
     mirror_1_stream_chunk_emitter,
     "MIRROR-1-stream-chunk-emitter"

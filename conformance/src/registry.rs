@@ -664,6 +664,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
         enforcement: LIVE_AND_DRIVER,
         source: "event-protocol.md §1.6, §1.7",
     },
+    Requirement {
+        id: "LIVE-3",
+        area: Area::Live,
+        title: "`agent/error` names the failed turn and its message",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "An `agent/error` live event MUST carry the failed turn and step as non-negative integers `turn` and `step`, and the failure as an object `error` with a string `message` (further fields, such as upstream's `name`, `code` and `failure`, are allowed).",
+        rationale: "Listeners show and log the failure from this one event; a payload without the turn, the step or the message tells them that something failed but not what or where.",
+        enforcement: LIVE_AND_DRIVER,
+        source: "event-protocol.md §1.6, §1.7",
+    },
 ];
 
 #[cfg(test)]

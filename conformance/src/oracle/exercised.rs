@@ -45,7 +45,7 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                 add(&["CHUNK-6"]);
                 if !call.retry {
                     // The turn fails with this call's failure.
-                    add(&["TURN-9"]);
+                    add(&["TURN-9", "LIVE-3"]);
                 }
                 if call.chunks.len() > usize::from(call.throw.is_none()) {
                     add(&["CHUNK-4"]);
