@@ -82,6 +82,7 @@ broken!(chunk_3_throw_not_recorded, "CHUNK-3-throw-not-recorded");
 broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
+broken!(live_3_error_message_flat, "LIVE-3-error-message-flat");
 broken!(
     mirror_1_stream_chunk_emitter,
     "MIRROR-1-stream-chunk-emitter"
@@ -176,6 +177,10 @@ broken!(turn_7_max_tokens_not_sticky, "TURN-7-max-tokens-not-sticky");
 broken!(
     turn_8_stops_after_tool_results,
     "TURN-8-stops-after-tool-results"
+);
+broken!(
+    turn_9_failure_in_2026_07_shape,
+    "TURN-9-failure-in-2026-07-shape"
 );
 
 /// Every fixture in the directory has its test above, and every test its fixture.

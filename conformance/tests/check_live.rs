@@ -61,7 +61,10 @@ fn valid_traces_pass_and_each_invalid_trace_fails_exactly_its_rule() {
             count += 1;
         }
     }
-    assert_eq!(count, 16, "six mirrors, LIVE-1 and LIVE-2 per profile");
+    assert_eq!(
+        count, 18,
+        "six mirrors, LIVE-1, LIVE-2 and LIVE-3 per profile"
+    );
 }
 
 /// A minimal JSON Schema check: `type`, `required`, `additionalProperties: false`,

@@ -66,6 +66,7 @@ impl LiveChecker {
                 );
             }
             Some(LiveStatus::Current) if emit.event == "agent/status" => self.status(line, emit),
+            Some(LiveStatus::Current) if emit.event == "agent/error" => self.error(line, emit),
             Some(LiveStatus::Current) => {}
             None if emit.event.starts_with("agent/") => self.report(
                 "LIVE-2",
@@ -77,6 +78,33 @@ impl LiveChecker {
             ),
             None => {}
         }
+    }
+
+    /// LIVE-3: the payload of `agent/error`.
+    fn error(&mut self, line: Option<u64>, emit: &LiveEmit) {
+        let d = &emit.data;
+        let problem = if d.get("turn").and_then(|t| t.as_u64()).is_none() {
+            "`data.turn` must be a non-negative integer"
+        } else if d.get("step").and_then(|s| s.as_u64()).is_none() {
+            "`data.step` must be a non-negative integer"
+        } else if d
+            .get("error")
+            .and_then(|e| e.get("message"))
+            .and_then(|m| m.as_str())
+            .is_none()
+        {
+            "`data.error` must be an object with a string `message`"
+        } else {
+            return;
+        };
+        self.report(
+            "LIVE-3",
+            line,
+            format!(
+                "`agent/error` does not say what failed: {problem}: {}",
+                clip(&d.to_string())
+            ),
+        );
     }
 
     fn status(&mut self, line: Option<u64>, emit: &LiveEmit) {

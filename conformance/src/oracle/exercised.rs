@@ -43,6 +43,10 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
             }
             CallEnding::Failed => {
                 add(&["CHUNK-6"]);
+                if !call.retry {
+                    // The turn fails with this call's failure.
+                    add(&["TURN-9", "LIVE-3"]);
+                }
                 if call.chunks.len() > usize::from(call.throw.is_none()) {
                     add(&["CHUNK-4"]);
                 }

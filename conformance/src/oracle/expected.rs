@@ -1,7 +1,7 @@
 //! What a script implies, derived once per case: the chunks that must be recorded (and the one
 //! at each cancel point that must not), the steering messages, and each turn's end reason.
 
-use crate::scenario::{Action, CallEnding, Case};
+use crate::scenario::{Action, CallEnding, Case, InterruptKind};
 use crate::vocab::Profile;
 use crate::vocab::chunk::{FinishReason, StreamChunk};
 use std::collections::BTreeSet;
@@ -39,6 +39,11 @@ pub(super) struct ExpectedSteer {
     /// Steering sent during a call that ended its turn early (a failure, a cancel) is left
     /// over: the next turn (this one) claims it right after its prompt.
     pub(super) leftover_to: Option<u64>,
+    /// 2026-08 steering pending at a cancel: upstream's `cancel()` clears the inbox (recording
+    /// the discard as `agent/inbox/spliced {outcome: "canceled"}`) while `cancel({keepInbox})`
+    /// keeps it for the next turn, so the record may be absent when the log records that
+    /// discard; when present it must sit where a leftover belongs.
+    pub(super) optional: bool,
 }
 
 /// How one turn must end, and why.
@@ -157,12 +162,15 @@ impl Expected {
                     });
                 }
                 let leftover = matches!(ending, CallEnding::Failed | CallEnding::Interrupted(_));
+                let discardable = case.profile == Profile::V2026_08
+                    && matches!(ending, CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel);
                 for s in &call.steer {
                     e.steers.push(ExpectedSteer {
                         turn: turn.turn,
                         step: *step,
                         text: s.text.clone(),
                         leftover_to: leftover.then_some(turn.turn + 1),
+                        optional: discardable,
                     });
                 }
                 call_number += 1;

@@ -97,6 +97,7 @@ pub(super) fn check_steering(
             ""
         };
         match records.as_slice() {
+            [] if s.optional && discards_on_cancel(log) => {}
             [] => out.push(finding(
                 fallback,
                 format!(
@@ -167,4 +168,13 @@ pub(super) fn check_steering(
         }
     }
     out
+}
+
+/// Whether the log durably records a cancel discarding the inbox (2026-08 `agent/inbox/spliced`
+/// with `outcome: "canceled"`), which releases a pending steer from being recorded.
+fn discards_on_cancel(log: &[SessionEvent]) -> bool {
+    log.iter().any(|e| {
+        e.kind == "agent/inbox/spliced"
+            && e.data.get("outcome").and_then(serde_json::Value::as_str) == Some("canceled")
+    })
 }

@@ -23,10 +23,10 @@ use crate::vocab::Profile;
 /// list against the registry, so it cannot drift.
 pub const SUITE_REQUIREMENTS: &[&str] = &[
     "SEQ-1", "SURF-1", "SURF-2", "SURF-3", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6",
-    "TURN-7", "TURN-8", "STEP-1", "STEP-2", "STEP-3", "CHUNK-1", "CHUNK-2", "CHUNK-3", "CHUNK-4",
-    "CHUNK-5", "CHUNK-6", "MSG-1", "MSG-3", "MSG-4", "MSG-5", "MSG-6", "TOOL-1", "TOOL-2",
-    "TOOL-3", "TOOL-4", "STEER-1", "STEER-2", "MIRROR-1", "MIRROR-2", "MIRROR-3", "MIRROR-4",
-    "MIRROR-5", "MIRROR-6", "LIVE-1", "LIVE-2",
+    "TURN-7", "TURN-8", "TURN-9", "STEP-1", "STEP-2", "STEP-3", "CHUNK-1", "CHUNK-2", "CHUNK-3",
+    "CHUNK-4", "CHUNK-5", "CHUNK-6", "MSG-1", "MSG-3", "MSG-4", "MSG-5", "MSG-6", "TOOL-1",
+    "TOOL-2", "TOOL-3", "TOOL-4", "STEER-1", "STEER-2", "MIRROR-1", "MIRROR-2", "MIRROR-3",
+    "MIRROR-4", "MIRROR-5", "MIRROR-6", "LIVE-1", "LIVE-2", "LIVE-3",
 ];
 
 /// Runs the suite for `L` with [`Config::from_env`]; the `suite!` tests share the result.
@@ -130,13 +130,13 @@ macro_rules! suite {
             $crate::suite!(@tests
                 seq_1 "SEQ-1", surf_1 "SURF-1", surf_2 "SURF-2", surf_3 "SURF-3", turn_1 "TURN-1", turn_2 "TURN-2",
                 turn_3 "TURN-3", turn_4 "TURN-4", turn_6 "TURN-6", turn_7 "TURN-7",
-                turn_8 "TURN-8", step_1 "STEP-1", step_2 "STEP-2", step_3 "STEP-3", chunk_1 "CHUNK-1",
+                turn_8 "TURN-8", turn_9 "TURN-9", step_1 "STEP-1", step_2 "STEP-2", step_3 "STEP-3", chunk_1 "CHUNK-1",
                 chunk_2 "CHUNK-2", chunk_3 "CHUNK-3", chunk_4 "CHUNK-4", chunk_5 "CHUNK-5",
                 chunk_6 "CHUNK-6", msg_1 "MSG-1", msg_3 "MSG-3", msg_4 "MSG-4",
                 msg_5 "MSG-5", msg_6 "MSG-6", tool_1 "TOOL-1", tool_2 "TOOL-2", tool_3 "TOOL-3",
                 tool_4 "TOOL-4", steer_1 "STEER-1", steer_2 "STEER-2", mirror_1 "MIRROR-1",
                 mirror_2 "MIRROR-2", mirror_3 "MIRROR-3", mirror_4 "MIRROR-4", mirror_5 "MIRROR-5",
-                mirror_6 "MIRROR-6", live_1 "LIVE-1", live_2 "LIVE-2"
+                mirror_6 "MIRROR-6", live_1 "LIVE-1", live_2 "LIVE-2", live_3 "LIVE-3"
             );
 
             #[test]

@@ -5,6 +5,7 @@
 
 mod chunks;
 mod data;
+mod failure;
 mod ids;
 mod messages;
 mod placement;

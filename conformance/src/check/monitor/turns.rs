@@ -127,6 +127,11 @@ impl Monitor {
             );
             return;
         };
+        if reason == "error"
+            && let Some(raw) = data.reason
+        {
+            self.error_payload(at, turn.number, raw);
+        }
         let m = self.profile == Profile::V2026_07;
         // 2026-08 logs recorded by earlier builds may still end turns `disposed`/`rejected`.
         let legacy_reason = !m && matches!(reason.as_str(), "disposed" | "rejected");
