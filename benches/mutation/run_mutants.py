@@ -89,17 +89,18 @@ def main():
         sys.stderr.write("the unmutated source does not pass: %r\n" % baseline)
         return 2
     results = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for i, r in enumerate(pool.map(lambda m: run_one(args, m), mutants), 1):
-            results.append(r)
-            if i % 50 == 0:
-                sys.stderr.write("%d/%d mutants\n" % (i, len(mutants)))
     cols = ["id", "verdict", "code", "seconds", "failed", "line", "operator", "description"]
     out_name = "results.tsv" if not args.only else "results-only.tsv"
-    with open(os.path.join(args.dir, out_name), "w", encoding="utf-8") as f:
+    # Rows are written as they come, so an interrupted run still leaves its partial results.
+    with open(os.path.join(args.dir, out_name), "w", encoding="utf-8") as f, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         f.write("\t".join(cols) + "\n")
-        for r in results:
+        for i, r in enumerate(pool.map(lambda m: run_one(args, m), mutants), 1):
+            results.append(r)
             f.write("\t".join(r[c] for c in cols) + "\n")
+            f.flush()
+            if i % 50 == 0:
+                sys.stderr.write("%d/%d mutants\n" % (i, len(mutants)))
     counts = {}
     for r in results:
         counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
