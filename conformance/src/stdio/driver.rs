@@ -9,9 +9,12 @@
 //! the stderr tail; the process is stopped and started afresh for the next case.
 
 use super::PROTOCOL;
-use super::message::{Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness};
+use super::message::{
+    Direction, Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness,
+};
 use super::process::{Process, Read1, WaitError};
 use super::schema::Validator;
+use super::text::{preview, secs, shell_quote, tail_chars};
 use crate::driver::{Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput};
 use crate::scenario::Case;
 use crate::vocab::Profile;
@@ -53,15 +56,6 @@ impl StdioConfig {
             validate: false,
         }
     }
-}
-
-/// The direction of a protocol line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Harness → implementation (its stdin).
-    ToImplementation,
-    /// Implementation → harness (its stdout).
-    ToHarness,
 }
 
 /// A callback that sees every protocol line, for tests and debugging.
@@ -620,61 +614,5 @@ fn describe_status(status: std::process::ExitStatus) -> String {
     match status.code() {
         Some(c) => format!("exited with status {c}"),
         None => "exited".into(),
-    }
-}
-
-fn secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
-    }
-}
-
-/// At most `max` characters of `s`, with an ellipsis if cut.
-pub(crate) fn preview(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_owned(),
-    }
-}
-
-fn tail_chars(s: &str, max_bytes: usize) -> &str {
-    if s.len() <= max_bytes {
-        return s;
-    }
-    let mut start = s.len() - max_bytes;
-    while !s.is_char_boundary(start) {
-        start += 1;
-    }
-    &s[start..]
-}
-
-/// Quotes an argument for a POSIX shell when it needs it.
-pub(crate) fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        arg.to_owned()
-    } else {
-        format!("'{}'", arg.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoting_and_previews() {
-        assert_eq!(shell_quote("python3"), "python3");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(preview("héllo", 2), "hé…");
-        assert_eq!(tail_chars("aé", 1), "");
-        assert_eq!(secs(Duration::from_millis(1500)), "1.5 s");
     }
 }

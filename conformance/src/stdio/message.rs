@@ -10,6 +10,15 @@ use crate::vocab::durable::SessionEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The direction of a protocol line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Harness → implementation (its stdin).
+    ToImplementation,
+    /// Implementation → harness (its stdout).
+    ToHarness,
+}
+
 /// A message the harness writes to the implementation's standard input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
