@@ -197,6 +197,9 @@ pub fn render_human(report: &RunReport) -> String {
         "{} — implementation {}, seed {}{} (reproduce with --seed {}) — {}",
         if report.conformant() {
             "conformant"
+        } else if report.profiles.iter().all(|p| p.conformant()) {
+            // Nothing failed, but the run had problems (cut short, harness faults).
+            "INCOMPLETE"
         } else {
             "NOT CONFORMANT"
         },

@@ -70,6 +70,21 @@ pub enum ToImplementation {
     Shutdown,
 }
 
+impl ToImplementation {
+    /// The message's `type`, for reports.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToImplementation::Hello { .. } => "hello",
+            ToImplementation::Case { .. } => "case",
+            ToImplementation::Input { .. } => "input",
+            ToImplementation::Stream { .. } => "stream",
+            ToImplementation::ToolResult { .. } => "tool-result",
+            ToImplementation::Retry { .. } => "retry",
+            ToImplementation::Shutdown => "shutdown",
+        }
+    }
+}
+
 /// A user action, the payload of an `input` message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]

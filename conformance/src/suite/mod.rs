@@ -26,6 +26,7 @@ use crate::registry::{Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::Case;
 use crate::scenario::coverage::{LABELS, labels_of, minimum};
 use crate::scenario::generate::cases;
+use crate::stop::{Stop, deadline_after};
 use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
@@ -265,9 +266,10 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    /// Whether the implementation conforms under every profile run.
+    /// Whether the implementation conforms under every profile run, and the run itself had no
+    /// problem (a run cut short, or one with harness faults, proves nothing).
     pub fn conformant(&self) -> bool {
-        self.profiles.iter().all(ProfileReport::conformant)
+        self.problems.is_empty() && self.profiles.iter().all(ProfileReport::conformant)
     }
 }
 
@@ -331,6 +333,19 @@ pub fn run(
     config: &Config,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<RunReport, HarnessError> {
+    run_until(driver, config, &Stop::never(), on)
+}
+
+/// Runs the suite against `driver` until it is done or `stop` fires. A harness fault the
+/// driver recovers from ([`Driver::recovers`]) is recorded in [`RunReport::problems`] and the
+/// run goes on; a stop, or a fault it does not recover from, ends the run early with the report
+/// of what ran (and a problem saying so). `Err` is left for the case generator failing.
+pub fn run_until(
+    driver: &mut dyn Driver,
+    config: &Config,
+    stop: &Stop,
+    on: &mut dyn FnMut(Progress<'_>),
+) -> Result<RunReport, HarnessError> {
     let mut problems = Vec::new();
     let corpus = match &config.corpus {
         Some(dir) => load_corpus(dir, &mut problems),
@@ -341,14 +356,19 @@ pub fn run(
     }
     let mut profiles = Vec::new();
     for &profile in &config.profiles {
-        profiles.push(run_profile(
-            driver,
-            config,
-            profile,
-            &corpus,
-            &mut problems,
-            on,
-        )?);
+        let (report, halted) =
+            run_profile(driver, config, stop, profile, &corpus, &mut problems, on)?;
+        profiles.push(report);
+        if halted {
+            break;
+        }
+    }
+    if let Some(reason) = stop.reason() {
+        let ran: u64 = profiles.iter().map(|p| p.generated + p.replayed).sum();
+        let problem =
+            format!("the run stopped early ({reason}): the report covers the {ran} cases that ran");
+        on(Progress::Problem(&problem));
+        problems.push(problem);
     }
     Ok(RunReport {
         implementation: driver.name(),
@@ -363,14 +383,74 @@ fn chunks_of(case: &Case) -> usize {
     case.script.chunk_count() + case.script.actions.len()
 }
 
+/// What running one case came to.
+enum Ran {
+    /// It ran: its verdict and the implementation's stderr during it.
+    Verdict(Verdict, String),
+    /// A harness fault the driver recovers from: recorded, and the run goes on.
+    Fault(HarnessError),
+    /// The run cannot go on: it was stopped, or the driver does not recover from the fault.
+    Halt(HarnessError),
+}
+
+fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
+    match driver.run_case(case) {
+        Ok(obs) => Ran::Verdict(evaluate(case, &obs), obs.stderr),
+        Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
+        Err(e) => Ran::Halt(e),
+    }
+}
+
+/// Records a harness fault as a problem of the run (a stop is reported once, by `run_until`).
+fn record_fault(
+    e: HarnessError,
+    stop: &Stop,
+    problems: &mut Vec<String>,
+    on: &mut dyn FnMut(Progress<'_>),
+) {
+    if stop.reason().is_none() {
+        on(Progress::Problem(&e.0));
+        problems.push(e.0);
+    }
+}
+
+/// A failure reported as found, unshrunk (a corpus case, or shrinking could not finish).
+fn as_found(
+    case: &Case,
+    primary: &Finding,
+    verdict: &Verdict,
+    case_file: Option<String>,
+    replay: String,
+    stderr: String,
+) -> Failure {
+    Failure {
+        requirement: primary.requirement,
+        case: case.clone(),
+        case_id: case.id(),
+        finding: primary.clone(),
+        also: others(verdict, primary),
+        original: case.clone(),
+        original_chunks: chunks_of(case),
+        shrunk_chunks: chunks_of(case),
+        shrink_steps: 0,
+        shrink_bounded: case_file.is_none(),
+        from_corpus: case_file.is_some(),
+        case_file,
+        replay,
+        stderr,
+    }
+}
+
+/// Runs one profile; the flag says whether the run must end here (see [`run_until`]).
 fn run_profile(
     driver: &mut dyn Driver,
     config: &Config,
+    stop: &Stop,
     profile: Profile,
     corpus: &[(String, CaseFile)],
     problems: &mut Vec<String>,
     on: &mut dyn FnMut(Progress<'_>),
-) -> Result<ProfileReport, HarnessError> {
+) -> Result<(ProfileReport, bool), HarnessError> {
     let replay: Vec<&(String, CaseFile)> = corpus
         .iter()
         .filter(|(_, f)| f.case.profile == profile)
@@ -391,11 +471,29 @@ fn run_profile(
     let mut failures: Vec<Failure> = Vec::new();
     let mut failed_cases = 0;
     let mut done = 0;
+    let mut halted = false;
+    let mut replayed = 0;
 
     for (path, file) in &replay {
         let case = &file.case;
-        let obs = driver.run_case(case)?;
-        let verdict = evaluate(case, &obs);
+        if stop.reason().is_some() {
+            halted = true;
+            break;
+        }
+        let (verdict, stderr) = match run_one(driver, case, stop) {
+            Ran::Verdict(v, stderr) => (v, stderr),
+            Ran::Fault(e) => {
+                // No verdict: the case is not counted, the fault is a problem of the run.
+                record_fault(e, stop, problems, on);
+                continue;
+            }
+            Ran::Halt(e) => {
+                record_fault(e, stop, problems, on);
+                halted = true;
+                break;
+            }
+        };
+        replayed += 1;
         for r in oracle::exercised(case) {
             *tally.exercised.entry(r).or_default() += 1;
         }
@@ -407,22 +505,8 @@ fn run_profile(
                 .iter()
                 .any(|f| f.requirement == primary.requirement)
             {
-                let failure = Failure {
-                    requirement: primary.requirement,
-                    case: case.clone(),
-                    case_id: case.id(),
-                    finding: primary.clone(),
-                    also: others(&verdict, primary),
-                    original: case.clone(),
-                    original_chunks: chunks_of(case),
-                    shrunk_chunks: chunks_of(case),
-                    shrink_steps: 0,
-                    shrink_bounded: false,
-                    from_corpus: true,
-                    case_file: Some(path.clone()),
-                    replay: driver.replay_command(path),
-                    stderr: obs.stderr.clone(),
-                };
+                let replay = driver.replay_command(path);
+                let failure = as_found(case, primary, &verdict, Some(path.clone()), replay, stderr);
                 on(Progress::Shrunk(&failure));
                 failures.push(failure);
             }
@@ -454,7 +538,12 @@ fn run_profile(
         64 * forks.len() as u64
     };
     let mut generated = 0;
-    while generated < config.cases {
+    let mut generated_run = 0;
+    while generated < config.cases && !halted {
+        if stop.reason().is_some() {
+            halted = true;
+            break;
+        }
         let n = batch.min(config.cases - generated);
         generated += n;
         let mut trees = Vec::with_capacity(n as usize);
@@ -466,15 +555,34 @@ fn run_profile(
             );
         }
         let batch_cases: Vec<Case> = trees.iter().map(ValueTree::current).collect();
-        let verdicts = if forks.is_empty() {
-            batch_cases
-                .iter()
-                .map(|c| driver.run_case(c).map(|obs| evaluate(c, &obs)))
-                .collect::<Result<Vec<_>, _>>()?
+        let results = if forks.is_empty() {
+            let mut results = Vec::with_capacity(batch_cases.len());
+            for c in &batch_cases {
+                let ran = run_one(driver, c, stop);
+                let end = matches!(ran, Ran::Halt(_));
+                results.push(ran);
+                if end {
+                    break;
+                }
+            }
+            results
         } else {
-            run_parallel(&mut forks, &batch_cases)?
+            run_parallel(&mut forks, &batch_cases, stop)
         };
-        for ((mut tree, case), verdict) in trees.into_iter().zip(batch_cases).zip(verdicts) {
+        for ((mut tree, case), ran) in trees.into_iter().zip(batch_cases).zip(results) {
+            let verdict = match ran {
+                Ran::Verdict(v, _) => v,
+                Ran::Fault(e) => {
+                    record_fault(e, stop, problems, on);
+                    continue;
+                }
+                Ran::Halt(e) => {
+                    record_fault(e, stop, problems, on);
+                    halted = true;
+                    break;
+                }
+            };
+            generated_run += 1;
             for l in labels_of(&case) {
                 *tally.labels.entry(l).or_default() += 1;
             }
@@ -493,15 +601,30 @@ fn run_profile(
                         finding: primary,
                     });
                     let t = Instant::now();
-                    let failure = shrink(
+                    let shrunk = shrink(
                         driver,
                         config,
+                        stop,
                         &mut tree,
                         case.clone(),
                         requirement,
                         problems,
-                    )?;
+                    );
                     shrinking += t.elapsed();
+                    let failure = match shrunk {
+                        Ok(failure) => failure,
+                        Err(e) => {
+                            // Report the failure as found; the fault is a problem of its own.
+                            let replay = driver.replay_command(&format!("{}.json", case.id()));
+                            let failure =
+                                as_found(&case, primary, &verdict, None, replay, String::new());
+                            if stop.reason().is_some() || !driver.recovers() {
+                                halted = true;
+                            }
+                            record_fault(e, stop, problems, on);
+                            failure
+                        }
+                    };
                     on(Progress::Shrunk(&failure));
                     failures.push(failure);
                 }
@@ -531,7 +654,7 @@ fn run_profile(
                 Some(_) if failed > 0 && tier == Some(Tier::Should) => Status::Warn,
                 Some(_) if failed > 0 => Status::Fail,
                 Some(_) if exercised > 0 => Status::Pass,
-                Some(_) if required.contains(r.id) && config.cases + replay.len() as u64 > 0 => {
+                Some(_) if required.contains(r.id) && generated_run + replayed > 0 => {
                     Status::NotExercised
                 }
                 Some(_) => Status::Untested,
@@ -551,54 +674,66 @@ fn run_profile(
         .map(|l| LabelResult {
             name: l.name,
             count: tally.labels.get(l.name).copied().unwrap_or(0),
-            minimum: minimum(l, profile, config.cases),
+            // Minimums scale with the cases that ran (fewer when the run stopped early).
+            minimum: minimum(l, profile, generated_run),
         })
         .collect();
-    Ok(ProfileReport {
+    let report = ProfileReport {
         profile,
-        generated: config.cases,
-        replayed: replay.len() as u64,
+        generated: generated_run,
+        replayed,
         failed_cases,
         seconds,
         cases_per_second: done as f64 / running,
         requirements,
         coverage,
         failures,
-    })
+    };
+    Ok((report, halted))
 }
 
-/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order.
-fn run_parallel(
-    forks: &mut [Box<dyn Driver + Send>],
-    cases: &[Case],
-) -> Result<Vec<Verdict>, HarnessError> {
+/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order. A
+/// thread ends its slice at a [`Ran::Halt`]; the results then end with it, so what follows the
+/// halt is not reported even if another thread ran it.
+fn run_parallel(forks: &mut [Box<dyn Driver + Send>], cases: &[Case], stop: &Stop) -> Vec<Ran> {
     let per = cases.len().div_ceil(forks.len()).max(1);
-    let parts: Vec<Result<Vec<Verdict>, HarnessError>> = std::thread::scope(|scope| {
+    let parts: Vec<Vec<Ran>> = std::thread::scope(|scope| {
         let handles: Vec<_> = forks
             .iter_mut()
             .zip(cases.chunks(per))
             .map(|(d, slice)| {
                 scope.spawn(move || {
-                    slice
-                        .iter()
-                        .map(|c| d.run_case(c).map(|obs| evaluate(c, &obs)))
-                        .collect::<Result<Vec<_>, _>>()
+                    let mut results = Vec::with_capacity(slice.len());
+                    for c in slice {
+                        let ran = run_one(d.as_mut(), c, stop);
+                        let end = matches!(ran, Ran::Halt(_));
+                        results.push(ran);
+                        if end {
+                            break;
+                        }
+                    }
+                    results
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(HarnessError("a driver thread panicked".into())))
+                h.join().unwrap_or_else(|_| {
+                    vec![Ran::Halt(HarnessError("a driver thread panicked".into()))]
+                })
             })
             .collect()
     });
     let mut out = Vec::with_capacity(cases.len());
     for part in parts {
-        out.extend(part?);
+        let halted = part.iter().any(|r| matches!(r, Ran::Halt(_)));
+        out.extend(part);
+        if halted {
+            break;
+        }
     }
-    Ok(out)
+    out
 }
 
 fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {
@@ -611,25 +746,38 @@ fn others(verdict: &Verdict, primary: &Finding) -> Vec<Finding> {
 }
 
 /// Shrinks a failing case to a minimal one that fails the same requirement, then saves it.
+/// A stop ends shrinking like its time bound; a fault the driver recovers from counts the
+/// candidate as not failing (and is recorded in `problems`).
+#[allow(clippy::too_many_arguments)]
 fn shrink(
     driver: &mut dyn Driver,
     config: &Config,
+    stop: &Stop,
     tree: &mut dyn ValueTree<Value = Case>,
     original: Case,
     requirement: &'static str,
     problems: &mut Vec<String>,
 ) -> Result<Failure, HarnessError> {
-    let deadline = Instant::now() + config.shrink_time;
+    let deadline = deadline_after(Instant::now(), config.shrink_time);
     let mut best = original.clone();
     let mut steps = 0;
     let mut bounded = false;
     let mut fails = |case: &Case| -> Result<bool, HarnessError> {
-        let obs = driver.run_case(case)?;
-        Ok(evaluate(case, &obs).primary().map(|f| f.requirement) == Some(requirement))
+        match driver.run_case(case) {
+            Ok(obs) => {
+                Ok(evaluate(case, &obs).primary().map(|f| f.requirement) == Some(requirement))
+            }
+            Err(e) if stop.reason().is_none() && driver.recovers() => {
+                problems.push(e.0);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     };
     if tree.simplify() {
         loop {
-            if steps >= config.shrink_steps || Instant::now() >= deadline {
+            if steps >= config.shrink_steps || Instant::now() >= deadline || stop.reason().is_some()
+            {
                 bounded = true;
                 break;
             }
