@@ -78,8 +78,9 @@ pub struct RunArgs {
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
-    /// Threads running cases, each with its own implementation process under `-- CMD`
-    /// [default: the number of cores]. The results do not depend on it.
+    /// Threads running cases, each with its own implementation process under `-- CMD` (plus
+    /// the one that replays the corpus and shrinks) [default: the number of cores, at most
+    /// 1024]. The results do not depend on it.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
     /// Seconds the whole run may take; then it stops with the report of what ran (exit 2).
