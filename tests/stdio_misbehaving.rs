@@ -656,3 +656,30 @@ fn validate_protocol_turns_a_schema_violation_into_a_protocol_fault() {
     );
     assert_no_process_left(&ran);
 }
+
+#[test]
+fn the_run_timeout_bounds_the_embedded_implementation_too() {
+    let pids = tempfile::tempdir().expect("a pid directory");
+    let started = Instant::now();
+    let child = mirrorless(pids.path())
+        .args(["run", "--ci", "--no-corpus", "--cases", "100000000"])
+        .args(["--profile", "2026-07", "--run-timeout", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mirrorless starts");
+    let out = wait_bounded(child);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(started.elapsed() < HANG_GUARD);
+    assert!(
+        stdout.contains(
+            "problem: the run stopped early (the run did not finish within 1 s (--run-timeout))"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nINCOMPLETE — implementation reference (embedded)"),
+        "{stdout}"
+    );
+}

@@ -65,6 +65,7 @@ struct Inner {
     interrupt: Arc<AtomicBool>,
     terminate: Arc<AtomicBool>,
     timeout: Option<(Instant, Duration)>,
+    #[cfg_attr(not(unix), allow(dead_code))] // polled on Unix only
     wake_read: std::io::PipeReader,
     wake_write: std::io::PipeWriter,
 }
