@@ -394,6 +394,12 @@ enum Ran {
 }
 
 fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
+    if let Some(reason) = stop.reason() {
+        return Ran::Halt(HarnessError(format!(
+            "case {} was not run: {reason}",
+            case.id()
+        )));
+    }
     match driver.run_case(case) {
         Ok(obs) => Ran::Verdict(evaluate(case, &obs), obs.stderr),
         Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
@@ -462,7 +468,7 @@ fn run_profile(
     });
     let start = Instant::now();
     let mut shrinking = Duration::ZERO;
-    let total = replay.len() as u64 + config.cases;
+    let total = (replay.len() as u64).saturating_add(config.cases);
     let mut tally = Tally {
         exercised: BTreeMap::new(),
         failures: BTreeMap::new(),
