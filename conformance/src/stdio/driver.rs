@@ -347,11 +347,19 @@ impl StdioDriver {
             self.buf = old.into_bytes();
         }
         written.map_err(|e| match e {
+            WriteError::Timeout { unwritten } if limit.flag == "--message-timeout" => {
+                fault(format!(
+                    "it stopped reading its stdin: {unwritten} bytes of `{}` were still unwritten after {} ({})",
+                    msg.kind(),
+                    secs(limit.value),
+                    limit.flag
+                ))
+            }
             WriteError::Timeout { unwritten } => fault(format!(
-                "it stopped reading its stdin: {unwritten} bytes of `{}` were still unwritten after {} ({})",
+                "it stopped reading its stdin: {unwritten} bytes of `{}` were still unwritten when the {} of {} ran out",
                 msg.kind(),
-                secs(limit.value),
-                limit.flag
+                limit.flag,
+                secs(limit.value)
             )),
             WriteError::Stopped(reason) => stopped(reason),
             WriteError::Closed(e) => {

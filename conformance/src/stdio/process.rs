@@ -517,7 +517,9 @@ impl Lines {
                 return Err(WaitError::Stopped(reason));
             }
             match ready {
-                Ok(true) => self.fill(),
+                // Only a readable stdout is read: a read(2) on an idle pipe would block.
+                Ok(true) if fds[0].revents != 0 => self.fill(),
+                Ok(true) => {}
                 Ok(false) => return Err(WaitError::Timeout),
                 Err(e) => return Ok(Read1::Broken(format!("waiting for stdout failed: {e}"))),
             }
