@@ -684,3 +684,52 @@ fn the_run_timeout_bounds_the_embedded_implementation_too() {
         "{stdout}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn sigint_during_replay_stops_the_implementation_and_exits_130() {
+    let pids = tempfile::tempdir().expect("a pid directory");
+    let case = pids.path().join("case.json");
+    std::fs::write(
+        &case,
+        r#"{"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"prompt 1","calls":[{"chunks":[{"type":"finish","reason":{"kind":"stop"}}]}]}]}}"#,
+    )
+    .expect("the case file");
+    let started = Instant::now();
+    let child = mirrorless(pids.path())
+        .arg("replay")
+        .arg(&case)
+        .args(["--message-timeout", "100", "--", "python3"])
+        .arg("fixtures/impls/misbehaving/hang.py")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("mirrorless starts");
+    // The hang begins once the fixture is up and has asked for input.
+    let until = Instant::now() + Duration::from_secs(20);
+    while recorded(pids.path(), "impl").is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = wait_bounded(child);
+    let ran = Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        took: started.elapsed(),
+        pids,
+    };
+    assert_eq!(ran.code, 130, "{}", ran.stderr);
+    assert!(ran.took < HANG_GUARD);
+    assert!(
+        ran.stderr.contains("interrupted by SIGINT"),
+        "{}",
+        ran.stderr
+    );
+    assert_no_process_left(&ran);
+}

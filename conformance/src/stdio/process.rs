@@ -87,6 +87,7 @@ pub const TERM_GRACE: Duration = Duration::from_secs(1);
 
 /// How much unread stdout the writer buffers while it waits for stdin to drain; beyond it,
 /// the implementation is left blocked on its own write until the deadline.
+#[cfg(unix)]
 const READ_AHEAD: usize = MAX_LINE + (64 << 10);
 
 /// Why writing to the implementation's stdin failed.
