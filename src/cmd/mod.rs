@@ -4,6 +4,7 @@
 pub mod check;
 pub mod lint;
 pub mod run;
+pub mod signals;
 pub mod spec;
 pub mod stdio;
 
