@@ -32,6 +32,7 @@ pub mod report;
 pub mod scenario;
 pub mod spec;
 pub mod stdio;
+pub mod stop;
 pub mod suite;
 pub mod vocab;
 

@@ -164,3 +164,80 @@ fn the_reference_adapters_pass_and_speak_the_schemas() {
         }
     }
 }
+
+fn first_case(profile: Profile) -> mirrorless_conformance::scenario::Case {
+    cases(profile)
+        .new_tree(&mut TestRunner::deterministic())
+        .expect("tree")
+        .current()
+}
+
+/// A stop (a signal, the run timeout) ends a wait at once, far before the message timeout, and
+/// the driver then neither restarts nor recovers.
+#[test]
+fn a_stop_ends_a_wait_at_once_and_the_driver_does_not_recover() {
+    use mirrorless_conformance::stop::{Stop, StopReason};
+    use std::time::{Duration, Instant};
+    let stop = Stop::new(None).expect("a stop pipe");
+    let mut config = python("fixtures/impls/misbehaving/hang.py", &[]);
+    config.message_timeout = Duration::from_secs(60);
+    config.stop = stop.clone();
+    let mut d = StdioDriver::start(config).expect("starts");
+    let trigger = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        stop.trigger(StopReason::Interrupt);
+    });
+    let started = Instant::now();
+    let e = d
+        .run_case(&first_case(Profile::V2026_08))
+        .expect_err("the case is cut short");
+    trigger.join().expect("the trigger thread");
+    assert!(e.0.contains("was cut short: interrupted by SIGINT"), "{e}");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(!d.recovers());
+    let again = d
+        .run_case(&first_case(Profile::V2026_08))
+        .expect_err("a stopped run starts nothing");
+    assert!(
+        again.0.contains("was not started: interrupted by SIGINT"),
+        "{again}"
+    );
+}
+
+/// Forks share the run's restart budget: with `max_restarts = 1`, the first fault (on either
+/// process) takes the one restart and the next fault ends the run.
+#[test]
+fn forks_share_the_restart_budget() {
+    let mut config = python("fixtures/impls/misbehaving/crash-mid-case.py", &[]);
+    config.max_restarts = 1;
+    let mut d = StdioDriver::start(config).expect("starts");
+    let mut fork = d.fork().expect("a stdio driver forks");
+    let case = first_case(Profile::V2026_07);
+    let first = d.run_case(&case).expect_err("it crashes");
+    assert!(first.0.contains("restart 1 of 1"), "{first}");
+    assert!(d.recovers());
+    let second = fork.run_case(&case).expect_err("the fork crashes too");
+    assert!(
+        second.0.contains("no restart is left (--max-restarts 1)"),
+        "{second}"
+    );
+    assert!(!fork.recovers());
+}
+
+/// Timeouts near the limits of `Duration` never overflow a deadline.
+#[test]
+fn huge_timeouts_do_not_overflow() {
+    let mut config = python("fixtures/adapters/reference-py/adapter.py", &[]);
+    config.startup_timeout = std::time::Duration::MAX;
+    config.message_timeout = std::time::Duration::MAX;
+    config.case_timeout = std::time::Duration::MAX;
+    let mut d = StdioDriver::start(config).expect("starts");
+    let obs = d
+        .run_case(&first_case(Profile::V2026_08))
+        .expect("the case runs");
+    assert!(!obs.log.is_empty());
+}

@@ -5,6 +5,7 @@ pub mod check;
 pub mod lint;
 pub mod lsp;
 pub mod run;
+pub mod signals;
 pub mod spec;
 pub mod stdio;
 

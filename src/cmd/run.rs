@@ -5,6 +5,7 @@ use clap::{Args, ValueEnum};
 use mirrorless_conformance::driver::{Driver, in_process};
 use mirrorless_conformance::reference::ReferenceLoop;
 use mirrorless_conformance::report;
+use mirrorless_conformance::stop::{Stop, StopReason};
 use mirrorless_conformance::suite::{self, CI_SEED, Config, DEFAULT_CASES, Progress};
 use mirrorless_conformance::vocab::Profile;
 use std::io::{IsTerminal, Write};
@@ -50,10 +51,14 @@ one seed run exactly the cases of the unsharded run. Every shard still draws eve
 coverage minimums and \"never exercised\" are checked over the whole run: a small shard does
 not fail for being small, and every shard agrees on coverage.
 
+Stopping: --run-timeout SECS, SIGINT or SIGTERM stop the run between two cases (or at once in
+the middle of a stdio case) and print the report of the cases that ran.
+
 Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requirement was
 never exercised, a coverage label stayed under its minimum, or a warning under
 --deny-warnings), 2 usage or harness error (also: a run that would execute no case, e.g.
---cases 0 with an empty corpus, or an implementation that implements no known profile).";
+--cases 0 with an empty corpus, or an implementation that implements no known profile; a
+harness fault; --run-timeout), 130/143 stopped by SIGINT/SIGTERM.";
 
 /// Arguments of `mirrorless run`.
 #[derive(Debug, Args)]
@@ -85,8 +90,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub no_save: bool,
     /// Time bound for shrinking one failure, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
-    pub shrink_time: f64,
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = super::stdio::non_negative_secs)]
+    pub shrink_time: Duration,
     /// Report failures unshrunk.
     #[arg(long)]
     pub no_shrink: bool,
@@ -98,10 +103,15 @@ pub struct RunArgs {
     /// run. Coverage minimums are checked over the whole run in every shard.
     #[arg(long, value_name = "K/N")]
     pub partition: Option<suite::Partition>,
-    /// Threads running cases, each with its own implementation process under `-- CMD`
-    /// [default: the number of cores]. The results do not depend on it.
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Threads running cases, each with its own implementation process under `-- CMD` (plus
+    /// the one that replays the corpus and shrinks) [default: the number of cores, at most
+    /// 1024]. The results do not depend on it.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
     pub jobs: Option<usize>,
+    /// Seconds the whole run may take; then it stops with the report of what ran (exit 2).
+    /// SIGINT and SIGTERM stop it the same way (exit 130 and 143).
+    #[arg(long, value_name = "SECS", value_parser = super::stdio::positive_secs)]
+    pub run_timeout: Option<Duration>,
     /// The implementation's command line (after `--`); the embedded reference implementation
     /// when omitted.
     #[arg(last = true, value_name = "CMD")]
@@ -139,6 +149,7 @@ pub struct ReplayArgs {
 fn driver_for(
     command: &[String],
     stdio: &super::stdio::StdioArgs,
+    stop: &Stop,
 ) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     if command.is_empty() {
         return Ok((
@@ -146,7 +157,14 @@ fn driver_for(
             Profile::ALL.to_vec(),
         ));
     }
-    super::stdio::driver(command, stdio)
+    super::stdio::driver(command, stdio, stop)
+}
+
+/// The exit status of a command that ended on `message`: a signal's own status when the run
+/// was stopped by one, the usage/harness status otherwise.
+fn fail_or_stopped(stop: &Stop, message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(stop.reason().map_or(EXIT_ERROR, StopReason::exit_code))
 }
 
 /// The profiles a run checks: the requested ones (all the implementation implements when
@@ -290,20 +308,13 @@ impl ProgressPrinter {
 /// Runs `mirrorless run`.
 pub fn run(args: RunArgs) -> ExitCode {
     let ci = args.ci || suite::in_ci();
-    let shrink_time = match Duration::try_from_secs_f64(args.shrink_time) {
-        Ok(d) => d,
-        Err(_) if args.shrink_time.is_finite() && args.shrink_time > 0.0 => {
-            return fail(format!(
-                "--shrink-time {:e} is too large (at most {} seconds)",
-                args.shrink_time,
-                Duration::MAX.as_secs()
-            ));
-        }
-        Err(_) => return fail("--shrink-time must be a non-negative number of seconds"),
-    };
-    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio) {
-        Ok(d) => d,
+    let stop = match super::signals::stop_on_signals(args.run_timeout) {
+        Ok(s) => s,
         Err(e) => return fail(e),
+    };
+    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop) {
+        Ok(d) => d,
+        Err(e) => return fail_or_stopped(&stop, e),
     };
     let profiles = match profiles_to_run(&args.profiles, &implemented, &driver.name()) {
         Ok(p) => p,
@@ -315,7 +326,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         seed: args
             .seed
             .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() }),
-        shrink_time,
+        shrink_time: args.shrink_time,
         shrink_steps: if args.no_shrink { 0 } else { 4096 },
         corpus: (!args.no_corpus).then(|| args.corpus.clone()),
         save: !args.no_corpus && !args.no_save,
@@ -336,11 +347,11 @@ pub fn run(args: RunArgs) -> ExitCode {
         last_draw: Instant::now(),
         drawn: false,
     };
-    let outcome = suite::run(driver.as_mut(), &config, &mut |p| printer.on(p));
+    let outcome = suite::run_until(driver.as_mut(), &config, &stop, &mut |p| printer.on(p));
     printer.clear();
     let report = match outcome {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(e) => return fail_or_stopped(&stop, e),
     };
     let text = match args.format {
         Format::Human => report::render_human(&report),
@@ -350,7 +361,9 @@ pub fn run(args: RunArgs) -> ExitCode {
     if !print_out(&text) {
         return ExitCode::from(EXIT_ERROR);
     }
-    if !report.problems.is_empty() {
+    if let Some(reason) = stop.reason() {
+        ExitCode::from(reason.exit_code())
+    } else if !report.problems.is_empty() {
         ExitCode::from(EXIT_ERROR)
     } else if report.conformant() {
         ExitCode::from(EXIT_OK)
@@ -365,13 +378,17 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    let (mut driver, _) = match driver_for(&args.command, &args.stdio) {
-        Ok(d) => d,
+    let stop = match super::signals::stop_on_signals(None) {
+        Ok(s) => s,
         Err(e) => return fail(e),
+    };
+    let (mut driver, _) = match driver_for(&args.command, &args.stdio, &stop) {
+        Ok(d) => d,
+        Err(e) => return fail_or_stopped(&stop, e),
     };
     let (verdict, obs) = match suite::replay_case(driver.as_mut(), &file.case) {
         Ok(v) => v,
-        Err(e) => return fail(e),
+        Err(e) => return fail_or_stopped(&stop, e),
     };
     let mut text = String::new();
     if args.log {

@@ -6,6 +6,7 @@ use mirrorless_conformance::driver::{AgentLoop, Driver};
 use mirrorless_conformance::reference::ReferenceLoop;
 use mirrorless_conformance::stdio::message::Implementation;
 use mirrorless_conformance::stdio::{StdioConfig, StdioDriver, serve};
+use mirrorless_conformance::stop::Stop;
 use mirrorless_conformance::vocab::Profile;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -15,15 +16,20 @@ use std::time::Duration;
 #[command(next_help_heading = "Stdio protocol (with -- CMD)")]
 pub struct StdioArgs {
     /// Seconds the implementation may take to answer `hello`.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
-    pub startup_timeout: f64,
-    /// Seconds the harness waits for the implementation's next message during a case.
-    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
-    pub message_timeout: f64,
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = positive_secs)]
+    pub startup_timeout: Duration,
+    /// Seconds the harness waits for the implementation's next message during a case, and
+    /// for it to take a message from the harness (an implementation that stops reading its
+    /// stdin is cut off too).
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = positive_secs)]
+    pub message_timeout: Duration,
     /// Seconds one case may take in total.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
-    pub case_timeout: f64,
-    /// How often the process is restarted after a crash or timeout before the run gives up.
+    #[arg(long, value_name = "SECS", default_value = "30", value_parser = positive_secs)]
+    pub case_timeout: Duration,
+    /// How many times, in the whole run, a process is restarted after it crashed, hung or
+    /// broke the protocol. Each fault is reported and the run goes on with the next case in a
+    /// fresh process; once the restarts are used up the run ends with the report of what ran.
+    /// 0: the run ends at the first fault.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub max_restarts: u32,
     /// Validate every protocol message, both directions, against the JSON Schemas in
@@ -32,26 +38,51 @@ pub struct StdioArgs {
     pub validate_protocol: bool,
 }
 
-fn seconds(name: &str, v: f64) -> Result<Duration, String> {
-    if v.is_finite() && v > 0.0 {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(format!("--{name} must be a positive number of seconds"))
+/// The longest duration any option accepts: a year. Longer values mean "never" to a person,
+/// but would overflow the clock; they are usage errors rather than a panic or a wrap.
+pub const MAX_SECS: f64 = 365.0 * 86_400.0;
+
+fn parse_secs(text: &str, zero_ok: bool) -> Result<Duration, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !v.is_finite() || v < 0.0 || (v == 0.0 && !zero_ok) {
+        return Err(format!(
+            "must be a {} number of seconds",
+            if zero_ok { "non-negative" } else { "positive" }
+        ));
     }
+    if v > MAX_SECS {
+        return Err(format!("at most {MAX_SECS} seconds (a year)"));
+    }
+    Duration::try_from_secs_f64(v).map_err(|e| format!("not a duration: {e}"))
+}
+
+/// A clap value parser: a positive number of seconds, at most [`MAX_SECS`].
+pub fn positive_secs(text: &str) -> Result<Duration, String> {
+    parse_secs(text, false)
+}
+
+/// A clap value parser: a non-negative number of seconds, at most [`MAX_SECS`].
+pub fn non_negative_secs(text: &str) -> Result<Duration, String> {
+    parse_secs(text, true)
 }
 
 /// Starts `command` over the stdio protocol; returns the driver and the profiles the
-/// implementation says it implements.
+/// implementation says it implements. Every wait of the driver ends early when `stop` fires.
 pub fn driver(
     command: &[String],
     args: &StdioArgs,
+    stop: &Stop,
 ) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     let mut config = StdioConfig::new(command.to_vec());
-    config.startup_timeout = seconds("startup-timeout", args.startup_timeout)?;
-    config.message_timeout = seconds("message-timeout", args.message_timeout)?;
-    config.case_timeout = seconds("case-timeout", args.case_timeout)?;
+    config.startup_timeout = args.startup_timeout;
+    config.message_timeout = args.message_timeout;
+    config.case_timeout = args.case_timeout;
     config.max_restarts = args.max_restarts;
     config.validate = args.validate_protocol;
+    config.stop = stop.clone();
     let driver = StdioDriver::start(config).map_err(|e| e.0)?;
     let profiles = Profile::ALL
         .into_iter()
@@ -84,5 +115,20 @@ pub fn reference_impl(_args: ReferenceImplArgs) -> ExitCode {
     match serve(stdin, stdout, implementation, &mut factory) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => super::fail(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_near_the_limits_are_usage_errors_not_panics() {
+        assert_eq!(positive_secs("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(non_negative_secs("0"), Ok(Duration::ZERO));
+        for bad in ["0", "-1", "nan", "inf", "1e19", "1e300", "31536001", "x"] {
+            assert!(positive_secs(bad).is_err(), "{bad}");
+        }
+        assert!(positive_secs("31536000").is_ok());
     }
 }

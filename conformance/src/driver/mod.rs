@@ -436,6 +436,13 @@ pub trait Driver {
     fn fork(&self) -> Option<Box<dyn Driver + Send>> {
         None
     }
+    /// Whether the driver can run further cases after [`Driver::run_case`] returned a
+    /// [`HarnessError`] (an out-of-process implementation is restarted, within its restart
+    /// budget). The runner records the fault and goes on when this is true, and ends the run
+    /// with the report of what ran otherwise.
+    fn recovers(&self) -> bool {
+        false
+    }
 }
 
 /// The factory of an in-process driver: a fresh agent per case.

@@ -230,6 +230,9 @@ pub fn render_human(report: &RunReport) -> String {
         "{} — implementation {}, seed {}{} (reproduce with --seed {}) — {}",
         if report.conformant() {
             "conformant"
+        } else if !report.profiles.iter().any(|p| p.failed()) {
+            // Nothing failed, but the run had problems (cut short, harness faults, no case).
+            "INCOMPLETE"
         } else {
             "NOT CONFORMANT"
         },

@@ -9,15 +9,21 @@
 //! the stderr tail; the process is stopped and started afresh for the next case.
 
 use super::PROTOCOL;
-use super::message::{Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness};
-use super::process::{Process, Read1, WaitError};
+use super::message::{
+    Direction, Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness,
+};
+use super::process::{Process, Read1, WaitError, WriteError};
 use super::schema::Validator;
+use super::text::{preview, secs, shell_quote, tail_chars};
 use crate::driver::{Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput};
 use crate::scenario::Case;
+use crate::stop::{Stop, StopReason, deadline_after};
 use crate::vocab::Profile;
 use crate::vocab::live::LiveEmit;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 /// How the stdio driver runs an implementation.
@@ -33,10 +39,13 @@ pub struct StdioConfig {
     pub case_timeout: Duration,
     /// How many bytes of standard error are kept (the tail).
     pub stderr_limit: usize,
-    /// How many times the process is restarted after a fault before the driver gives up.
+    /// How many times, in the whole run, a process is restarted after a fault before the
+    /// driver gives up (forks share the budget).
     pub max_restarts: u32,
     /// Validate every message, in both directions, against the protocol's JSON Schemas.
     pub validate: bool,
+    /// Ends every wait early when the run is stopped (a signal, `--run-timeout`).
+    pub stop: Stop,
 }
 
 impl StdioConfig {
@@ -51,17 +60,9 @@ impl StdioConfig {
             stderr_limit: 64 << 10,
             max_restarts: 10,
             validate: false,
+            stop: Stop::never(),
         }
     }
-}
-
-/// The direction of a protocol line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Harness → implementation (its stdin).
-    ToImplementation,
-    /// Implementation → harness (its stdout).
-    ToHarness,
 }
 
 /// A callback that sees every protocol line, for tests and debugging.
@@ -78,7 +79,11 @@ const STDERR_PREVIEW: usize = 4 << 10;
 pub struct StdioDriver {
     config: StdioConfig,
     process: Option<Process>,
-    starts: u32,
+    /// After a fault: `Some(n)` when the next start is restart `n` of the budget, `None` when
+    /// no restart was left. `Ok(())` while no fault needs a restart.
+    restart: Result<(), Option<u32>>,
+    /// Restarts reserved so far (one per fault), shared with forks.
+    restarts: Arc<AtomicU32>,
     implementation: Implementation,
     profiles: Option<Vec<String>>,
     recent: VecDeque<(Direction, String)>,
@@ -91,6 +96,8 @@ pub struct StdioDriver {
 /// stopped: its state is unknown.
 struct Fault {
     what: String,
+    /// Set when the fault is the run being stopped, not the implementation's doing.
+    stopped: Option<StopReason>,
 }
 
 impl StdioDriver {
@@ -108,7 +115,8 @@ impl StdioDriver {
         let mut d = StdioDriver {
             config,
             process: None,
-            starts: 0,
+            restart: Ok(()),
+            restarts: Arc::new(AtomicU32::new(0)),
             implementation: Implementation::default(),
             profiles: None,
             recent: VecDeque::new(),
@@ -116,7 +124,7 @@ impl StdioDriver {
             tap: None,
             buf: Vec::with_capacity(4096),
         };
-        d.ensure_started()?;
+        d.ensure_started(true)?;
         Ok(d)
     }
 
@@ -166,40 +174,62 @@ impl StdioDriver {
         forgotten
     }
 
-    fn ensure_started(&mut self) -> Result<(), HarnessError> {
+    /// Starts the process if none runs. `initial`: the start of [`StdioDriver::start`], whose
+    /// failure ends the command, so it takes no restart from the budget.
+    fn ensure_started(&mut self, initial: bool) -> Result<(), HarnessError> {
         if self.process.is_some() {
             return Ok(());
         }
-        if self.starts > self.config.max_restarts {
+        if let Some(reason) = self.config.stop.reason() {
             return Err(HarnessError(format!(
-                "gave up on `{}`: it had to be restarted {} times (--max-restarts {})",
+                "the implementation was not started: {reason}"
+            )));
+        }
+        if self.restart == Err(None) {
+            return Err(HarnessError(format!(
+                "gave up on `{}`: it faulted again after {} restarts (--max-restarts {})",
                 self.command_line(),
-                self.starts - 1,
+                self.config.max_restarts,
                 self.config.max_restarts
             )));
         }
-        self.starts += 1;
         self.recent.clear();
-        let mut process =
-            Process::spawn(&self.config.command, self.config.stderr_limit).map_err(HarnessError)?;
+        let mut process = Process::spawn(
+            &self.config.command,
+            self.config.stderr_limit,
+            self.config.stop.clone(),
+        )
+        .map_err(HarnessError)?;
         let hello = ToImplementation::Hello {
             protocol: PROTOCOL.to_owned(),
             suite: crate::SUITE_VERSION.to_owned(),
             profiles: Profile::ALL.to_vec(),
         };
-        let started = Instant::now();
-        let deadline = started + self.config.startup_timeout;
+        let limit = Limit {
+            at: deadline_after(Instant::now(), self.config.startup_timeout),
+            flag: "--startup-timeout",
+            value: self.config.startup_timeout,
+        };
         let result = self
-            .send_on(&mut process, &hello)
-            .and_then(|()| self.await_hello(&mut process, deadline));
+            .send_on(&mut process, &hello, &limit)
+            .and_then(|()| self.await_hello(&mut process, limit.at));
         match result {
             Ok(()) => {
                 self.process = Some(process);
+                self.restart = Ok(());
                 Ok(())
             }
             Err(fault) => {
+                if !initial {
+                    self.reserve_restart();
+                }
                 let status = process.stop(Duration::from_millis(300));
                 let stderr = process.stderr_since(0);
+                if let Some(reason) = fault.stopped {
+                    return Err(HarnessError(format!(
+                        "the implementation was stopped during the `hello` handshake: {reason}"
+                    )));
+                }
                 Err(HarnessError(self.report(
                     &format!("did not complete the `hello` handshake: {}", fault.what),
                     None,
@@ -220,8 +250,9 @@ impl StdioDriver {
                         secs(timeout)
                     )));
                 }
+                Err(WaitError::Stopped(reason)) => return Err(stopped(reason)),
                 Ok(Read1::Line(l)) => l,
-                Ok(Read1::Eof { partial }) => return Err(eof_fault(partial)),
+                Ok(Read1::Eof { partial }) => return Err(eof_fault(partial, process)),
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
             };
             if line.trim().is_empty() {
@@ -241,11 +272,24 @@ impl StdioDriver {
                     preview(&line, 200)
                 )));
             }
-            let protocol = value.get("protocol").and_then(|p| p.as_str()).unwrap_or("");
-            if protocol != PROTOCOL {
-                return Err(fault(format!(
-                    "it speaks protocol `{protocol}`, the harness speaks `{PROTOCOL}`"
-                )));
+            match value.get("protocol") {
+                Some(serde_json::Value::String(p)) if p == PROTOCOL => {}
+                Some(serde_json::Value::String(p)) => {
+                    return Err(fault(format!(
+                        "it speaks protocol `{p}`, the harness speaks `{PROTOCOL}`"
+                    )));
+                }
+                None => {
+                    return Err(fault(format!(
+                        "its `hello` has no `protocol` field (it must be \"{PROTOCOL}\")"
+                    )));
+                }
+                Some(other) => {
+                    return Err(fault(format!(
+                        "the `protocol` of its `hello` is not a string but `{}` (it must be \"{PROTOCOL}\")",
+                        preview(&other.to_string(), 80)
+                    )));
+                }
             }
             self.validate(Direction::ToHarness, &value)?;
             match serde_json::from_value::<ToHarness>(value) {
@@ -277,7 +321,12 @@ impl StdioDriver {
         }
     }
 
-    fn send_on(&mut self, process: &mut Process, msg: &ToImplementation) -> Result<(), Fault> {
+    fn send_on(
+        &mut self,
+        process: &mut Process,
+        msg: &ToImplementation,
+        limit: &Limit,
+    ) -> Result<(), Fault> {
         self.buf.clear();
         serde_json::to_writer(&mut self.buf, msg).map_err(|e| {
             fault(format!(
@@ -289,17 +338,40 @@ impl StdioDriver {
         {
             self.validate(Direction::ToImplementation, &value)?;
         }
-        let written = process.write_line(&self.buf).and_then(|()| process.flush());
+        process.write_line(&self.buf);
+        let written = process.flush(limit.at);
         let line = std::mem::take(&mut self.buf);
         let text = String::from_utf8(line)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
         if let Some(old) = self.note(Direction::ToImplementation, text) {
             self.buf = old.into_bytes();
         }
-        written.map_err(|e| {
-            fault(format!(
-                "writing to its stdin failed ({e}); it has probably exited"
-            ))
+        written.map_err(|e| match e {
+            WriteError::Timeout { unwritten } if limit.flag == "--message-timeout" => {
+                fault(format!(
+                    "it stopped reading its stdin: {unwritten} bytes of `{}` were still unwritten after {} ({})",
+                    msg.kind(),
+                    secs(limit.value),
+                    limit.flag
+                ))
+            }
+            WriteError::Timeout { unwritten } => fault(format!(
+                "it stopped reading its stdin: {unwritten} bytes of `{}` were still unwritten when the {} of {} ran out",
+                msg.kind(),
+                limit.flag,
+                secs(limit.value)
+            )),
+            WriteError::Stopped(reason) => stopped(reason),
+            WriteError::Closed(e) => {
+                let how = match process.exit_within(Duration::from_millis(200)) {
+                    Some(status) => format!("the process {}", describe_status(status)),
+                    None => format!("the process (pid {}) is still running", process.id()),
+                };
+                fault(format!(
+                    "writing `{}` to its stdin failed ({e}): {how}",
+                    msg.kind()
+                ))
+            }
         })
     }
 
@@ -319,6 +391,8 @@ impl StdioDriver {
             self.note(Direction::ToHarness, l);
             return Err(fault(what));
         }
+        let case_deadline = deadline_after(Instant::now(), self.config.case_timeout);
+        let limit = self.limit(case_deadline);
         self.send_on(
             process,
             &ToImplementation::Case {
@@ -326,8 +400,8 @@ impl StdioDriver {
                 profile: case.profile,
                 agent: AGENT.to_owned(),
             },
+            &limit,
         )?;
-        let case_deadline = Instant::now() + self.config.case_timeout;
         let mut awaiting = "its first message of the case";
         loop {
             let now = Instant::now();
@@ -338,8 +412,9 @@ impl StdioDriver {
                     secs(self.config.case_timeout)
                 )));
             }
-            let deadline = (now + self.config.message_timeout).min(case_deadline);
+            let deadline = deadline_after(now, self.config.message_timeout).min(case_deadline);
             let line = match process.next(deadline) {
+                Err(WaitError::Stopped(reason)) => return Err(stopped(reason)),
                 Err(WaitError::Timeout) if Instant::now() >= case_deadline => {
                     return Err(fault(format!(
                         "the case did not finish within {} (--case-timeout); the harness was waiting for {awaiting}",
@@ -354,7 +429,7 @@ impl StdioDriver {
                 }
                 Ok(Read1::Line(l)) => l,
                 Ok(Read1::Eof { partial }) => {
-                    let mut f = eof_fault(partial);
+                    let mut f = eof_fault(partial, process);
                     f.what
                         .push_str(&format!(" while the harness waited for {awaiting}"));
                     return Err(f);
@@ -465,7 +540,8 @@ impl StdioDriver {
                     }
                 }
             };
-            self.send_on(process, &answer)?;
+            let limit = self.limit(case_deadline);
+            self.send_on(process, &answer, &limit)?;
         }
     }
 
@@ -518,26 +594,93 @@ impl StdioDriver {
         }
         if let Some(c) = case {
             let _ = write!(s, "\n  the case: {c}");
-            s.push_str("\n  The process was stopped; another case would start it afresh.");
+        }
+        let max = self.config.max_restarts;
+        match self.restart {
+            Err(Some(n)) => {
+                let _ = write!(
+                    s,
+                    "\n  The process was stopped; the next case starts it afresh (restart {n} of {max}, --max-restarts)."
+                );
+            }
+            Err(None) => {
+                let _ = write!(
+                    s,
+                    "\n  The process was stopped, and no restart is left (--max-restarts {max}): the run ends here."
+                );
+            }
+            Ok(()) => {}
         }
         s
     }
+
+    /// After a fault: takes the next restart from the shared budget, if one is left.
+    fn reserve_restart(&mut self) {
+        let n = self
+            .restarts
+            .fetch_add(1, Ordering::SeqCst)
+            .saturating_add(1);
+        self.restart = Err((n <= self.config.max_restarts).then_some(n));
+    }
+
+    /// The deadline of the next message in a case: `--message-timeout` from now, or the end
+    /// of the case if that comes first.
+    fn limit(&self, case_deadline: Instant) -> Limit {
+        let message = deadline_after(Instant::now(), self.config.message_timeout);
+        if message <= case_deadline {
+            Limit {
+                at: message,
+                flag: "--message-timeout",
+                value: self.config.message_timeout,
+            }
+        } else {
+            Limit {
+                at: case_deadline,
+                flag: "--case-timeout",
+                value: self.config.case_timeout,
+            }
+        }
+    }
+}
+
+/// A deadline and the option that set it, for messages.
+struct Limit {
+    at: Instant,
+    flag: &'static str,
+    value: Duration,
 }
 
 /// The agent id the harness attributes live events to.
 const AGENT: &str = "agent-1";
 
 fn fault(what: String) -> Fault {
-    Fault { what }
+    Fault {
+        what,
+        stopped: None,
+    }
 }
 
-fn eof_fault(partial: Option<String>) -> Fault {
+fn stopped(reason: StopReason) -> Fault {
+    Fault {
+        what: format!("the run was stopped: {reason}"),
+        stopped: Some(reason),
+    }
+}
+
+/// The end of stdout, with what became of the process: an exit status or signal, or still
+/// running (it closed stdout but lives on).
+fn eof_fault(partial: Option<String>, process: &mut Process) -> Fault {
+    // Stdout closes a moment before the process is reaped; give it that moment.
+    let how = match process.exit_within(Duration::from_millis(500)) {
+        Some(status) => format!("and {}", describe_status(status)),
+        None => format!("but is still running (pid {})", process.id()),
+    };
     match partial {
         Some(p) => fault(format!(
-            "it closed its stdout after an unterminated line `{}` (every message must end with a newline)",
+            "it closed its stdout after an unterminated line `{}` (every message must end with a newline), {how}",
             preview(&p, 200)
         )),
-        None => fault("it closed its stdout (the process exited)".into()),
+        None => fault(format!("it closed its stdout {how}")),
     }
 }
 
@@ -562,6 +705,27 @@ impl Driver for StdioDriver {
         )
     }
 
+    fn recovers(&self) -> bool {
+        self.config.stop.reason().is_none() && self.restart != Err(None)
+    }
+
+    /// Another process of the same implementation, started at its first case (so `-j N`
+    /// handshakes in parallel); it shares the restart budget and the stop condition.
+    fn fork(&self) -> Option<Box<dyn Driver + Send>> {
+        Some(Box::new(StdioDriver {
+            config: self.config.clone(),
+            process: None,
+            restart: Ok(()),
+            restarts: Arc::clone(&self.restarts),
+            implementation: self.implementation.clone(),
+            profiles: self.profiles.clone(),
+            recent: VecDeque::new(),
+            validator: self.validator.clone(),
+            tap: None,
+            buf: Vec::with_capacity(4096),
+        }))
+    }
+
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
         if !self.implements(case.profile) {
             return Err(HarnessError(format!(
@@ -571,7 +735,7 @@ impl Driver for StdioDriver {
                 self.profiles.as_deref().unwrap_or_default().join(", ")
             )));
         }
-        self.ensure_started()?;
+        self.ensure_started(false)?;
         let Some(mut process) = self.process.take() else {
             return Err(HarnessError("the implementation is not running".into()));
         };
@@ -587,6 +751,13 @@ impl Driver for StdioDriver {
             Err(f) => {
                 let status = process.stop(Duration::from_millis(300));
                 let stderr = process.stderr_since(mark);
+                if let Some(reason) = f.stopped {
+                    return Err(HarnessError(format!(
+                        "case {} was cut short: {reason}",
+                        case.id()
+                    )));
+                }
+                self.reserve_restart();
                 Err(HarnessError(self.report(
                     &f.what,
                     Some(case),
@@ -602,7 +773,8 @@ impl Drop for StdioDriver {
     fn drop(&mut self) {
         if let Some(mut p) = self.process.take() {
             if let Ok(line) = serde_json::to_vec(&ToImplementation::Shutdown) {
-                let _ = p.write_line(&line).and_then(|()| p.flush());
+                p.write_line(&line);
+                let _ = p.flush(Instant::now() + Duration::from_secs(1));
             }
             p.stop(Duration::from_secs(1));
         }
@@ -620,61 +792,5 @@ fn describe_status(status: std::process::ExitStatus) -> String {
     match status.code() {
         Some(c) => format!("exited with status {c}"),
         None => "exited".into(),
-    }
-}
-
-fn secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 {
-        format!("{s:.0} s")
-    } else {
-        format!("{s} s")
-    }
-}
-
-/// At most `max` characters of `s`, with an ellipsis if cut.
-pub(crate) fn preview(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_owned(),
-    }
-}
-
-fn tail_chars(s: &str, max_bytes: usize) -> &str {
-    if s.len() <= max_bytes {
-        return s;
-    }
-    let mut start = s.len() - max_bytes;
-    while !s.is_char_boundary(start) {
-        start += 1;
-    }
-    &s[start..]
-}
-
-/// Quotes an argument for a POSIX shell when it needs it.
-pub(crate) fn shell_quote(arg: &str) -> String {
-    let plain = !arg.is_empty()
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        arg.to_owned()
-    } else {
-        format!("'{}'", arg.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoting_and_previews() {
-        assert_eq!(shell_quote("python3"), "python3");
-        assert_eq!(shell_quote("a b"), "'a b'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(preview("héllo", 2), "hé…");
-        assert_eq!(tail_chars("aé", 1), "");
-        assert_eq!(secs(Duration::from_millis(1500)), "1.5 s");
     }
 }

@@ -10,6 +10,15 @@ use crate::vocab::durable::SessionEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The direction of a protocol line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Harness → implementation (its stdin).
+    ToImplementation,
+    /// Implementation → harness (its stdout).
+    ToHarness,
+}
+
 /// A message the harness writes to the implementation's standard input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -59,6 +68,21 @@ pub enum ToImplementation {
     },
     /// No more cases: exit with status 0.
     Shutdown,
+}
+
+impl ToImplementation {
+    /// The message's `type`, for reports.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ToImplementation::Hello { .. } => "hello",
+            ToImplementation::Case { .. } => "case",
+            ToImplementation::Input { .. } => "input",
+            ToImplementation::Stream { .. } => "stream",
+            ToImplementation::ToolResult { .. } => "tool-result",
+            ToImplementation::Retry { .. } => "retry",
+            ToImplementation::Shutdown => "shutdown",
+        }
+    }
 }
 
 /// A user action, the payload of an `input` message.

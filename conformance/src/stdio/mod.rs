@@ -24,8 +24,10 @@ pub mod message;
 mod process;
 pub mod schema;
 mod server;
+mod text;
 
-pub use driver::{Direction, StdioConfig, StdioDriver, Tap};
+pub use driver::{StdioConfig, StdioDriver, Tap};
+pub use message::Direction;
 pub use server::serve;
 
 /// The protocol name and version, exchanged in `hello`.

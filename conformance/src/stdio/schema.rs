@@ -8,7 +8,7 @@
 //! ignored. An unsupported keyword in a schema is an error when the schemas load, so a schema
 //! can never silently check less than it says.
 
-use super::driver::Direction;
+use super::message::Direction;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -415,7 +415,7 @@ fn describe(x: &Value) -> String {
 }
 
 fn short(x: &Value) -> String {
-    super::driver::preview(&x.to_string(), 80)
+    super::text::preview(&x.to_string(), 80)
 }
 
 #[cfg(test)]

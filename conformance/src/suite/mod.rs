@@ -20,6 +20,12 @@
 //!    cases alone), if no case ran at all, or — with [`Config::deny_warnings`] — on a warning,
 //!    so that nothing passes vacuously.
 //!
+//! A harness fault the driver recovers from ([`Driver::recovers`]) leaves its case without a
+//! verdict (not executed, though drawn: its coverage counts) and the run goes on; a stop
+//! ([`run_until`]: a signal, `--run-timeout`) or a fault it does not recover from ends the run
+//! with the report of what ran, whose coverage minimums scale with the cases drawn. Either
+//! way the run is not conformant ([`RunReport::problems`]).
+//!
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
 mod corpus;
@@ -31,7 +37,7 @@ mod tally;
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
 pub use partition::{Partition, PartitionKind};
 
-use shrink::{NoShrink, attributed_elsewhere, others, redraw, shrink};
+use shrink::{NoShrink, as_found, redraw, shrink};
 use tally::Tally;
 
 use crate::driver::{Driver, HarnessError};
@@ -40,6 +46,7 @@ use crate::registry::{Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::Case;
 use crate::scenario::coverage::{LABELS, labels_of, minimum};
 use crate::scenario::generate::cases;
+use crate::stop::Stop;
 use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestRng, TestRunner};
@@ -171,7 +178,8 @@ pub enum Status {
     Warn,
     /// A MUST requirement no case exercised: counts as a failure.
     NotExercised,
-    /// Exercised by no case, but not required to be (a SHOULD, or checked elsewhere).
+    /// Exercised by no case, but not required to be (a SHOULD, or checked elsewhere); or the
+    /// profile executed no case, so nothing passed.
     Untested,
     /// Does not apply to the profile.
     NotApplicable,
@@ -315,16 +323,23 @@ impl Serialize for CaseIds {
 }
 
 impl ProfileReport {
-    /// Whether the implementation conforms under this profile.
+    /// Whether the implementation conforms under this profile: it executed a case and nothing
+    /// [failed](Self::failed).
     pub fn conformant(&self) -> bool {
-        self.generated + self.replayed > 0
-            && self.failures.is_empty()
-            && (!self.deny_warnings || self.warnings.is_empty())
-            && !self
+        self.generated.saturating_add(self.replayed) > 0 && !self.failed()
+    }
+
+    /// Whether something failed under this profile: a requirement (a warning, too, under
+    /// `deny_warnings`), a MUST never exercised, or a coverage label under its minimum. A
+    /// profile that executed no case has failed nothing, but proves nothing either.
+    pub fn failed(&self) -> bool {
+        !self.failures.is_empty()
+            || (self.deny_warnings && !self.warnings.is_empty())
+            || self
                 .requirements
                 .iter()
                 .any(|r| matches!(r.status, Status::Fail | Status::NotExercised))
-            && self.coverage.iter().all(|l| l.count >= l.minimum)
+            || self.coverage.iter().any(|l| l.count < l.minimum)
     }
 }
 
@@ -350,9 +365,13 @@ pub struct RunReport {
 }
 
 impl RunReport {
-    /// Whether the implementation conforms under every profile run.
+    /// Whether the implementation conforms under every profile run, at least one profile ran,
+    /// and the run itself had no problem (a run cut short, or one with harness faults, proves
+    /// nothing).
     pub fn conformant(&self) -> bool {
-        !self.profiles.is_empty() && self.profiles.iter().all(ProfileReport::conformant)
+        !self.profiles.is_empty()
+            && self.problems.is_empty()
+            && self.profiles.iter().all(ProfileReport::conformant)
     }
 }
 
@@ -411,6 +430,19 @@ pub fn run(
     config: &Config,
     on: &mut dyn FnMut(Progress<'_>),
 ) -> Result<RunReport, HarnessError> {
+    run_until(driver, config, &Stop::never(), on)
+}
+
+/// Runs the suite against `driver` until it is done or `stop` fires. A harness fault the
+/// driver recovers from ([`Driver::recovers`]) is recorded in [`RunReport::problems`] and the
+/// run goes on; a stop, or a fault it does not recover from, ends the run early with the report
+/// of what ran (and a problem saying so). `Err` is left for the case generator failing.
+pub fn run_until(
+    driver: &mut dyn Driver,
+    config: &Config,
+    stop: &Stop,
+    on: &mut dyn FnMut(Progress<'_>),
+) -> Result<RunReport, HarnessError> {
     let mut problems = Vec::new();
     let corpus = match &config.corpus {
         Some(dir) => load_corpus(dir, &mut problems),
@@ -426,14 +458,19 @@ pub fn run(
     }
     let mut profiles = Vec::new();
     for &profile in &config.profiles {
-        profiles.push(run_profile(
-            driver,
-            config,
-            profile,
-            &corpus,
-            &mut problems,
-            on,
-        )?);
+        let (report, halted) =
+            run_profile(driver, config, stop, profile, &corpus, &mut problems, on)?;
+        profiles.push(report);
+        if halted {
+            break;
+        }
+    }
+    if let Some(reason) = stop.reason() {
+        let ran: u64 = profiles.iter().map(|p| p.generated + p.replayed).sum();
+        let problem =
+            format!("the run stopped early ({reason}): the report covers the {ran} cases that ran");
+        on(Progress::Problem(&problem));
+        problems.push(problem);
     }
     Ok(RunReport {
         implementation: driver.name(),
@@ -459,14 +496,59 @@ struct Drawn<T> {
     id: String,
 }
 
+/// What running one case came to.
+enum Ran {
+    /// It ran: its verdict and the implementation's stderr during it.
+    Verdict(Verdict, String),
+    /// A harness fault the driver recovers from: recorded, and the run goes on.
+    Fault(HarnessError),
+    /// The run cannot go on: it was stopped, or the driver does not recover from the fault.
+    Halt(HarnessError),
+}
+
+fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
+    if let Some(reason) = stop.reason() {
+        return Ran::Halt(HarnessError(format!(
+            "case {} was not run: {reason}",
+            case.id()
+        )));
+    }
+    match driver.run_case(case) {
+        Ok(obs) => Ran::Verdict(evaluate(case, &obs), obs.stderr),
+        Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
+        Err(e) => Ran::Halt(e),
+    }
+}
+
+/// Records a harness fault as a problem of the run (a stop is reported once, by `run_until`).
+fn record_fault(
+    e: HarnessError,
+    stop: &Stop,
+    problems: &mut Vec<String>,
+    on: &mut dyn FnMut(Progress<'_>),
+) {
+    if stop.reason().is_none() {
+        on(Progress::Problem(&e.0));
+        problems.push(e.0);
+    }
+}
+
+/// Runs one profile; the flag says whether the run must end here (see [`run_until`]).
+///
+/// Coverage (`exercised`, the labels) is counted over every case *drawn* — those of other
+/// shards, and executed ones whose run faulted, included: it is a property of the case. The
+/// executed counts (`generated`, `replayed`, failures, warnings) are of the cases that ran to
+/// a verdict. A run that halts stops drawing too, and the coverage minimums scale with the
+/// cases drawn, so cases never drawn cannot fail it.
 fn run_profile(
     driver: &mut dyn Driver,
     config: &Config,
+    stop: &Stop,
     profile: Profile,
     corpus: &[(String, CaseFile)],
     problems: &mut Vec<String>,
     on: &mut dyn FnMut(Progress<'_>),
-) -> Result<ProfileReport, HarnessError> {
+) -> Result<(ProfileReport, bool), HarnessError> {
     // The case id is only computed where it is needed: to list it, or to shard by it.
     let need_id = config.case_ids
         || config
@@ -491,13 +573,19 @@ fn run_profile(
     let strategy = cases(profile);
     let generated_mine = match config.partition {
         None => config.cases,
-        Some(p) if p.kind == PartitionKind::Count => (config.cases + p.total - p.shard) / p.total,
+        // Positions i < cases with i % total == shard - 1 (no overflow near u64::MAX).
+        Some(p) if p.kind == PartitionKind::Count => {
+            config.cases / p.total + u64::from(config.cases % p.total >= p.shard)
+        }
         Some(_) => {
             // Hash shards: draw the cases once more to know how many are this shard's.
             let mut runner =
                 TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
             let mut n = 0;
             for i in 0..config.cases {
+                if stop.reason().is_some() {
+                    break;
+                }
                 let tree = strategy
                     .new_tree(&mut runner)
                     .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
@@ -513,15 +601,24 @@ fn run_profile(
     });
     let start = Instant::now();
     let mut shrinking = Duration::ZERO;
-    let total = replay_mine + generated_mine;
+    let total = replay_mine.saturating_add(generated_mine);
     let mut tally = Tally::default();
     let mut failures: Vec<Failure> = Vec::new();
     let mut warnings: Vec<Failure> = Vec::new();
     let mut case_ids = CaseIds::default();
     let mut done = 0;
+    let mut halted = false;
+    // Corpus cases drawn (coverage) and replayed to a verdict by this shard.
+    let mut replay_drawn: u64 = 0;
+    let mut replayed: u64 = 0;
 
     for ((path, file), mine) in &replay {
         let case = &file.case;
+        if stop.reason().is_some() {
+            halted = true;
+            break;
+        }
+        replay_drawn += 1;
         // Coverage is of the whole run, whichever shard executes the case.
         for r in oracle::exercised(case) {
             *tally.exercised.entry(r).or_default() += 1;
@@ -529,33 +626,37 @@ fn run_profile(
         if !mine {
             continue;
         }
+        let (verdict, stderr) = match run_one(driver, case, stop) {
+            Ran::Verdict(v, stderr) => (v, stderr),
+            Ran::Fault(e) => {
+                // No verdict: the case is not counted, the fault is a problem of the run.
+                record_fault(e, stop, problems, on);
+                continue;
+            }
+            Ran::Halt(e) => {
+                record_fault(e, stop, problems, on);
+                halted = true;
+                break;
+            }
+        };
+        replayed += 1;
         if config.case_ids {
             case_ids.push(&case.id());
         }
-        let obs = driver.run_case(case)?;
-        let verdict = evaluate(case, &obs);
         done += 1;
         for target in tally.record(&verdict, &failures, &warnings) {
             let Some(finding) = target.find(&verdict) else {
                 continue;
             };
-            let failure = Failure {
-                requirement: target.requirement(),
-                case: case.clone(),
-                case_id: case.id(),
-                finding: finding.clone(),
-                also: others(&verdict, finding),
-                attributed_to: attributed_elsewhere(&verdict, finding),
-                original: case.clone(),
-                original_chunks: chunks_of(case),
-                shrunk_chunks: chunks_of(case),
-                shrink_steps: 0,
-                shrink_bounded: false,
-                from_corpus: true,
-                case_file: Some(path.clone()),
-                replay: driver.replay_command(path),
-                stderr: obs.stderr.clone(),
-            };
+            let replay = driver.replay_command(path);
+            let failure = as_found(
+                case,
+                finding,
+                &verdict,
+                Some(path.clone()),
+                replay,
+                stderr.clone(),
+            );
             on(Progress::Shrunk(&failure));
             if target.error() {
                 failures.push(failure);
@@ -589,8 +690,14 @@ fn run_profile(
     } else {
         64 * forks.len() as u64
     };
-    let mut generated = 0;
-    while generated < config.cases {
+    // Generated cases drawn (coverage) and run to a verdict by this shard.
+    let mut generated: u64 = 0;
+    let mut generated_run: u64 = 0;
+    while generated < config.cases && !halted {
+        if stop.reason().is_some() {
+            halted = true;
+            break;
+        }
         let n = batch.min(config.cases - generated);
         let mut drawn = Vec::with_capacity(n as usize);
         let mut batch_cases: Vec<Case> = Vec::with_capacity(n as usize);
@@ -613,16 +720,36 @@ fn run_profile(
             }
         }
         generated += n;
-        let verdicts = if forks.is_empty() {
-            batch_cases
-                .iter()
-                .map(|c| driver.run_case(c).map(|obs| evaluate(c, &obs)))
-                .collect::<Result<Vec<_>, _>>()?
+        let results = if forks.is_empty() {
+            let mut results = Vec::with_capacity(batch_cases.len());
+            for c in &batch_cases {
+                let ran = run_one(driver, c, stop);
+                let end = matches!(ran, Ran::Halt(_));
+                results.push(ran);
+                if end {
+                    break;
+                }
+            }
+            results
         } else {
-            run_parallel(&mut forks, &batch_cases)?
+            run_parallel(&mut forks, &batch_cases, stop)
         };
-        for ((d, case), verdict) in drawn.into_iter().zip(batch_cases).zip(verdicts) {
+        for ((d, case), ran) in drawn.into_iter().zip(batch_cases).zip(results) {
             let Drawn { mut tree, rng, id } = d;
+            let (verdict, stderr) = match ran {
+                Ran::Verdict(v, stderr) => (v, stderr),
+                Ran::Fault(e) => {
+                    // No verdict: not executed, though drawn (its coverage is counted above).
+                    record_fault(e, stop, problems, on);
+                    continue;
+                }
+                Ran::Halt(e) => {
+                    record_fault(e, stop, problems, on);
+                    halted = true;
+                    break;
+                }
+            };
+            generated_run += 1;
             if config.case_ids {
                 case_ids.push(&id);
             }
@@ -637,17 +764,46 @@ fn run_profile(
                     case: &case,
                     finding,
                 });
-                let t = Instant::now();
-                // The first target shrinks the drawn tree; each further one shrinks its own
-                // copy, drawn again from the same RNG state.
-                let mut fresh = (k > 0).then(|| redraw(&strategy, &rng, &case)).flatten();
-                let shrink_tree: &mut dyn ValueTree<Value = Case> = match fresh.as_mut() {
-                    Some(t) => t,
-                    None if k == 0 => &mut tree,
-                    None => &mut NoShrink(case.clone()),
+                // Reported as found, unshrunk: when the run is ending (no more driver calls)
+                // or when shrinking could not finish.
+                let unshrunk = |driver: &dyn Driver| {
+                    let replay = driver.replay_command(&format!("{}.json", case.id()));
+                    as_found(&case, finding, &verdict, None, replay, stderr.clone())
                 };
-                let failure = shrink(driver, config, shrink_tree, case.clone(), target, problems)?;
-                shrinking += t.elapsed();
+                let failure = if halted {
+                    unshrunk(driver)
+                } else {
+                    let t = Instant::now();
+                    // The first target shrinks the drawn tree; each further one shrinks its
+                    // own copy, drawn again from the same RNG state.
+                    let mut fresh = (k > 0).then(|| redraw(&strategy, &rng, &case)).flatten();
+                    let shrink_tree: &mut dyn ValueTree<Value = Case> = match fresh.as_mut() {
+                        Some(t) => t,
+                        None if k == 0 => &mut tree,
+                        None => &mut NoShrink(case.clone()),
+                    };
+                    let shrunk = shrink(
+                        driver,
+                        config,
+                        stop,
+                        shrink_tree,
+                        case.clone(),
+                        target,
+                        problems,
+                    );
+                    shrinking += t.elapsed();
+                    match shrunk {
+                        Ok(failure) => failure,
+                        Err(e) => {
+                            // The failure stands as found; the fault is a problem of its own.
+                            if stop.reason().is_some() || !driver.recovers() {
+                                halted = true;
+                            }
+                            record_fault(e, stop, problems, on);
+                            unshrunk(driver)
+                        }
+                    }
+                };
                 on(Progress::Shrunk(&failure));
                 if target.error() {
                     failures.push(failure);
@@ -665,12 +821,11 @@ fn run_profile(
         }
     }
 
-    let executed = replay_mine + generated_mine;
-    if executed == 0 {
+    if total == 0 {
+        let whole_run = config.cases.saturating_add(replay.len() as u64);
         let why = match config.partition {
-            Some(p) if config.cases + replay.len() as u64 > 0 => format!(
-                "shard {p} holds none of the {} case(s); use fewer shards or more --cases",
-                config.cases + replay.len() as u64
+            Some(p) if whole_run > 0 => format!(
+                "shard {p} holds none of the {whole_run} case(s); use fewer shards or more --cases"
             ),
             _ => "--cases 0 and no corpus case for this profile".to_owned(),
         };
@@ -683,7 +838,10 @@ fn run_profile(
     let seconds = start.elapsed().as_secs_f64();
     let running = (seconds - shrinking.as_secs_f64()).max(1e-9);
     let required: BTreeSet<&str> = oracle::required(profile).collect();
-    let whole_run = config.cases + replay.len() as u64;
+    // Cases drawn: the whole run's, unless the run halted early.
+    let drawn = replay_drawn + generated;
+    // A requirement passes (or goes unexercised) only in a profile that executed a case.
+    let executed = replayed + generated_run > 0;
     let requirements = REQUIREMENTS
         .iter()
         .filter(|r| r.enforced_by(Enforcement::Driver))
@@ -696,8 +854,8 @@ fn run_profile(
                 None => Status::NotApplicable,
                 Some(_) if failed > 0 => Status::Fail,
                 Some(_) if warned > 0 => Status::Warn,
-                Some(_) if exercised > 0 => Status::Pass,
-                Some(_) if required.contains(r.id) && whole_run > 0 => Status::NotExercised,
+                Some(_) if exercised > 0 && executed => Status::Pass,
+                Some(_) if required.contains(r.id) && drawn > 0 && executed => Status::NotExercised,
                 Some(_) => Status::Untested,
             };
             RequirementResult {
@@ -716,13 +874,14 @@ fn run_profile(
         .map(|l| LabelResult {
             name: l.name,
             count: tally.labels.get(l.name).copied().unwrap_or(0),
-            minimum: minimum(l, profile, config.cases),
+            // Minimums scale with the generated cases drawn (fewer when the run halted).
+            minimum: minimum(l, profile, generated),
         })
         .collect();
-    Ok(ProfileReport {
+    let report = ProfileReport {
         profile,
-        generated: generated_mine,
-        replayed: replay_mine,
+        generated: generated_run,
+        replayed,
         failed_cases: tally.failed_cases,
         warned_cases: tally.warned_cases,
         seconds,
@@ -736,41 +895,52 @@ fn run_profile(
         whole_run_generated: config.cases,
         whole_run_replayed: replay.len() as u64,
         case_ids,
-    })
+    };
+    Ok((report, halted))
 }
 
-/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order.
-fn run_parallel(
-    forks: &mut [Box<dyn Driver + Send>],
-    cases: &[Case],
-) -> Result<Vec<Verdict>, HarnessError> {
+/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order. A
+/// thread ends its slice at a [`Ran::Halt`]; the results then end with it, so what follows the
+/// halt is not reported even if another thread ran it.
+fn run_parallel(forks: &mut [Box<dyn Driver + Send>], cases: &[Case], stop: &Stop) -> Vec<Ran> {
     let per = cases.len().div_ceil(forks.len()).max(1);
-    let parts: Vec<Result<Vec<Verdict>, HarnessError>> = std::thread::scope(|scope| {
+    let parts: Vec<Vec<Ran>> = std::thread::scope(|scope| {
         let handles: Vec<_> = forks
             .iter_mut()
             .zip(cases.chunks(per))
             .map(|(d, slice)| {
                 scope.spawn(move || {
-                    slice
-                        .iter()
-                        .map(|c| d.run_case(c).map(|obs| evaluate(c, &obs)))
-                        .collect::<Result<Vec<_>, _>>()
+                    let mut results = Vec::with_capacity(slice.len());
+                    for c in slice {
+                        let ran = run_one(d.as_mut(), c, stop);
+                        let end = matches!(ran, Ran::Halt(_));
+                        results.push(ran);
+                        if end {
+                            break;
+                        }
+                    }
+                    results
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(HarnessError("a driver thread panicked".into())))
+                h.join().unwrap_or_else(|_| {
+                    vec![Ran::Halt(HarnessError("a driver thread panicked".into()))]
+                })
             })
             .collect()
     });
     let mut out = Vec::with_capacity(cases.len());
     for part in parts {
-        out.extend(part?);
+        let halted = part.iter().any(|r| matches!(r, Ran::Halt(_)));
+        out.extend(part);
+        if halted {
+            break;
+        }
     }
-    Ok(out)
+    out
 }
 
 /// Runs one case and returns its verdict (`mirrorless replay`).

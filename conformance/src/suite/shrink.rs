@@ -5,6 +5,7 @@ use super::{Config, Failure, chunks_of, save_case};
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{Finding, Verdict, evaluate};
 use crate::scenario::Case;
+use crate::stop::Stop;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, TestRng, TestRunner};
 use std::time::Instant;
@@ -37,7 +38,7 @@ impl ValueTree for NoShrink {
     }
 }
 
-pub(super) fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
+fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
     verdict
         .findings
         .iter()
@@ -47,17 +48,49 @@ pub(super) fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
 }
 
 /// The requirement the case is attributed to, when that is not `finding`'s.
-pub(super) fn attributed_elsewhere(verdict: &Verdict, finding: &Finding) -> Option<&'static str> {
+fn attributed_elsewhere(verdict: &Verdict, finding: &Finding) -> Option<&'static str> {
     verdict
         .primary()
         .filter(|p| *p != finding)
         .map(|p| p.requirement)
 }
 
-/// Shrinks a failing case to a minimal one that keeps `target`, then saves it.
+/// A failure reported as found, unshrunk: a corpus case (`case_file` is its file), or one
+/// whose shrinking could not finish.
+pub(super) fn as_found(
+    case: &Case,
+    finding: &Finding,
+    verdict: &Verdict,
+    case_file: Option<String>,
+    replay: String,
+    stderr: String,
+) -> Failure {
+    Failure {
+        requirement: finding.requirement,
+        attributed_to: attributed_elsewhere(verdict, finding),
+        case: case.clone(),
+        case_id: case.id(),
+        finding: finding.clone(),
+        also: others(verdict, finding),
+        original: case.clone(),
+        original_chunks: chunks_of(case),
+        shrunk_chunks: chunks_of(case),
+        shrink_steps: 0,
+        shrink_bounded: case_file.is_none(),
+        from_corpus: case_file.is_some(),
+        case_file,
+        replay,
+        stderr,
+    }
+}
+
+/// Shrinks a failing case to a minimal one that keeps `target`, then saves it. A stop ends
+/// shrinking like its time bound; a fault the driver recovers from counts the candidate as
+/// not keeping the target (and is recorded in `problems`).
 pub(super) fn shrink(
     driver: &mut dyn Driver,
     config: &Config,
+    stop: &Stop,
     tree: &mut dyn ValueTree<Value = Case>,
     original: Case,
     target: Target,
@@ -70,12 +103,21 @@ pub(super) fn shrink(
     let mut steps = 0;
     let mut bounded = false;
     let mut fails = |case: &Case| -> Result<bool, HarnessError> {
-        let obs = driver.run_case(case)?;
-        Ok(target.find(&evaluate(case, &obs)).is_some())
+        match driver.run_case(case) {
+            Ok(obs) => Ok(target.find(&evaluate(case, &obs)).is_some()),
+            Err(e) if stop.reason().is_none() && driver.recovers() => {
+                problems.push(e.0);
+                Ok(false)
+            }
+            Err(e) => Err(e),
+        }
     };
     if tree.simplify() {
         loop {
-            if steps >= config.shrink_steps || deadline.is_some_and(|d| Instant::now() >= d) {
+            if steps >= config.shrink_steps
+                || deadline.is_some_and(|d| Instant::now() >= d)
+                || stop.reason().is_some()
+            {
                 bounded = true;
                 break;
             }
