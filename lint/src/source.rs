@@ -31,8 +31,9 @@ pub fn display_path(p: &Path) -> String {
     s.to_owned()
 }
 
-/// `bytes` (not UTF-8) as text: `\xHH` for each byte outside UTF-8, `\\` for a backslash.
-fn escape_non_utf8(bytes: &[u8]) -> String {
+/// `bytes` (not UTF-8) as text: `\xHH` for each byte outside UTF-8, `\\` for a backslash. The
+/// one lossless spelling of a file name every report (lint and check) uses.
+pub fn escape_non_utf8(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() + 8);
     for chunk in bytes.utf8_chunks() {
         for c in chunk.valid().chars() {

@@ -281,19 +281,7 @@ fn report_path(path: &Path) -> (String, Option<Vec<u8>>) {
     if let Ok(text) = std::str::from_utf8(bytes) {
         return (text.to_owned(), None);
     }
-    let mut out = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c == '\\' {
-                out.push_str("\\\\");
-            } else {
-                out.push(c);
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02X}");
-        }
-    }
+    let out = mirrorless_lint::source::escape_non_utf8(bytes);
     (out, Some(bytes.to_vec()))
 }
 
