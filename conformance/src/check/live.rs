@@ -250,8 +250,12 @@ mod tests {
     fn a_trace_has_the_line_and_finding_caps_of_a_log() {
         let mut trace = vec![b'0'; 5000];
         trace.push(b'\n');
+        let mirror = format!(
+            "{{\"event\":\"{}\"}}\n",
+            crate::vocab::mirrors::REMOVED_MIRRORS[0].name
+        );
         for _ in 0..(MAX_KEPT_FINDINGS + 5) {
-            trace.extend_from_slice(b"{\"event\":\"agent/stream-chunk\"}\n");
+            trace.extend_from_slice(mirror.as_bytes());
         }
         let options = ReadOptions {
             max_line_bytes: 1000,
