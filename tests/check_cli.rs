@@ -425,3 +425,18 @@ fn odd_file_names_are_kept_exact_in_json_and_escaped_in_human_output() {
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert!(report["files"][0].get("path_bytes").is_none());
 }
+
+#[test]
+fn a_directory_of_recordings_checks_its_live_traces_as_live_traces() {
+    let o = mirrorless(&["check", "fixtures/check/2026-08/upstream"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("adapter-throw/live.jsonl: conforms (0 errors, 0 warnings; live trace of"),
+        "{out}"
+    );
+    assert!(
+        out.contains("adapter-throw/session.jsonl: conforms"),
+        "{out}"
+    );
+}

@@ -35,8 +35,9 @@ pub enum CheckFormat {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Each LOG is a session log: a header line ({\"type\":\"session\", …}), then one event per line.
-A DIR is searched for *.jsonl logs (honouring .gitignore and .ignore files, like lint); a
-directory holding none is an error. Logs are checked independently and in parallel; the report
+A DIR is searched for *.jsonl logs (honouring .gitignore and .ignore files, like lint; a file
+whose first record has an `event` and no `type` is checked as a live trace); a directory
+holding none is an error. Logs are checked independently and in parallel; the report
 lists them in a stable order (arguments in order, each directory's logs sorted by path). Without --profile, each log's profile is detected from its
 first MiB (2026-08 markers such as request/header or packed chunk rows win; with no marker the
 current profile, 2026-08, is assumed); --profile always wins.
@@ -153,6 +154,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
         .into_par_iter()
         .map(|input| match input {
             Input::Log(path) => check_log(&path, args.profile, &options),
+            Input::Live(path) => check_trace(&path, args.profile, &options),
             Input::Failed(report) => *report,
         })
         .collect();
@@ -215,6 +217,8 @@ fn count_requirements(findings: &[Finding]) -> BTreeMap<&'static str, u64> {
 enum Input {
     /// A log file (or `-`).
     Log(PathBuf),
+    /// A live-event trace found in a directory (its first record has an `event` and no `type`).
+    Live(PathBuf),
     /// An argument that yields no log: a directory without any, or a walk error.
     Failed(Box<FileReport>),
 }
@@ -259,9 +263,42 @@ fn expand(path: &Path) -> Vec<Input> {
         failed.push(input_error(path, "directory", msg));
     }
     logs.sort();
-    let mut inputs: Vec<Input> = logs.into_iter().map(Input::Log).collect();
+    let mut inputs: Vec<Input> = logs
+        .into_iter()
+        .map(|p| {
+            if is_live_trace(&p) {
+                Input::Live(p)
+            } else {
+                Input::Log(p)
+            }
+        })
+        .collect();
     inputs.extend(failed);
     inputs
+}
+
+/// Whether a file found in a directory is a live-event trace rather than a session log: its
+/// first line is a record with an `event` and no `type` (a log starts with its `session`
+/// header). Only the first 64 KiB are read; anything unreadable is left to the log checker,
+/// which names the problem.
+fn is_live_trace(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    let mut first = Vec::new();
+    if BufReader::new(file.take(64 * 1024))
+        .read_until(b'\n', &mut first)
+        .is_err()
+    {
+        return false;
+    }
+    match serde_json::from_slice::<serde_json::Value>(&first) {
+        Ok(serde_json::Value::Object(record)) => {
+            record.contains_key("event") && !record.contains_key("type")
+        }
+        _ => false,
+    }
 }
 
 fn input_error(path: &Path, kind: &'static str, message: String) -> Input {
