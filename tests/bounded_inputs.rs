@@ -1,30 +1,14 @@
 //! Inputs that never end or are far too large are refused in bounded time and memory, with an
 //! error naming the file: `lint --config /dev/zero`, `lint --baseline /dev/zero`.
 
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
+
+use std::process::Output;
+use std::time::Duration;
 
 /// Runs mirrorless, failing (instead of hanging or exhausting memory) after 60 s.
 fn mirrorless_within_deadline(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mirrorless");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("poll").is_some() {
-            return child.wait_with_output().expect("collect");
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mirrorless {args:?} did not finish within 60 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::mirrorless_within(args, Duration::from_secs(60))
 }
 
 fn all_output(o: &Output) -> String {

@@ -1,6 +1,8 @@
 //! `mirrorless check` end to end: exit codes, the human and JSON reports, several logs,
 //! unreadable files, live traces. Reports are pinned with insta file snapshots.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -189,28 +191,7 @@ fn deny_warnings_makes_a_warning_exit_1() {
 /// Runs mirrorless and fails (instead of hanging) if it does not finish within 30 s.
 #[cfg(unix)]
 fn mirrorless_within_deadline(args: &[&str]) -> Output {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn mirrorless");
-    let start = Instant::now();
-    loop {
-        if child.try_wait().expect("poll").is_some() {
-            return child.wait_with_output().expect("collect");
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("mirrorless {args:?} did not finish within 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    common::mirrorless_within(args, std::time::Duration::from_secs(30))
 }
 
 /// A FIFO at `dir/name` fed with `content` by a background thread.
