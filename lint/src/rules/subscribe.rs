@@ -30,6 +30,14 @@ one payload object (`({ turn, step }) =>`) is 2026-08 code and filters the 2026-
 mapping (twin, argument → field) comes from the vocabulary, or from `[[lint.events]]` for an
 event you declare (`twin`, `arguments`, `fields`).
 
+Type annotations are kept, so the rewrite type-checks where the original did even when `ctx` is
+untyped (`any`) and gives the new parameters no contextual type: an annotated agent
+(`agent: Agent`) makes `session: Agent['session']` (`unknown` when the handler does not use it),
+annotated fields make `event: { type: string; data: unknown }` and destructure
+`event.data as { turn: number; … }` with the original types (`P['turn']` for a payload typed
+`P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do).
+`lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict`.
+
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
   `agent.session` (which becomes `session`), and the twin records exactly what the mirror
   announced.

@@ -305,6 +305,30 @@ struct Params {
     fields: Vec<String>,
     /// Whether this is a 2026-08-style payload-object handler.
     payload: bool,
+    /// The types the handler's annotations give, when it carries them (see [`Annotations`]).
+    types: Annotations,
+}
+
+/// The type annotations a rewritten handler keeps, built from the original's: without them
+/// `(session, event) =>` relies on contextual typing, which an untyped `ctx` (`any`) does not
+/// give, and `noImplicitAny` rejects it.
+#[derive(Default)]
+struct Annotations {
+    /// The agent's type (`Agent`, or `P['agent']` for a payload `P`), when annotated.
+    agent: Option<String>,
+    /// `field: Type` per used field, when every field parameter is annotated.
+    fields: Option<Vec<String>>,
+}
+
+/// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
+/// type literal, whose indexed access needs no parentheses.
+fn indexable(ty: &TSType<'_>, text: &str) -> String {
+    match ty {
+        TSType::TSTypeReference(_) | TSType::TSTypeLiteral(_) | TSType::TSIndexedAccessType(_) => {
+            text.to_owned()
+        }
+        _ => format!("({text})"),
+    }
 }
 
 impl<'s, 'c> Fixer<'s, 'c> {
@@ -332,10 +356,41 @@ impl<'s, 'c> Fixer<'s, 'c> {
             if obj.rest.is_some() {
                 return None;
             }
+            // `({ turn }: P) =>`: the fields keep their types, as `P['turn']` (or the type a
+            // type literal gives `turn`).
+            let payload_ty = only.type_annotation.as_ref().map(|t| &t.type_annotation);
+            let payload_type = payload_ty.map(|t| indexable(t, self.type_text(t)));
+            let member_type = |key: &str| -> Option<String> {
+                let TSType::TSTypeLiteral(lit) = payload_ty? else {
+                    return None;
+                };
+                lit.members.iter().find_map(|m| match m {
+                    TSSignature::TSPropertySignature(p)
+                        if !p.optional && p.key.static_name().is_some_and(|k| k == key) =>
+                    {
+                        p.type_annotation
+                            .as_ref()
+                            .map(|t| self.type_text(&t.type_annotation).to_owned())
+                    }
+                    _ => None,
+                })
+            };
             let mut out = Params {
                 agent: None,
                 fields: Vec::new(),
                 payload: true,
+                types: Annotations {
+                    agent: member_type("agent")
+                        .map(|t| {
+                            if t.chars().all(|c| c.is_alphanumeric() || "_$.".contains(c)) {
+                                t
+                            } else {
+                                format!("({t})")
+                            }
+                        })
+                        .or_else(|| payload_type.as_ref().map(|p| format!("{p}['agent']"))),
+                    fields: payload_type.as_ref().map(|_| Vec::new()),
+                },
             };
             for prop in &obj.properties {
                 let key = prop.key.static_name()?;
@@ -354,6 +409,10 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     let arg = m.arguments.iter().find(|a| a.name == key)?;
                     let field = arg.field_2026_08.as_deref()?;
                     out.fields.push(entry(field, &prop.value));
+                    if let (Some(p), Some(types)) = (&payload_type, &mut out.types.fields) {
+                        let ty = member_type(&key).unwrap_or_else(|| format!("{p}['{key}']"));
+                        types.push(format!("{field}: {ty}"));
+                    }
                 }
             }
             return Some(out);
@@ -363,24 +422,55 @@ impl<'s, 'c> Fixer<'s, 'c> {
             agent: None,
             fields: Vec::new(),
             payload: false,
+            types: Annotations::default(),
         };
-        if let Some(first) = items.next()
-            && used(&first.pattern)
-        {
-            match &first.pattern {
-                BindingPattern::BindingIdentifier(id) => {
-                    out.agent = Some(id.name.as_str().to_owned());
+        if let Some(first) = items.next() {
+            out.types.agent = first
+                .type_annotation
+                .as_ref()
+                .map(|t| indexable(&t.type_annotation, self.type_text(&t.type_annotation)));
+            if used(&first.pattern) {
+                match &first.pattern {
+                    BindingPattern::BindingIdentifier(id) => {
+                        out.agent = Some(id.name.as_str().to_owned());
+                    }
+                    _ => return None,
                 }
-                _ => return None,
             }
         }
+        // The event is annotated only when every field parameter is (else the original relied
+        // on contextual typing too, or did not type-check).
+        let mut field_types = Some(Vec::new());
         for (i, p) in items.enumerate() {
             let arg = m.arguments.get(i)?;
+            match &p.type_annotation {
+                Some(t) if used(&p.pattern) => {
+                    if let Some(types) = &mut field_types {
+                        types.push(format!(
+                            "{}: {}",
+                            arg.field.as_deref()?,
+                            self.type_text(&t.type_annotation)
+                        ));
+                    }
+                }
+                Some(_) => {}
+                None => field_types = None,
+            }
             if used(&p.pattern) {
                 out.fields.push(entry(arg.field.as_deref()?, &p.pattern));
             }
         }
+        out.types.fields = if params.items.len() > 1 {
+            field_types
+        } else {
+            // `(agent: Agent) =>`: nothing but the agent, annotated or not.
+            out.types.agent.as_ref().map(|_| Vec::new())
+        };
         Some(out)
+    }
+
+    fn type_text(&self, t: &TSType<'_>) -> &'s str {
+        &self.src[range(t.span())]
     }
 
     /// `recv.on('<removed>', handler)` → a `session/event` subscription filtering the twin.
@@ -414,10 +504,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 },
                 false,
             ),
-            Expression::FunctionExpression(f) if !f.generator => match &f.body {
-                Some(b) => (&f.params, Body::Block(b), true),
-                None => return,
-            },
+            // A `this` parameter sits inside the parentheses the rewrite replaces: no fix.
+            Expression::FunctionExpression(f) if !f.generator && f.this_param.is_none() => {
+                match &f.body {
+                    Some(b) => (&f.params, Body::Block(b), true),
+                    None => return,
+                }
+            }
             _ => return,
         };
         let uses = Uses::of_body(&|u: &mut Uses| match &body {
@@ -451,8 +544,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
         // The statements the new body starts with.
         let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return;")];
         if !p.fields.is_empty() {
+            let cast = match &p.types.fields {
+                Some(types) => format!(" as {{ {} }}", types.join("; ")),
+                None => String::new(),
+            };
             lead.push(format!(
-                "const {{ {} }} = {event}.data;",
+                "const {{ {} }} = {event}.data{cast};",
                 p.fields.join(", ")
             ));
         }
@@ -487,12 +584,23 @@ impl<'s, 'c> Fixer<'s, 'c> {
             name_literal.end,
             format!("{q}session/event{q}"),
         )];
-        // `(agent, turn)` and a bare `agent` both become `(session, event)`.
+        // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
+        // parameters give annotated ones, so the handler type-checks without contextual typing.
+        let session_used = needs_agent || !session_refs.is_empty();
+        let session_param = match &p.types.agent {
+            Some(a) if session_used => format!("{session}: {a}['session']"),
+            Some(_) => format!("{session}: unknown"),
+            None => session.clone(),
+        };
+        let event_param = match &p.types.fields {
+            Some(_) => format!("{event}: {{ type: string; data: unknown }}"),
+            None => event.clone(),
+        };
         let params_range = range(params.span);
         edits.push(Edit::new(
             params_range.start,
             params_range.end,
-            format!("({session}, {event})"),
+            format!("({session_param}, {event_param})"),
         ));
         match body {
             Body::Block(b) => {
