@@ -25,7 +25,8 @@ from the log persistence and replay already use.
 arrow or `function` handler is rewritten into `X.on('session/event', (session, event) => …)` that
 returns unless `event.type` is the durable twin and destructures the handler's parameters from
 `event.data`, renamed where the names differ (`(_agent, t) =>` gives `const { turn: t } =
-event.data`). Positional handlers are 2026-07 code and filter the 2026-07 twin; a handler taking
+event.data`). A handler that never used the agent gets `(_session, event)`, so code built with
+`noUnusedParameters` still compiles. Positional handlers are 2026-07 code and filter the 2026-07 twin; a handler taking
 one payload object (`({ turn, step }) =>`) is 2026-08 code and filters the 2026-08 twin. The
 mapping (twin, argument → field) comes from the vocabulary, or from `[[lint.events]]` for an
 event you declare (`twin`, `arguments`, `fields`).

@@ -532,11 +532,18 @@ impl<'s, 'c> Fixer<'s, 'c> {
         if let Some(a) = &p.agent {
             taken.insert(a.clone());
         }
-        let session = uses.fresh(&taken, &["session", "sess"]);
-        taken.insert(session.clone());
-        let event = uses.fresh(&taken, &["event", "ev", "sessionEvent"]);
         let agent_session_only = p.agent.as_ref().is_none_or(|a| uses.only_session(a));
         let needs_agent = !agent_session_only;
+        // The new body reads the session only where the handler used the agent (its
+        // `agent.session`, or the agent lookup); otherwise the parameter is `_session`, which
+        // `noUnusedParameters` accepts.
+        let session = if p.agent.is_some() {
+            uses.fresh(&taken, &["session", "sess"])
+        } else {
+            uses.fresh(&taken, &["_session", "_sess"])
+        };
+        taken.insert(session.clone());
+        let event = uses.fresh(&taken, &["event", "ev", "sessionEvent"]);
         let q = self.quote_at(&occurrence);
         let nl = self.newline;
         let receiver_text = &self.src[range(receiver.span())];
