@@ -182,6 +182,7 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "declaration_merging.ts",
                 "bom_crlf.ts",
                 "plugin.ts",
+                "unused_declarations.ts",
             ],
             _ => &["subscribe_annotated.ts", "emit_beside_append.ts"],
         };

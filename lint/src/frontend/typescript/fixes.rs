@@ -12,11 +12,16 @@
 //!   a suggestion that looks the agent up with `X.agents.get(session.id)` when it does;
 //! - a removed event's entry in an interface or type literal (an event map, a
 //!   `declare module … { interface Events { … } }` block): deleted, and the whole block when
-//!   every entry in it is a removed event.
+//!   every entry in it is a removed event; the types only that entry used are deleted with it;
+//! - a `const` holding a removed name and a string enum member spelled with one: deleted when
+//!   nothing in the file uses them and they are not exported (a suggestion for a member of an
+//!   enum that is used as a whole, `Object.values(Ev)`; no fix while anything else uses them:
+//!   those uses carry their own fixes, and the round after them deletes the declaration).
 //!
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
@@ -24,7 +29,7 @@ use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Collects the fixes of one parsed program.
@@ -36,6 +41,11 @@ pub(super) struct Fixer<'s, 'c> {
     comments: Vec<(usize, usize)>,
     /// The line ending new lines use (the file's own).
     newline: &'static str,
+    /// Where each name is referenced (a declaration is deleted only when unused).
+    refs: References,
+    /// The statement range of each top-level, unexported `type`/`interface` declaration, by
+    /// name (more than one range: merged declarations, never deleted).
+    type_decls: HashMap<String, Vec<Range<usize>>>,
     /// The fixes found so far.
     pub fixes: Vec<OccurrenceFix>,
 }
@@ -57,12 +67,26 @@ impl<'s, 'c> Fixer<'s, 'c> {
             .map(|c| (c.span.start as usize, c.span.end as usize))
             .collect();
         comments.sort_unstable();
+        let mut type_decls: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+        for stmt in &program.body {
+            let name = match stmt {
+                Statement::TSTypeAliasDeclaration(t) if !t.declare => t.id.name.as_str(),
+                Statement::TSInterfaceDeclaration(i) if !i.declare => i.id.name.as_str(),
+                _ => continue,
+            };
+            type_decls
+                .entry(name.to_owned())
+                .or_default()
+                .push(range(stmt.span()));
+        }
         Fixer {
             src,
             cx,
             resolver,
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
+            refs: References::of(program),
+            type_decls,
             fixes: Vec::new(),
         }
     }
@@ -101,17 +125,60 @@ impl<'s, 'c> Fixer<'s, 'c> {
         line_removal(self.src, r)
     }
 
-    /// `r` extended back over the comments directly above it (its JSDoc).
+    /// `r` extended back over the comments directly above it (its JSDoc), up to a blank line
+    /// (a comment above one is about more than this node).
     fn with_leading_comments(&self, r: Range<usize>) -> Range<usize> {
         let mut start = r.start;
         for &(cs, ce) in self.comments.iter().rev() {
-            if ce <= start && self.src[ce..start].trim().is_empty() {
+            let gap = &self.src[ce.min(start)..start];
+            if ce <= start && gap.trim().is_empty() && gap.matches('\n').count() <= 1 {
                 start = cs;
             } else if ce <= start {
                 break;
             }
         }
         start..r.end
+    }
+
+    /// `end` extended over the `;`/`,` separator that follows a member (its span may stop
+    /// before it).
+    fn past_separator(&self, end: usize) -> usize {
+        let rest = &self.src[end..];
+        let sep = rest.trim_start_matches([' ', '\t']);
+        if sep.starts_with([';', ',']) {
+            end + rest.len() - sep.len() + 1
+        } else {
+            end
+        }
+    }
+
+    /// The declarations of types that only `deleted` references, so they go with it, and the
+    /// types only those reference, and so on: the typed-event declarations of a deleted
+    /// event-map entry (`type StreamChunkPayload = …`).
+    fn types_only_used_in(&self, deleted: Range<usize>) -> Vec<Range<usize>> {
+        let mut gone = vec![deleted];
+        let mut found = Vec::new();
+        loop {
+            let inside =
+                |r: &Range<usize>| gone.iter().any(|g| g.start <= r.start && r.end <= g.end);
+            let next = self.type_decls.iter().find_map(|(name, decls)| {
+                let [decl] = decls.as_slice() else {
+                    return None;
+                };
+                let uses = self.refs.of_name(name);
+                // Not already going, used, and used nowhere else.
+                (!inside(decl) && !uses.is_empty() && uses.iter().all(inside)).then(|| decl.clone())
+            });
+            match next {
+                Some(decl) => {
+                    gone.push(decl.clone());
+                    found.push(self.removal(self.with_leading_comments(decl)));
+                }
+                None => break,
+            }
+        }
+        found.sort_by_key(|r| r.start);
+        found
     }
 
     fn indent_at(&self, offset: usize) -> &'s str {
@@ -771,30 +838,157 @@ impl<'s, 'c> Fixer<'s, 'c> {
                         .to_owned(),
                 ),
                 _ => {
-                    // A member's span may stop before its `;`/`,` separator.
-                    let mut end = span.end;
-                    let rest = &self.src[end..];
-                    let sep = rest.trim_start_matches([' ', '\t']);
-                    if sep.starts_with([';', ',']) {
-                        end += rest.len() - sep.len() + 1;
-                    }
+                    let end = self.past_separator(span.end);
                     (
                         self.removal(self.with_leading_comments(span.start..end)),
                         format!("delete the declaration of the removed event `{event}`"),
                     )
                 }
             };
+            let types = self.types_only_used_in(target.clone());
+            let message = if types.is_empty() {
+                message
+            } else {
+                format!("{message}, and the types only it uses")
+            };
+            let mut edits = vec![Edit::new(target.start, target.end, "")];
+            edits.extend(types.into_iter().map(|r| Edit::new(r.start, r.end, "")));
+            edits.sort_by_key(|e| (e.start, e.end));
             self.push(
                 occurrence.clone(),
-                Fix::new(
-                    Applicability::MachineApplicable,
-                    message,
-                    vec![Edit::new(target.start, target.end, "")],
-                ),
+                Fix::new(Applicability::MachineApplicable, message, edits),
             );
         }
     }
 }
+
+impl Fixer<'_, '_> {
+    /// The range of the name inside a string literal spelled exactly as a removed event.
+    fn removed_literal(&self, e: &Expression<'_>) -> Option<(Range<usize>, String)> {
+        let Expression::StringLiteral(lit) = e.get_inner_expression() else {
+            return None;
+        };
+        let r = lit.span.start as usize + 1..lit.span.end as usize - 1;
+        let ev = lit.value.as_str();
+        (self.catalog().lookup(ev).is_some() && self.src.get(r.clone()) == Some(ev))
+            .then(|| (r, ev.to_owned()))
+    }
+
+    /// `const TURN_START = 'agent/turn-start'` (one declarator, not exported): deleted when
+    /// nothing references it.
+    fn unused_const(&mut self, v: &VariableDeclaration<'_>, stmt: Range<usize>) {
+        if v.kind != VariableDeclarationKind::Const || v.declare {
+            return;
+        }
+        let [d] = v.declarations.as_slice() else {
+            return;
+        };
+        let (BindingPattern::BindingIdentifier(id), Some(init)) = (&d.id, &d.init) else {
+            return;
+        };
+        let Some((occurrence, event)) = self.removed_literal(init) else {
+            return;
+        };
+        let name = id.name.as_str();
+        if !self.refs.of_name(name).is_empty() {
+            return;
+        }
+        let r = self.removal(self.with_leading_comments(stmt));
+        self.push(
+            occurrence,
+            Fix::new(
+                Applicability::MachineApplicable,
+                format!("delete `{name}`: nothing uses it, and `{event}` was removed"),
+                vec![Edit::new(r.start, r.end, "")],
+            ),
+        );
+    }
+
+    /// The members of a string enum (not exported) spelled with a removed event: each unused
+    /// one is deleted, the whole enum when every member goes and nothing names the enum.
+    fn unused_enum_members(&mut self, e: &TSEnumDeclaration<'_>, stmt: Range<usize>) {
+        let enum_name = e.id.name.as_str();
+        let members: Vec<(Range<usize>, Option<RemovedMember>)> = e
+            .body
+            .members
+            .iter()
+            .map(|m| {
+                let name = match &m.id {
+                    TSEnumMemberName::Identifier(id) => Some(id.name.as_str()),
+                    TSEnumMemberName::String(s) => Some(s.value.as_str()),
+                    _ => None,
+                };
+                let hit = name.zip(m.initializer.as_ref()).and_then(|(n, init)| {
+                    self.removed_literal(init)
+                        .map(|(r, ev)| (r, ev, n.to_owned()))
+                });
+                (range(m.span), hit)
+            })
+            .collect();
+        // A member is unused when no `Ev.Member` and no bare `Member` (another member's
+        // initializer) refers to it.
+        let unused = |member: &str| {
+            self.refs.member_uses(enum_name, member) == 0 && self.refs.of_name(member).is_empty()
+        };
+        let whole_enum = members
+            .iter()
+            .all(|(_, hit)| hit.as_ref().is_some_and(|(_, _, n)| unused(n)))
+            && self.refs.of_name(enum_name).is_empty();
+        let whole_uses = self.refs.whole_uses(enum_name);
+        let mut fixes = Vec::new();
+        for (span, hit) in &members {
+            let Some((occurrence, event, member)) = hit else {
+                continue;
+            };
+            if !unused(member) {
+                continue;
+            }
+            let (target, message, applicability) = if whole_enum {
+                (
+                    self.removal(self.with_leading_comments(stmt.clone())),
+                    format!(
+                        "delete the enum `{enum_name}`: every member names a removed event, and nothing uses it"
+                    ),
+                    Applicability::MachineApplicable,
+                )
+            } else if whole_uses > 0 {
+                (
+                    self.removal(
+                        self.with_leading_comments(span.start..self.past_separator(span.end)),
+                    ),
+                    format!(
+                        "delete `{enum_name}.{member}` (`{event}` was removed; `{enum_name}` is also used as a whole: check those uses)"
+                    ),
+                    Applicability::Suggestion,
+                )
+            } else {
+                (
+                    self.removal(
+                        self.with_leading_comments(span.start..self.past_separator(span.end)),
+                    ),
+                    format!(
+                        "delete `{enum_name}.{member}`: nothing uses it, and `{event}` was removed"
+                    ),
+                    Applicability::MachineApplicable,
+                )
+            };
+            fixes.push((
+                occurrence.clone(),
+                Fix::new(
+                    applicability,
+                    message,
+                    vec![Edit::new(target.start, target.end, "")],
+                ),
+            ));
+        }
+        for (occurrence, fix) in fixes {
+            self.push(occurrence, fix);
+        }
+    }
+}
+
+/// An enum member spelled with a removed event: its occurrence, the event, the member's name.
+type RemovedMember = (Range<usize>, String, String);
 
 /// The occurrence range and name of a member keyed by a removed event.
 type RemovedKey = (Range<usize>, String);
@@ -823,6 +1017,11 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
         for i in 0..it.len() {
             self.emit_statement(it, i);
+            match &it[i] {
+                Statement::VariableDeclaration(v) => self.unused_const(v, range(it[i].span())),
+                Statement::TSEnumDeclaration(e) => self.unused_enum_members(e, range(it[i].span())),
+                _ => {}
+            }
         }
         walk::walk_statements(self, it);
     }

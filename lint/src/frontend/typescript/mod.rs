@@ -8,6 +8,7 @@
 
 mod fixes;
 pub mod lex;
+mod references;
 mod syntax;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix, depth};
