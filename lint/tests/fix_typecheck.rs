@@ -183,6 +183,8 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "bom_crlf.ts",
                 "plugin.ts",
                 "unused_declarations.ts",
+                "subscribe_merge.ts",
+                "subscribe_agent_map.ts",
             ],
             _ => &["subscribe_annotated.ts", "emit_beside_append.ts"],
         };

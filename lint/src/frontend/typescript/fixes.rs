@@ -21,6 +21,7 @@
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+use super::listeners::{self, AgentMaps, MergeTarget, Returns};
 use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
@@ -46,6 +47,11 @@ pub(super) struct Fixer<'s, 'c> {
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
+    /// For a removed event's `on` statement (by the call's start): the existing
+    /// `session/event` listener in the same statement list to merge it into, and the statement.
+    merge_for: HashMap<usize, (MergeTarget, Range<usize>)>,
+    /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
+    agent_map: Option<String>,
     /// The fixes found so far.
     pub fixes: Vec<OccurrenceFix>,
 }
@@ -87,6 +93,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
             type_decls,
+            merge_for: HashMap::new(),
+            agent_map: AgentMaps::find(src, program),
             fixes: Vec::new(),
         }
     }
@@ -627,10 +635,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 p.fields.join(", ")
             ));
         }
+        // The agent, recovered from the file's own `agent/created` map or the host's registry.
+        let lookup = match &self.agent_map {
+            Some(m) => format!("{m}.get({session}.id)"),
+            None => format!("{receiver_text}.agents.get({session}.id)"),
+        };
         if needs_agent && let Some(a) = &p.agent {
-            lead.push(format!(
-                "const {a} = {receiver_text}.agents.get({session}.id);"
-            ));
+            lead.push(format!("const {a} = {lookup};"));
             lead.push(format!("if (!{a}) return;"));
         }
         // `agent.session` → `session` (the event's session is the agent's).
@@ -643,6 +654,26 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 .collect(),
             _ => Vec::new(),
         };
+
+        if let Some((target, stmt)) = self.merge_for.get(&(call.span.start as usize)).cloned()
+            && let Some(fix) = self.merged(
+                &target,
+                stmt,
+                &body,
+                &Merge {
+                    params: &p,
+                    uses: &uses,
+                    twin,
+                    quote: q,
+                    session_refs: &session_refs,
+                    needs_agent,
+                    receiver: receiver_text,
+                },
+            )
+        {
+            self.push(occurrence, fix);
+            return;
+        }
 
         let name_literal = match call.arguments[0]
             .as_expression()
@@ -721,7 +752,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let message = match (needs_agent, exact) {
             (false, true) => format!("subscribe to `session/event` and filter `{twin}`"),
             (true, _) => format!(
-                "subscribe to `session/event`, filter `{twin}`, and look the agent up with `{receiver_text}.agents.get(…)`"
+                "subscribe to `session/event`, filter `{twin}`, and look the agent up with `{}`",
+                lookup.replace(&format!("{session}.id"), "…")
             ),
             (false, false) => format!(
                 "subscribe to `session/event` and filter `{twin}` (it records more than the removed event announced: check the handler)"
@@ -987,6 +1019,145 @@ impl Fixer<'_, '_> {
     }
 }
 
+/// What [`Fixer::merged`] needs of the subscription being migrated.
+struct Merge<'x> {
+    params: &'x Params,
+    uses: &'x Uses,
+    twin: &'x str,
+    quote: char,
+    /// `agent.session` ranges in the handler (they become the listener's session).
+    session_refs: &'x [Range<usize>],
+    needs_agent: bool,
+    receiver: &'x str,
+}
+
+impl Fixer<'_, '_> {
+    /// The suggestion that moves a removed event's handler into the existing `session/event`
+    /// listener `t` (as `if (event.type === twin) { … }` after its last statement) and deletes
+    /// the subscription statement `stmt`; `None` when that would change what the code reads
+    /// (a name the listener shadows or its parameters) or where it returns.
+    fn merged(
+        &self,
+        t: &MergeTarget,
+        stmt: Range<usize>,
+        body: &Body<'_, '_>,
+        m: &Merge<'_>,
+    ) -> Option<Fix> {
+        let u = m.uses;
+        if u.names.contains(&t.session) || u.names.contains(&t.event) {
+            return None;
+        }
+        if u.refs.iter().any(|(n, _, _)| t.bindings.contains(n)) {
+            return None;
+        }
+        let nl = self.newline;
+        let (s, e, q, twin) = (&t.session, &t.event, m.quote, m.twin);
+        // The handler's code, `agent.session` spelled as the listener's session.
+        let (code, code_start) = match body {
+            Body::Block(b) => {
+                let mut returns = Returns::default();
+                returns.visit_function_body(b);
+                if returns.0 {
+                    return None;
+                }
+                let first = b.statements.first()?.span().start as usize;
+                let last = b.statements.last()?.span().end as usize;
+                (first..last, first)
+            }
+            Body::Expr(x) => {
+                let r = range(x.span());
+                (r.clone(), r.start)
+            }
+        };
+        let mut text = String::new();
+        let mut at = code.start;
+        for r in m.session_refs {
+            text.push_str(&self.src[at..r.start]);
+            text.push_str(s);
+            at = r.end;
+        }
+        text.push_str(&self.src[at..code.end]);
+        if matches!(body, Body::Expr(_)) {
+            text.push(';');
+        }
+        let depth = if m.needs_agent { 2 } else { 1 };
+        let inner = format!("{}{}", t.indent, "  ".repeat(depth));
+        let old_indent = self.indent_at(code_start);
+        let code_lines: Vec<String> = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, line)| {
+                let line = line.trim_end_matches('\r');
+                if i == 0 {
+                    format!("{inner}{line}")
+                } else if let Some(rest) = line.strip_prefix(old_indent) {
+                    format!("{inner}{rest}")
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+
+        let ind = &t.indent;
+        let mut out = format!("{nl}{ind}if ({e}.type === {q}{twin}{q}) {{");
+        let p = m.params;
+        if !p.fields.is_empty() {
+            let cast = match &p.types.fields {
+                Some(types) => format!(" as {{ {} }}", types.join("; ")),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "{nl}{ind}  const {{ {} }} = {e}.data{cast};",
+                p.fields.join(", ")
+            ));
+        }
+        let agent = p.agent.as_ref().filter(|_| m.needs_agent);
+        if let Some(a) = agent {
+            let lookup = match &self.agent_map {
+                Some(map) => format!("{map}.get({s}.id)"),
+                None => format!("{}.agents.get({s}.id)", m.receiver),
+            };
+            out.push_str(&format!("{nl}{ind}  const {a} = {lookup};"));
+            out.push_str(&format!("{nl}{ind}  if ({a}) {{"));
+        }
+        for line in &code_lines {
+            out.push_str(nl);
+            out.push_str(line);
+        }
+        if agent.is_some() {
+            out.push_str(&format!("{nl}{ind}  }}"));
+        }
+        out.push_str(&format!("{nl}{ind}}}"));
+
+        let mut gone = self.removal(self.with_leading_comments(stmt));
+        // The blank line that separated the statement from the one before goes with it when
+        // nothing follows it in its block.
+        let after = self.src[gone.end..].trim_start_matches([' ', '\t']);
+        if after.starts_with('}') || after.starts_with(['\n', '\r']) {
+            let before = &self.src[..gone.start];
+            for blank in ["\r\n", "\n"] {
+                if before.ends_with(&format!("{blank}{blank}")) {
+                    gone.start -= blank.len();
+                    break;
+                }
+            }
+        }
+        let mut edits = vec![
+            Edit::new(gone.start, gone.end, ""),
+            Edit::new(t.insert_at, t.insert_at, out),
+        ];
+        edits.sort_by_key(|e| (e.start, e.end));
+        Some(Fix::new(
+            Applicability::Suggestion,
+            format!(
+                "merge into the existing `session/event` listener on `{}`, filtering `{twin}` there (the code then shares that listener's order and error handling: check it)",
+                m.receiver
+            ),
+            edits,
+        ))
+    }
+}
+
 /// An enum member spelled with a removed event: its occurrence, the event, the member's name.
 type RemovedMember = (Range<usize>, String, String);
 
@@ -1015,6 +1186,26 @@ fn sole_interface<'b, 'a>(block: &'b TSModuleBlock<'a>) -> Option<&'b TSInterfac
 
 impl<'a> Visit<'a> for Fixer<'_, '_> {
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
+        // Subscriptions to removed events beside an existing `session/event` listener on the
+        // same receiver: merging into it is the suggestion.
+        let targets: Vec<MergeTarget> = it
+            .iter()
+            .filter_map(|s| listeners::merge_target(self.src, s))
+            .collect();
+        if !targets.is_empty() {
+            for stmt in it.iter() {
+                let Some(call) = listeners::on_call(stmt) else {
+                    continue;
+                };
+                let Some(recv) = listeners::receiver(self.src, call) else {
+                    continue;
+                };
+                if let Some(t) = targets.iter().find(|t| t.receiver == recv) {
+                    self.merge_for
+                        .insert(call.span.start as usize, (t.clone(), range(stmt.span())));
+                }
+            }
+        }
         for i in 0..it.len() {
             self.emit_statement(it, i);
             match &it[i] {

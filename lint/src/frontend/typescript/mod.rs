@@ -8,6 +8,7 @@
 
 mod fixes;
 pub mod lex;
+mod listeners;
 mod references;
 mod syntax;
 
