@@ -1,7 +1,7 @@
 //! The fixes leave TypeScript that still type-checks, by the real compiler: every `.ts` input
 //! under `fixtures/lint/fix/` and its expected outputs (`X.fixed.ts`, `X.unsafe.ts`, which
 //! `fix_fixtures.rs` pins to what `--fix` and `--fix --unsafe-fixes` produce) are checked with
-//! `tsc --noEmit --strict` against the harness declarations in `tests/tsc/`, twice:
+//! `tsc --noEmit --strict` against the harness declarations in `tests/js-tools/`, twice:
 //! - with a typed context (`harness-typed.d.ts`: `ctx.on` typed by an event map, so listener
 //!   parameters are contextually typed), and
 //! - with `ctx: any` (`harness-any.d.ts`: no contextual typing, so only the annotations the code
@@ -9,7 +9,7 @@
 //!
 //! Property: each output of an input that type-checked type-checks too.
 //!
-//! tsc is the pinned npm `typescript` that `tests/tsc/setup.sh` installs. Without it the test is
+//! tsc is the pinned npm `typescript` that `tests/js-tools/setup.sh` installs. Without it the test is
 //! skipped (and says so); `MIRRORLESS_REQUIRE_TSC=1` (set by `.ci/run` once it is installed)
 //! makes a missing tsc a failure.
 
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn tsc_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/tsc")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/js-tools")
 }
 
 fn fixtures() -> PathBuf {
@@ -34,11 +34,11 @@ fn tsc() -> Option<PathBuf> {
     let required = std::env::var("MIRRORLESS_REQUIRE_TSC").is_ok_and(|v| v == "1");
     assert!(
         !required,
-        "MIRRORLESS_REQUIRE_TSC=1 but {} is missing: run tests/tsc/setup.sh",
+        "MIRRORLESS_REQUIRE_TSC=1 but {} is missing: run tests/js-tools/setup.sh",
         bin.display()
     );
     eprintln!(
-        "SKIPPED: {} is missing (run tests/tsc/setup.sh): the fix fixtures were NOT type-checked",
+        "SKIPPED: {} is missing (run tests/js-tools/setup.sh): the fix fixtures were NOT type-checked",
         bin.display()
     );
     None
