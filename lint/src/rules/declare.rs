@@ -22,8 +22,11 @@ Delete the declaration and migrate its users to `session/event` and the durable 
 **TypeScript/JavaScript** (also in Markdown code fences): a removed event's entry in an interface
 or type literal (an event map, a `declare module … { interface Events { … } }` declaration-merging
 block) is deleted with its JSDoc; when every entry of a `declare module` block holding only that
-interface is a removed event, the whole block is deleted. *Machine-applicable* (`--fix`): nothing
-can emit or subscribe to the event any more. Consts, enum members and Rust declarations get no
+interface is a removed event, the whole block is deleted. *Machine-applicable* (`--fix`) when no
+code of the run (TypeScript/JavaScript files; Markdown fences do not count) still subscribes to,
+emits or names the event after the machine-applicable fixes: the compiler would reject those uses
+without the entry. Otherwise a *suggestion* naming the first remaining use; `--fix` deletes the
+entry in a later round once the uses are migrated. Consts, enum members and Rust declarations get no
 fix yet: delete them once their uses are migrated.
 ",
     bad: r#"
