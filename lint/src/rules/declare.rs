@@ -22,10 +22,13 @@ Delete the declaration and migrate its users to `session/event` and the durable 
 **TypeScript/JavaScript** (also in Markdown code fences): a removed event's entry in an interface
 or type literal (an event map, a `declare module … { interface Events { … } }` declaration-merging
 block) is deleted with its JSDoc; when every entry of a `declare module` block holding only that
-interface is a removed event, the whole block is deleted. The type declarations only the deleted
-entry used (`type StreamChunkPayload = …` in `'agent/stream-chunk'(payload: StreamChunkPayload)`,
-and the types only those use) are deleted with it. *Machine-applicable* (`--fix`): nothing can
-emit or subscribe to the event any more.
+interface is a removed event, the whole block is deleted, and with it the type declarations only
+the deleted entry used (`type StreamChunkPayload = …` in `'agent/stream-chunk'(payload:
+StreamChunkPayload)`, and the types only those use). *Machine-applicable* (`--fix`) when no
+code of the run (TypeScript/JavaScript files; Markdown fences do not count) still subscribes to,
+emits or names the event after the machine-applicable fixes: the compiler would reject those uses
+without the entry. Otherwise a *suggestion* naming the first remaining use; `--fix` deletes the
+entry in a later round once the uses are migrated.
 
 A `const` holding a removed name (`const TURN_START = 'agent/turn-start'`, one declarator) and
 a string enum member spelled with one (`enum Ev { TurnStart = 'agent/turn-start' }`) are

@@ -54,6 +54,16 @@ pub(super) struct Fixer<'s, 'c> {
     agent_map: Option<String>,
     /// The fixes found so far.
     pub fixes: Vec<OccurrenceFix>,
+    /// The functions the visitor is inside, innermost last.
+    scopes: Vec<FnScope>,
+}
+
+/// A function the visitor is inside: what deleting a statement of it can leave unused.
+struct FnScope {
+    /// Each parameter bound to a plain name: the name and its binding's range.
+    params: Vec<(String, Range<usize>)>,
+    /// The identifiers its body references (nested functions included), for fresh names.
+    uses: Uses,
 }
 
 fn range(span: Span) -> Range<usize> {
@@ -96,6 +106,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             merge_for: HashMap::new(),
             agent_map: AgentMaps::find(src, program),
             fixes: Vec::new(),
+            scopes: Vec::new(),
         }
     }
 
@@ -828,10 +839,60 @@ impl<'s, 'c> Fixer<'s, 'c> {
             )
         };
         let r = self.removal(range(stmt.span()));
-        self.push(
-            occurrence,
-            Fix::new(applicability, message, vec![Edit::new(r.start, r.end, "")]),
-        );
+        let mut edits = vec![Edit::new(r.start, r.end, "")];
+        edits.extend(self.unused_after_deleting(&r));
+        edits.sort_by_key(|e| (e.start, e.end));
+        self.push(occurrence, Fix::new(applicability, message, edits));
+    }
+
+    /// Renames (`ctx` → `_ctx`) for the parameters of the enclosing function that deleting `r`
+    /// leaves unused, so code built with `noUnusedParameters` still compiles and no caller
+    /// changes.
+    fn unused_after_deleting(&self, r: &Range<usize>) -> Vec<Edit> {
+        let Some(scope) = self.scopes.last() else {
+            return Vec::new();
+        };
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut edits = Vec::new();
+        for (name, binding) in &scope.params {
+            let refs = scope.uses.refs.iter().filter(|(n, _, _)| n == name);
+            let mut inside = 0;
+            let mut outside = 0;
+            for (_, at, _) in refs {
+                if r.start <= at.start && at.end <= r.end {
+                    inside += 1;
+                } else {
+                    outside += 1;
+                }
+            }
+            if inside == 0 || outside > 0 || name.starts_with('_') {
+                continue;
+            }
+            let wanted = format!("_{name}");
+            let fresh = scope.uses.fresh(&taken, &[wanted.as_str()]);
+            if fresh != wanted || scope.params.iter().any(|(p, _)| *p == wanted) {
+                continue;
+            }
+            taken.insert(fresh.clone());
+            edits.push(Edit::new(binding.start, binding.end, fresh));
+        }
+        edits
+    }
+
+    /// Enters a function: its plain parameters and the references of its body.
+    fn enter_function(&mut self, params: &FormalParameters<'_>, body: &dyn Fn(&mut Uses)) {
+        let params = params
+            .items
+            .iter()
+            .filter_map(|p| match &p.pattern {
+                BindingPattern::BindingIdentifier(id) => {
+                    Some((id.name.as_str().to_owned(), range(id.span)))
+                }
+                _ => None,
+            })
+            .collect();
+        let uses = Uses::of_body(body);
+        self.scopes.push(FnScope { params, uses });
     }
 
     /// The event-map members of an interface or type literal: the removed ones are deleted;
@@ -1185,6 +1246,23 @@ fn sole_interface<'b, 'a>(block: &'b TSModuleBlock<'a>) -> Option<&'b TSInterfac
 }
 
 impl<'a> Visit<'a> for Fixer<'_, '_> {
+    fn visit_function(&mut self, it: &Function<'a>, flags: oxc_syntax::scope::ScopeFlags) {
+        let Some(body) = &it.body else {
+            return walk::walk_function(self, it, flags);
+        };
+        self.enter_function(&it.params, &|u: &mut Uses| u.visit_function_body(body));
+        walk::walk_function(self, it, flags);
+        self.scopes.pop();
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        self.enter_function(&it.params, &|u: &mut Uses| {
+            u.visit_arrow_function_body(&it.body)
+        });
+        walk::walk_arrow_function_expression(self, it);
+        self.scopes.pop();
+    }
+
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
         // Subscriptions to removed events beside an existing `session/event` listener on the
         // same receiver: merging into it is the suggestion.
