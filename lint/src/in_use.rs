@@ -106,7 +106,12 @@ mod tests {
     #[test]
     fn a_declaration_still_emitted_elsewhere_is_only_a_suggestion() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML002", "loop/loop.ts", 9, Some(Applicability::Suggestion)),
         ];
         keep_declarations_in_use(&mut fs);
@@ -114,7 +119,9 @@ mod tests {
         let message = &fs[0].fix.as_ref().map(|x| x.message.clone());
         assert_eq!(
             message.as_deref(),
-            Some("delete it once nothing uses it: `agent/turn-end` is still used at loop/loop.ts:9")
+            Some(
+                "delete it once nothing uses it: `agent/turn-end` is still used at loop/loop.ts:9"
+            )
         );
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
     }
@@ -122,20 +129,38 @@ mod tests {
     #[test]
     fn uses_the_fixes_migrate_or_in_other_programs_do_not_keep_it() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
-            finding("ML001", "ui/index.ts", 5, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(
+                "ML001",
+                "ui/index.ts",
+                5,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML002", "docs/guide.md", 7, None),
             finding("ML004", "host/src/lib.rs", 2, None),
             finding("ML006", "ui/index.ts", 8, Some(Applicability::Suggestion)),
         ];
         keep_declarations_in_use(&mut fs);
-        assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
     }
 
     #[test]
     fn a_reference_without_a_fix_keeps_it() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML004", "tests/loop.spec.ts", 57, None),
         ];
         keep_declarations_in_use(&mut fs);

@@ -46,8 +46,8 @@ fn tsc() -> Option<PathBuf> {
 
 /// tsc's diagnostics per file for `files` (relative to `base`) with the harness
 /// `variant` (`typed` or `any`); a file that type-checks has none. One program holds all of
-/// them (one compiler start, not one per file): every fixture is a module, so none sees
-/// another's declarations.
+/// them (one compiler start, not one per file), each file a module of its own
+/// (`--moduleDetection force`, scripts too), so none sees another's declarations.
 fn check(tsc: &Path, variant: &str, base: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
     let dir = tsc_dir();
     let out = Command::new(tsc)
@@ -63,6 +63,8 @@ fn check(tsc: &Path, variant: &str, base: &Path, files: &[PathBuf]) -> BTreeMap<
             "esnext",
             "--moduleResolution",
             "bundler",
+            "--moduleDetection",
+            "force",
             "--types",
             "",
         ])

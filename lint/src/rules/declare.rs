@@ -41,7 +41,8 @@ names the enum.
   (`once`, an emit without its durable append) keeps the declaration.
 - *Suggestion* (`--fix --unsafe-fixes`) for a member of an enum that is also used as a whole
   (`Object.values(Ev)`, a parameter typed `Ev`): deleting the member changes those.
-- *No fix* for an exported declaration (another file may import it), a `let`/`var`, and a
+- *No fix* for an exported declaration (another file may import it), a top-level declaration
+  of a script (a file without `import`/`export`: its top level is global), a `let`/`var`, and a
   declaration listing several names. Rust declarations get no fix yet: delete them once their
   uses are migrated.
 ",

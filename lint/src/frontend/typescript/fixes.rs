@@ -47,6 +47,10 @@ pub(super) struct Fixer<'s, 'c> {
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
+    /// The start of each top-level statement of a file whose top level other files can see (a
+    /// script without `import`/`export`: its declarations are global), whose declarations are
+    /// therefore never deleted as unused.
+    global_statements: HashSet<usize>,
     /// For a removed event's `on` statement (by the call's start): the existing
     /// `session/event` listener in the same statement list to merge it into, and the statement.
     merge_for: HashMap<usize, (MergeTarget, Range<usize>)>,
@@ -83,8 +87,21 @@ impl<'s, 'c> Fixer<'s, 'c> {
             .map(|c| (c.span.start as usize, c.span.end as usize))
             .collect();
         comments.sort_unstable();
+        // A script's top level is global (TypeScript merges every script's declarations, and
+        // classic scripts share one global scope); a module's and a CommonJS file's are not.
+        let module = program.source_type.is_commonjs()
+            || program.body.iter().any(Statement::is_module_declaration);
+        let global_statements: HashSet<usize> = if module {
+            HashSet::new()
+        } else {
+            program
+                .body
+                .iter()
+                .map(|s| s.span().start as usize)
+                .collect()
+        };
         let mut type_decls: HashMap<String, Vec<Range<usize>>> = HashMap::new();
-        for stmt in &program.body {
+        for stmt in program.body.iter().filter(|_| module) {
             let name = match stmt {
                 Statement::TSTypeAliasDeclaration(t) if !t.declare => t.id.name.as_str(),
                 Statement::TSInterfaceDeclaration(i) if !i.declare => i.id.name.as_str(),
@@ -103,6 +120,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
             type_decls,
+            global_statements,
             merge_for: HashMap::new(),
             agent_map: AgentMaps::find(src, program),
             fixes: Vec::new(),
@@ -1286,6 +1304,12 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
         }
         for i in 0..it.len() {
             self.emit_statement(it, i);
+            if self
+                .global_statements
+                .contains(&(it[i].span().start as usize))
+            {
+                continue;
+            }
             match &it[i] {
                 Statement::VariableDeclaration(v) => self.unused_const(v, range(it[i].span())),
                 Statement::TSEnumDeclaration(e) => self.unused_enum_members(e, range(it[i].span())),
