@@ -159,7 +159,20 @@ impl<'s, 'c> Fixer<'s, 'c> {
 
     /// The range to delete for a node at `r` (see [`line_removal`]).
     fn removal(&self, r: Range<usize>) -> Range<usize> {
-        line_removal(self.src, r)
+        let mut r = line_removal(self.src, r);
+        // The file's first lines deleted: the blank line after them goes too (a file does not
+        // start with one).
+        if r.start == 0 {
+            let rest = &self.src[r.end..];
+            let blank = rest.trim_start_matches([' ', '\t']);
+            if let Some(after) = blank
+                .strip_prefix("\r\n")
+                .or_else(|| blank.strip_prefix('\n'))
+            {
+                r.end += rest.len() - after.len();
+            }
+        }
+        r
     }
 
     /// `r` extended back over the comments directly above it (its JSDoc), up to a blank line
