@@ -8,13 +8,17 @@
 //!   `ctx.emit('agent/turn-end', …)` as "no overload matches this call");
 //! - an emit beside its durable append: deleting it while a listener of the event stays (one
 //!   whose migration is only a suggestion, or has none) silences that listener (upstream's own
-//!   tests failed that way).
+//!   tests failed that way);
+//! - a subscription rewritten to the durable twin: while an emit of the mirror that does not
+//!   append the twin stays (a test standing in for the loop, an older host), the rewritten
+//!   listener no longer hears it.
 //!
-//! So over the whole run, such a deletion stays machine-applicable only when every use of its
-//! event that needs it, in the same program (TypeScript/JavaScript, or Rust; Markdown fences
-//! compile with nothing), will itself be migrated by a machine-applicable fix; otherwise it
-//! becomes a suggestion that says where the event is still used. `--fix` runs rounds, so the
-//! deletion is applied once those uses are gone.
+//! So over the whole run, such a fix stays machine-applicable only when every use of its event
+//! that needs it, in the same program (TypeScript/JavaScript, or Rust; Markdown fences compile
+//! with nothing), is itself migrated by a machine-applicable fix of its front end; otherwise it
+//! becomes a suggestion that says where the event is still used. `--fix` runs rounds, so it is
+//! applied once those uses are gone. The front ends' own applicabilities decide, so an emit and
+//! a listener never wait for each other.
 
 use crate::model::{Applicability, Finding};
 use std::collections::HashMap;
@@ -32,6 +36,7 @@ fn needed_by(rule: &str) -> &'static [&'static str] {
     match rule {
         DECLARE => &[SUBSCRIBE, EMIT, REFERENCE],
         EMIT => &[SUBSCRIBE, REFERENCE],
+        SUBSCRIBE => &[EMIT],
         _ => &[],
     }
 }
@@ -86,7 +91,7 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
         {
             fix.applicability = Applicability::Suggestion;
             fix.message = format!(
-                "{} (once nothing needs it: `{event}` is still used at {path}:{line})",
+                "{} (not yet: `{event}` is still used at {path}:{line})",
                 fix.message
             );
         }
@@ -135,9 +140,26 @@ mod tests {
         assert_eq!(
             message.as_deref(),
             Some(
-                "delete it (once nothing needs it: `agent/turn-end` is still used at loop/loop.ts:9)"
+                "delete it (not yet: `agent/turn-end` is still used at loop/loop.ts:9)"
             )
         );
+        assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn a_listener_and_an_emit_beside_its_append_never_wait_for_each_other() {
+        let mut fs = vec![
+            finding(EMIT, "loop/loop.ts", 9, Some(Applicability::MachineApplicable)),
+            finding(SUBSCRIBE, "ui/index.ts", 5, Some(Applicability::MachineApplicable)),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
+        assert_eq!(applicability(&fs[1]), Some(Applicability::MachineApplicable));
+        // An emit without the durable append beside it keeps the listener on the mirror.
+        if let Some(x) = fs[0].fix.as_mut() {
+            x.applicability = Applicability::Suggestion;
+        }
+        keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
     }
 

@@ -32,8 +32,9 @@ mapping (twin, argument → field) comes from the vocabulary, or from `[[lint.ev
 event you declare (`twin`, `arguments`, `fields`).
 
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
-  `agent.session` (which becomes `session`), and the twin records exactly what the mirror
-  announced.
+  `agent.session` (which becomes `session`), the twin records exactly what the mirror
+  announced, and no emit of the mirror without its durable append stays in the run's
+  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard).
 - *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent (the fix looks it up with
   `X.agents.get(session.id)` and returns when there is none), or when the twin records more
   (`user/message` under 2026-08 also records prompts).
