@@ -16,9 +16,9 @@
 //! So over the whole run, such a fix stays machine-applicable only when every use of its event
 //! that needs it, in the same program (TypeScript/JavaScript, or Rust; Markdown fences compile
 //! with nothing), is itself migrated by a machine-applicable fix of its front end; otherwise it
-//! becomes a suggestion that says where the event is still used. `--fix` runs rounds, so it is
-//! applied once those uses are gone. The front ends' own applicabilities decide, so an emit and
-//! a listener never wait for each other.
+//! becomes a suggestion that says where the event is still used, and holding it back may hold
+//! back others (to a fixpoint). `--fix` runs rounds, so it is applied once those uses are gone.
+//! A listener and an emit that can both be migrated are migrated together.
 
 use crate::model::{Applicability, Finding};
 use std::collections::HashMap;
@@ -54,7 +54,14 @@ fn program(path: &str) -> Option<&'static str> {
 /// Downgrades each machine-applicable deletion of a declaration or an emit whose event is
 /// still needed, by a use without such a fix, in its program (see the module documentation).
 pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
-    // (rule, program, event) → the first use of that rule that will remain after the
+    // To a fixpoint: a fix held back here is one more use that remains (a listener kept on the
+    // mirror keeps the loop's emit, which keeps the declaration). Only downgrades: it ends.
+    while hold_back(findings) {}
+}
+
+/// One pass of [`keep_what_is_still_used`]; whether it held a fix back.
+fn hold_back(findings: &mut [Finding]) -> bool {
+    // (rule, program, event) → the first use of that rule that remains after the
     // machine-applicable fixes.
     let mut remaining: HashMap<(&'static str, &'static str, String), (String, usize)> =
         HashMap::new();
@@ -72,9 +79,7 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
                 .or_insert_with(|| (f.path.clone(), f.line));
         }
     }
-    if remaining.is_empty() {
-        return;
-    }
+    let mut held = false;
     for f in findings.iter_mut() {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;
@@ -94,8 +99,10 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
                 "{} (not yet: `{event}` is still used at {path}:{line})",
                 fix.message
             );
+            held = true;
         }
     }
+    held
 }
 
 #[cfg(test)]
@@ -147,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn a_listener_and_an_emit_beside_its_append_never_wait_for_each_other() {
+    fn a_listener_and_an_emit_beside_its_append_are_migrated_together() {
         let mut fs = vec![
             finding(EMIT, "loop/loop.ts", 9, Some(Applicability::MachineApplicable)),
             finding(SUBSCRIBE, "ui/index.ts", 5, Some(Applicability::MachineApplicable)),
@@ -155,12 +162,12 @@ mod tests {
         keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
         assert_eq!(applicability(&fs[1]), Some(Applicability::MachineApplicable));
-        // An emit without the durable append beside it keeps the listener on the mirror.
-        if let Some(x) = fs[0].fix.as_mut() {
-            x.applicability = Applicability::Suggestion;
-        }
+        // An emit without the durable append beside it keeps the listener on the mirror, and
+        // that listener keeps the loop's emit.
+        fs.push(finding(EMIT, "ui/ui.spec.ts", 7, Some(Applicability::Suggestion)));
         keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
     }
 
     #[test]
