@@ -35,7 +35,8 @@ a string enum member spelled with one (`enum Ev { TurnStart = 'agent/turn-start'
 deleted when nothing in the file uses them; the whole enum when every member goes and nothing
 names the enum.
 
-- *Machine-applicable* (`--fix`) when unused and not exported. While a use remains there is no
+- *Machine-applicable* (`--fix`) when unused and not exported (and, like an entry, held back as a
+  suggestion while code elsewhere in the run still uses the event). While a use remains there is no
   fix: the use carries its own (`ctx.on(TURN_START, …)` is rewritten to `session/event`), and
   the next round of `--fix` deletes the declaration it no longer needs. A use without a fix
   (`once`, an emit without its durable append) keeps the declaration.

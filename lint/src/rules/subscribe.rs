@@ -40,8 +40,9 @@ annotated fields make `event: { type: string; data: unknown }` and destructure
 `lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict`.
 
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
-  `agent.session` (which becomes `session`), and the twin records exactly what the mirror
-  announced.
+  `agent.session` (which becomes `session`), the twin records exactly what the mirror
+  announced, and no emit of the mirror without its durable append stays in the run's
+  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard).
 - *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent (the fix looks it up with
   `X.agents.get(session.id)`, or in the file's own map when `agent/created`/`agent/disposed`
   listeners keep one, `agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`,
