@@ -266,18 +266,27 @@ fn mirror_verdict(adapter: &Path) -> BTreeMap<String, String> {
         ],
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("the run's JSON report does not parse ({e}); stderr:\n{stderr}"));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("the run's JSON report does not parse ({e}); stderr:\n{stderr}")
+    });
     let report = &report["report"];
-    assert_eq!(report["problems"], json!([]), "harness problems; stderr:\n{stderr}");
+    assert_eq!(
+        report["problems"],
+        json!([]),
+        "harness problems; stderr:\n{stderr}"
+    );
     report["profiles"][0]["requirements"]
         .as_array()
         .expect("`requirements` is a list")
         .iter()
         .filter_map(|r| {
             let id = r["id"].as_str()?;
-            id.starts_with("MIRROR-")
-                .then(|| (id.to_owned(), r["status"].as_str().unwrap_or("?").to_owned()))
+            id.starts_with("MIRROR-").then(|| {
+                (
+                    id.to_owned(),
+                    r["status"].as_str().unwrap_or("?").to_owned(),
+                )
+            })
         })
         .collect()
 }
@@ -286,7 +295,9 @@ fn mirror_verdict(adapter: &Path) -> BTreeMap<String, String> {
 fn fix_on_the_published_upstream_packages_keeps_them_loading_and_conformant() {
     if let Some(why) = packages_unavailable() {
         if std::env::var_os("MIRRORLESS_REQUIRE_DSH").is_some() {
-            panic!("MIRRORLESS_REQUIRE_DSH is set but the published packages cannot be used: {why}");
+            panic!(
+                "MIRRORLESS_REQUIRE_DSH is set but the published packages cannot be used: {why}"
+            );
         }
         say(&format!(
             "SKIPPED: real_trees: --fix was NOT tried on the published upstream packages: {why}"
@@ -313,7 +324,11 @@ fn fix_on_the_published_upstream_packages_keeps_them_loading_and_conformant() {
             entry.expect("an entry").file_name().to_string_lossy()
         );
         let import = Command::new("node")
-            .args(["--input-type=module", "-e", &format!("await import('{name}')")])
+            .args([
+                "--input-type=module",
+                "-e",
+                &format!("await import('{name}')"),
+            ])
             .current_dir(&adapter)
             .output()
             .expect("node runs");
@@ -513,7 +528,10 @@ impl Client {
             }
             if m["method"] == "textDocument/publishDiagnostics" {
                 let uri = m["params"]["uri"].as_str().unwrap_or_default().to_owned();
-                let list = m["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                let list = m["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 self.published.insert(uri, list);
             }
         }

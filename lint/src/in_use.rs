@@ -138,7 +138,12 @@ mod tests {
     #[test]
     fn a_declaration_still_emitted_elsewhere_is_only_a_suggestion() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML002", "loop/loop.ts", 9, Some(Applicability::Suggestion)),
         ];
         keep_what_is_still_used(&mut fs);
@@ -146,9 +151,7 @@ mod tests {
         let message = &fs[0].fix.as_ref().map(|x| x.message.clone());
         assert_eq!(
             message.as_deref(),
-            Some(
-                "delete it (not yet: `agent/turn-end` is still used at loop/loop.ts:9)"
-            )
+            Some("delete it (not yet: `agent/turn-end` is still used at loop/loop.ts:9)")
         );
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
     }
@@ -156,15 +159,36 @@ mod tests {
     #[test]
     fn a_listener_and_an_emit_beside_its_append_are_migrated_together() {
         let mut fs = vec![
-            finding(EMIT, "loop/loop.ts", 9, Some(Applicability::MachineApplicable)),
-            finding(SUBSCRIBE, "ui/index.ts", 5, Some(Applicability::MachineApplicable)),
+            finding(
+                EMIT,
+                "loop/loop.ts",
+                9,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(
+                SUBSCRIBE,
+                "ui/index.ts",
+                5,
+                Some(Applicability::MachineApplicable),
+            ),
         ];
         keep_what_is_still_used(&mut fs);
-        assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
-        assert_eq!(applicability(&fs[1]), Some(Applicability::MachineApplicable));
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
+        assert_eq!(
+            applicability(&fs[1]),
+            Some(Applicability::MachineApplicable)
+        );
         // An emit without the durable append beside it keeps the listener on the mirror, and
         // that listener keeps the loop's emit.
-        fs.push(finding(EMIT, "ui/ui.spec.ts", 7, Some(Applicability::Suggestion)));
+        fs.push(finding(
+            EMIT,
+            "ui/ui.spec.ts",
+            7,
+            Some(Applicability::Suggestion),
+        ));
         keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
         assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
@@ -173,25 +197,51 @@ mod tests {
     #[test]
     fn uses_the_fixes_migrate_or_in_other_programs_do_not_keep_it() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
-            finding("ML001", "ui/index.ts", 5, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(
+                "ML001",
+                "ui/index.ts",
+                5,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML002", "docs/guide.md", 7, None),
             finding("ML004", "host/src/lib.rs", 2, None),
             finding("ML006", "ui/index.ts", 8, Some(Applicability::Suggestion)),
         ];
         keep_what_is_still_used(&mut fs);
-        assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
     }
 
     #[test]
     fn an_emit_is_kept_while_a_listener_stays_but_not_for_other_emits() {
         let mut fs = vec![
-            finding(EMIT, "loop/loop.ts", 9, Some(Applicability::MachineApplicable)),
+            finding(
+                EMIT,
+                "loop/loop.ts",
+                9,
+                Some(Applicability::MachineApplicable),
+            ),
             finding(EMIT, "loop/other.ts", 4, Some(Applicability::Suggestion)),
         ];
         keep_what_is_still_used(&mut fs);
-        assert_eq!(applicability(&fs[0]), Some(Applicability::MachineApplicable));
-        fs.push(finding(SUBSCRIBE, "tests/cancel.spec.ts", 179, Some(Applicability::Suggestion)));
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
+        fs.push(finding(
+            SUBSCRIBE,
+            "tests/cancel.spec.ts",
+            179,
+            Some(Applicability::Suggestion),
+        ));
         keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
     }
@@ -199,7 +249,12 @@ mod tests {
     #[test]
     fn a_reference_without_a_fix_keeps_it() {
         let mut fs = vec![
-            finding(DECLARE, "agent/types.ts", 3, Some(Applicability::MachineApplicable)),
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
             finding("ML004", "tests/loop.spec.ts", 57, None),
         ];
         keep_what_is_still_used(&mut fs);
