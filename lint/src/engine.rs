@@ -348,6 +348,7 @@ pub fn lint_sources(
         report.findings.extend(findings);
         report.stats.suppressed += suppressed;
     }
+    crate::in_use::keep_what_is_still_used(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule, &a.event)
             .cmp(&(&b.path, b.line, b.column, b.rule, &b.event))

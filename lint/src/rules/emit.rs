@@ -27,11 +27,17 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
 `ctx.emit(\"<removed>\", …);`, awaited or with `?`.
 
 - *Machine-applicable* (`--fix`) when the durable twin is appended earlier in the same block
-  (`session.append('<twin>', …)` or `append({ type: '<twin>', … })`) and the emit's arguments have
-  no side effects (names, member accesses, literals).
+  (`session.append('<twin>', …)` or `append({ type: '<twin>', … })`), the emit's arguments have
+  no side effects (names, member accesses, literals), and no listener of the event stays in the
+  run's TypeScript/JavaScript (a subscription `--fix` does not migrate would go silent; the emit
+  is deleted in a later round once it is).
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
 - *No fix* when the name is not a string literal in the call (a const, a typed event value).
+
+In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
+(`ctx`, `agent`) is renamed `_ctx`, `_agent`: code built with `noUnusedParameters` still compiles
+and no caller changes.
 ",
     bad: r#"
 session.append("turn/start", json!({ "turn": turn }));

@@ -1,0 +1,263 @@
+//! A declaration or an emit of a removed event is deleted by `--fix` only when the code stops
+//! needing it.
+//!
+//! A front end sees one file, so it offers these deletions as machine-applicable:
+//! - an event-map entry (a `declare module … { interface Events { … } }` member): deleting it
+//!   while another file still subscribes to, emits or names the event breaks the build (on the
+//!   upstream tree before the migrations `tsc` reported every remaining
+//!   `ctx.emit('agent/turn-end', …)` as "no overload matches this call");
+//! - an emit beside its durable append: deleting it while a listener of the event stays (one
+//!   whose migration is only a suggestion, or has none) silences that listener (upstream's own
+//!   tests failed that way);
+//! - a subscription rewritten to the durable twin: while an emit of the mirror that does not
+//!   append the twin stays (a test standing in for the loop, an older host), the rewritten
+//!   listener no longer hears it.
+//!
+//! So over the whole run, such a fix stays machine-applicable only when every use of its event
+//! that needs it, in the same program (TypeScript/JavaScript, or Rust; Markdown fences compile
+//! with nothing), is itself migrated by a machine-applicable fix of its front end; otherwise it
+//! becomes a suggestion that says where the event is still used, and holding it back may hold
+//! back others (to a fixpoint). `--fix` runs rounds, so it is applied once those uses are gone.
+//! A listener and an emit that can both be migrated are migrated together.
+
+use crate::model::{Applicability, Finding};
+use std::collections::HashMap;
+
+/// The rule of a declaration (`Role::Declare`).
+const DECLARE: &str = "ML003";
+/// The rule of an emit (`Role::Emit`).
+const EMIT: &str = "ML002";
+/// The rules of a subscription and of any other use of the name in code.
+const SUBSCRIBE: &str = "ML001";
+const REFERENCE: &str = "ML004";
+
+/// The uses of the event that a deletion of a finding of rule `rule` would break.
+fn needed_by(rule: &str) -> &'static [&'static str] {
+    match rule {
+        DECLARE => &[SUBSCRIBE, EMIT, REFERENCE],
+        EMIT => &[SUBSCRIBE, REFERENCE],
+        SUBSCRIBE => &[EMIT],
+        _ => &[],
+    }
+}
+
+/// Which program a file's code belongs to, for what a declaration in it is visible to.
+fn program(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.').map(|(_, e)| e)?;
+    match ext {
+        "ts" | "tsx" | "mts" | "cts" | "js" | "jsx" | "mjs" | "cjs" => Some("js"),
+        "rs" => Some("rust"),
+        _ => None,
+    }
+}
+
+/// Downgrades each machine-applicable deletion of a declaration or an emit whose event is
+/// still needed, by a use without such a fix, in its program (see the module documentation).
+pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
+    // To a fixpoint: a fix held back here is one more use that remains (a listener kept on the
+    // mirror keeps the loop's emit, which keeps the declaration). Only downgrades: it ends.
+    while hold_back(findings) {}
+}
+
+/// One pass of [`keep_what_is_still_used`]; whether it held a fix back.
+fn hold_back(findings: &mut [Finding]) -> bool {
+    // (rule, program, event) → the first use of that rule that remains after the
+    // machine-applicable fixes.
+    let mut remaining: HashMap<(&'static str, &'static str, String), (String, usize)> =
+        HashMap::new();
+    for f in findings.iter() {
+        let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
+            continue;
+        };
+        let migrated = f
+            .fix
+            .as_ref()
+            .is_some_and(|x| x.applicability == Applicability::MachineApplicable);
+        if !migrated {
+            remaining
+                .entry((f.rule, program, event.clone()))
+                .or_insert_with(|| (f.path.clone(), f.line));
+        }
+    }
+    let mut held = false;
+    for f in findings.iter_mut() {
+        let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
+            continue;
+        };
+        let Some((path, line)) = needed_by(f.rule)
+            .iter()
+            .filter_map(|rule| remaining.get(&(*rule, program, event.clone())))
+            .min()
+        else {
+            continue;
+        };
+        if let Some(fix) = f.fix.as_mut()
+            && fix.applicability == Applicability::MachineApplicable
+        {
+            fix.applicability = Applicability::Suggestion;
+            fix.message = format!(
+                "{} (not yet: `{event}` is still used at {path}:{line})",
+                fix.message
+            );
+            held = true;
+        }
+    }
+    held
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Edit, Fix, Severity};
+
+    fn finding(rule: &'static str, path: &str, line: usize, fix: Option<Applicability>) -> Finding {
+        Finding {
+            rule,
+            rule_name: "",
+            severity: Severity::Error,
+            event: Some("agent/turn-end".to_owned()),
+            path: path.to_owned(),
+            line,
+            column: 1,
+            end_line: line,
+            end_column: 2,
+            message: String::new(),
+            help: String::new(),
+            note: None,
+            fingerprint: String::new(),
+            line_text: String::new(),
+            line_text_column: 1,
+            fix: fix.map(|a| Fix::new(a, "delete it".to_owned(), vec![Edit::new(0, 1, "")])),
+        }
+    }
+
+    fn applicability(f: &Finding) -> Option<Applicability> {
+        f.fix.as_ref().map(|x| x.applicability)
+    }
+
+    #[test]
+    fn a_declaration_still_emitted_elsewhere_is_only_a_suggestion() {
+        let mut fs = vec![
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding("ML002", "loop/loop.ts", 9, Some(Applicability::Suggestion)),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+        let message = &fs[0].fix.as_ref().map(|x| x.message.clone());
+        assert_eq!(
+            message.as_deref(),
+            Some("delete it (not yet: `agent/turn-end` is still used at loop/loop.ts:9)")
+        );
+        assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn a_listener_and_an_emit_beside_its_append_are_migrated_together() {
+        let mut fs = vec![
+            finding(
+                EMIT,
+                "loop/loop.ts",
+                9,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(
+                SUBSCRIBE,
+                "ui/index.ts",
+                5,
+                Some(Applicability::MachineApplicable),
+            ),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
+        assert_eq!(
+            applicability(&fs[1]),
+            Some(Applicability::MachineApplicable)
+        );
+        // An emit without the durable append beside it keeps the listener on the mirror, and
+        // that listener keeps the loop's emit.
+        fs.push(finding(
+            EMIT,
+            "ui/ui.spec.ts",
+            7,
+            Some(Applicability::Suggestion),
+        ));
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn uses_the_fixes_migrate_or_in_other_programs_do_not_keep_it() {
+        let mut fs = vec![
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(
+                "ML001",
+                "ui/index.ts",
+                5,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding("ML002", "docs/guide.md", 7, None),
+            finding("ML004", "host/src/lib.rs", 2, None),
+            finding("ML006", "ui/index.ts", 8, Some(Applicability::Suggestion)),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
+    }
+
+    #[test]
+    fn an_emit_is_kept_while_a_listener_stays_but_not_for_other_emits() {
+        let mut fs = vec![
+            finding(
+                EMIT,
+                "loop/loop.ts",
+                9,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(EMIT, "loop/other.ts", 4, Some(Applicability::Suggestion)),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(
+            applicability(&fs[0]),
+            Some(Applicability::MachineApplicable)
+        );
+        fs.push(finding(
+            SUBSCRIBE,
+            "tests/cancel.spec.ts",
+            179,
+            Some(Applicability::Suggestion),
+        ));
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn a_reference_without_a_fix_keeps_it() {
+        let mut fs = vec![
+            finding(
+                DECLARE,
+                "agent/types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding("ML004", "tests/loop.spec.ts", 57, None),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+    }
+}
