@@ -19,9 +19,20 @@ pub(super) struct UseLeaf {
     pub ident: Range<usize>,
     /// Whether it sits in a `{…}` group.
     pub in_group: bool,
+    /// The group it sits in, when the group is one line of plain names (`{Agent, Context}`).
+    pub group: Option<Group>,
     /// What to delete to drop this leaf: its group entry and one separator, or the whole
     /// `use` item when it is its only leaf (`None` when neither is simple).
     pub removal: Option<Range<usize>>,
+}
+
+/// A one-line `{…}` group of plain names (`Name` or `Name as Alias`).
+#[derive(Debug, Clone)]
+pub(super) struct Group {
+    /// The braces and what is between them.
+    pub braces: Range<usize>,
+    /// Each entry's source text, in order.
+    pub entries: Vec<String>,
 }
 
 /// The facts of one file.
@@ -39,6 +50,8 @@ pub(super) struct FileFacts {
     /// Byte ranges of every identifier outside `use` items, by name (macro bodies and
     /// `{name}` captures in their format strings included).
     pub idents: HashMap<String, Vec<Range<usize>>>,
+    /// Starts of the identifiers that are a later segment of a path (`host::Agent`).
+    pub qualified: HashSet<usize>,
 }
 
 impl FileFacts {
@@ -49,7 +62,7 @@ impl FileFacts {
             match item {
                 syn::Item::Use(u) => {
                     let mut leaves = Vec::new();
-                    use_leaves(&u.tree, false, None, &mut leaves, &mut f.glob);
+                    use_leaves(&u.tree, false, None, None, &mut leaves, &mut f.glob);
                     let only = leaves.len() == 1;
                     for mut l in leaves {
                         if only {
@@ -71,6 +84,7 @@ impl FileFacts {
             for (name, r) in idents.0 {
                 f.idents.entry(name).or_default().push(r);
             }
+            f.qualified.extend(idents.1);
         }
         f
     }
@@ -88,6 +102,17 @@ impl FileFacts {
     pub fn count_outside(&self, name: &str, within: &[Range<usize>]) -> usize {
         self.idents.get(name).map_or(0, |rs| {
             rs.iter()
+                .filter(|r| !within.iter().any(|w| w.start <= r.start && r.end <= w.end))
+                .count()
+        })
+    }
+
+    /// How many times `name` appears outside `use` items and outside `within` as a name in
+    /// scope (not as a later segment of a path).
+    pub fn count_in_scope_outside(&self, name: &str, within: &[Range<usize>]) -> usize {
+        self.idents.get(name).map_or(0, |rs| {
+            rs.iter()
+                .filter(|r| !self.qualified.contains(&r.start))
                 .filter(|r| !within.iter().any(|w| w.start <= r.start && r.end <= w.end))
                 .count()
         })
@@ -122,16 +147,18 @@ fn use_leaves(
     tree: &syn::UseTree,
     in_group: bool,
     removal: Option<Range<usize>>,
+    group: Option<&Group>,
     out: &mut Vec<UseLeaf>,
     glob: &mut bool,
 ) {
     match tree {
-        syn::UseTree::Path(p) => use_leaves(&p.tree, in_group, removal, out, glob),
+        syn::UseTree::Path(p) => use_leaves(&p.tree, in_group, removal, None, out, glob),
         syn::UseTree::Name(n) => out.push(UseLeaf {
             name: n.ident.to_string(),
             alias: None,
             ident: n.ident.span().byte_range(),
             in_group,
+            group: group.cloned(),
             removal,
         }),
         syn::UseTree::Rename(r) => out.push(UseLeaf {
@@ -139,11 +166,27 @@ fn use_leaves(
             alias: Some(r.rename.to_string()),
             ident: r.ident.span().byte_range(),
             in_group,
+            group: group.cloned(),
             removal,
         }),
         syn::UseTree::Glob(_) => *glob = true,
         syn::UseTree::Group(g) => {
             let pairs: Vec<_> = g.items.pairs().collect();
+            let plain = g
+                .items
+                .iter()
+                .all(|t| matches!(t, syn::UseTree::Name(_) | syn::UseTree::Rename(_)));
+            let braces = g.brace_token.span.join().byte_range();
+            let one_line =
+                g.brace_token.span.open().start().line == g.brace_token.span.close().end().line;
+            let info = (plain && one_line).then(|| Group {
+                braces,
+                entries: g
+                    .items
+                    .iter()
+                    .map(|t| quote::ToTokens::to_token_stream(t).to_string())
+                    .collect(),
+            });
             for (i, pair) in pairs.iter().enumerate() {
                 let value = pair.value().span().byte_range();
                 // An entry goes with the separator after it, or the last one with the one
@@ -158,7 +201,7 @@ fn use_leaves(
                         .map(|p| p.span.byte_range().start..value.end),
                     _ => None,
                 };
-                use_leaves(pair.value(), true, own, out, glob);
+                use_leaves(pair.value(), true, own, info.as_ref(), out, glob);
             }
         }
     }
@@ -167,7 +210,7 @@ fn use_leaves(
 /// Every identifier of a syntax node with its byte range, macro tokens included, and the
 /// `{name}` captures of string literals inside macros (`println!("{turn}")`).
 #[derive(Default)]
-pub(super) struct Idents(pub Vec<(String, Range<usize>)>);
+pub(super) struct Idents(pub Vec<(String, Range<usize>)>, pub Vec<usize>);
 
 impl Idents {
     fn tokens(&mut self, tokens: TokenStream) {
@@ -218,6 +261,17 @@ impl<'ast> Visit<'ast> for Idents {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.tokens(m.tokens.clone());
         visit::visit_macro(self, m);
+    }
+
+    /// Only a path's first segment can name something in scope (`host::Agent` does not use
+    /// an imported `Agent`): the others are recorded as qualified.
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        for (i, seg) in p.segments.iter().enumerate() {
+            if i > 0 || p.leading_colon.is_some() {
+                self.1.push(seg.ident.span().byte_range().start);
+            }
+        }
+        visit::visit_path(self, p);
     }
 }
 

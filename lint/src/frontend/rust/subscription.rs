@@ -71,33 +71,52 @@ fn peel(e: &syn::Expr) -> &syn::Expr {
     }
 }
 
-/// How a handler parameter of type `ty` is read from a JSON value `v` (an `Option`), and
-/// whether that reading is exact. `None`: not a type the rewrite can read.
-fn decoder(ty: &syn::Type, v: &str, src: &str) -> Option<(Vec<String>, bool)> {
+/// How a handler parameter is read from a JSON value.
+struct Decoder {
+    /// `Some` or `Ok`: what the reading returns.
+    wrapper: &'static str,
+    /// The reading.
+    read: String,
+    /// Whether the handler takes a reference to what is read.
+    borrow: bool,
+    /// Whether the reading is exact (a JSON scalar accessor, not a host decoder).
+    exact: bool,
+}
+
+fn exact(read: String) -> Option<Decoder> {
+    Some(Decoder {
+        wrapper: "Some",
+        read,
+        borrow: false,
+        exact: true,
+    })
+}
+
+/// A host type `T` is decoded with `T::from_value`.
+fn host(t: String, v: &str, borrow: bool) -> Option<Decoder> {
+    Some(Decoder {
+        wrapper: "Ok",
+        read: format!("{t}::from_value(&{v})"),
+        borrow,
+        exact: false,
+    })
+}
+
+/// How a parameter of type `ty` is read from `v`; `None`: not a type the rewrite can read.
+fn decoder(ty: &syn::Type, v: &str, src: &str) -> Option<Decoder> {
     let text = |t: &syn::Type| src.get(range(t)).map(str::to_owned);
     match ty {
         syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
-            syn::Type::Path(p) if p.path.is_ident("str") => {
-                Some((vec![format!("{v}.as_str()")], true))
-            }
+            syn::Type::Path(p) if p.path.is_ident("str") => exact(format!("{v}.as_str()")),
             syn::Type::Path(p) if p.qself.is_none() && scalar(p).is_none() => {
-                let t = text(&r.elem)?;
-                Some((
-                    vec![format!("{t}::from_value(&{v}).ok()"), "&".to_owned()],
-                    false,
-                ))
+                host(text(&r.elem)?, v, true)
             }
             _ => None,
         },
         syn::Type::Path(p) if p.qself.is_none() => match scalar(p) {
-            Some(read) => Some((vec![read.replace("{v}", v)], true)),
-            None if p.path.is_ident("String") => {
-                Some((vec![format!("{v}.as_str().map(str::to_owned)")], true))
-            }
-            None => {
-                let t = text(ty)?;
-                Some((vec![format!("{t}::from_value(&{v}).ok()")], false))
-            }
+            Some(read) => exact(read.replace("{v}", v)),
+            None if p.path.is_ident("String") => exact(format!("{v}.as_str().map(str::to_owned)")),
+            None => host(text(ty)?, v, false),
         },
         _ => None,
     }
@@ -252,7 +271,7 @@ impl Rewriter<'_, '_, '_> {
             .copied()
             .filter(|n| !self.facts.has_name(n))
             .collect();
-        let unused_after = self.facts.count_outside(&agent, &[inputs]) == 0;
+        let unused_after = self.facts.count_in_scope_outside(&agent, &[inputs]) == 0;
         let leaf = self.facts.leaf(&agent);
         let mut edits = Vec::new();
         match (leaf, missing.is_empty()) {
@@ -266,6 +285,26 @@ impl Rewriter<'_, '_, '_> {
                 edits.push(Edit::new(r.start, r.end, ""));
             }
             (_, true) => {}
+            // A one-line group of names: written again with the names in their place.
+            (Some(l), false) if l.group.is_some() => {
+                let g = l.group.as_ref()?;
+                let sorted = g.entries.windows(2).all(|w| w[0] <= w[1]);
+                let mut entries: Vec<String> = g
+                    .entries
+                    .iter()
+                    .filter(|e| !(unused_after && **e == agent))
+                    .cloned()
+                    .collect();
+                entries.extend(missing.iter().map(|m| (*m).to_owned()));
+                if sorted {
+                    entries.sort();
+                }
+                edits.push(Edit::new(
+                    g.braces.start,
+                    g.braces.end,
+                    format!("{{{}}}", entries.join(", ")),
+                ));
+            }
             (Some(l), false) => {
                 let names = missing.join(", ");
                 let text = match (l.in_group, unused_after) {
@@ -336,7 +375,7 @@ impl Rewriter<'_, '_, '_> {
         }
 
         let target = migrate::target(m, HandlerStyle::Positional);
-        let mut reads: Vec<(String, String, Vec<String>)> = Vec::new();
+        let mut reads: Vec<(String, String, Decoder)> = Vec::new();
         let mut exact = true;
         for (i, p) in rest.iter().enumerate() {
             let (binding, ty) = param(p)?;
@@ -345,10 +384,10 @@ impl Rewriter<'_, '_, '_> {
             };
             let field = migrate::positional_field(m, i)?;
             let value = format!("{{event}}.data[\"{field}\"]");
-            let (steps, is_exact) = decoder(ty?, &value, self.src)?;
-            exact &= is_exact;
+            let d = decoder(ty?, &value, self.src)?;
+            exact &= d.exact;
             let pattern = self.src.get(range(b))?.to_owned();
-            reads.push((b.ident.to_string(), pattern, steps));
+            reads.push((b.ident.to_string(), pattern, d));
             taken.insert(b.ident.to_string());
         }
         // A session the body never reads is bound as `_session` (no unused-variable warning).
@@ -372,12 +411,12 @@ impl Rewriter<'_, '_, '_> {
             "    return;".to_owned(),
             "}".to_owned(),
         ];
-        for (name, pattern, steps) in &reads {
-            let read = steps[0].replace("{event}", &event);
-            lead.push(format!("let Some({pattern}) = {read} else {{"));
+        for (name, pattern, d) in &reads {
+            let read = d.read.replace("{event}", &event);
+            lead.push(format!("let {}({pattern}) = {read} else {{", d.wrapper));
             lead.push("    return;".to_owned());
             lead.push("};".to_owned());
-            if steps.get(1).is_some_and(|s| s == "&") {
+            if d.borrow {
                 lead.push(format!("let {name} = &{name};"));
             }
         }
