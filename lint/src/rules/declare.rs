@@ -23,8 +23,23 @@ Delete the declaration and migrate its users to `session/event` and the durable 
 or type literal (an event map, a `declare module … { interface Events { … } }` declaration-merging
 block) is deleted with its JSDoc; when every entry of a `declare module` block holding only that
 interface is a removed event, the whole block is deleted. *Machine-applicable* (`--fix`): nothing
-can emit or subscribe to the event any more. Consts, enum members and Rust declarations get no
-fix yet: delete them once their uses are migrated.
+can emit or subscribe to the event any more. Consts and enum members get no fix yet: delete them
+once their uses are migrated.
+
+**Rust** (also in fences): a `const`/`static` whose value is a removed name (or an array of
+removed names only), a typed event (the struct with its `impl Event for T { const NAME … }` or
+name method, or its event attribute, and every other impl of it in the file) and an enum variant
+renamed to a removed name are deleted, with their doc comments and attributes, once nothing else
+in the file names them.
+
+- *Machine-applicable* (`--fix`) when the item is private and the file declares no out-of-line
+  module (`mod x;`) that could still use it.
+- *Suggestion* (`--fix --unsafe-fixes`) when the item is `pub` (another file or crate may use
+  it: check before applying), or when the variant's enum derives `Deserialize` (a log naming the
+  removed event would no longer parse).
+- *No fix* while the file still uses it (migrate the uses first: after `--fix` rewrites a
+  subscription that named a const, the next round deletes the const), for names built with
+  `concat!`/`format!`, and for an enum of a single variant.
 ",
     bad: r#"
 pub const TURN_START: &str = "agent/turn-start";

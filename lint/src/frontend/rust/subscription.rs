@@ -327,6 +327,7 @@ impl Rewriter<'_, '_, '_> {
     pub fn subscription(&self, call: &syn::ExprMethodCall) -> Option<OccurrenceFix> {
         let method = call.method.to_string();
         if !PERSISTENT.contains(&method.as_str())
+            || self.cx.calls.role_of(&method) != Some(crate::model::Role::Subscribe)
             || call.turbofish.is_some()
             || call.args.len() != 2
         {
