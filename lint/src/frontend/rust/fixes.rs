@@ -10,7 +10,7 @@
 
 use super::declaration::Deleter;
 use super::facts::FileFacts;
-use super::subscription::Rewriter;
+use super::subscription::{Planned, Rewriter};
 use super::syntax::{Env, local_strings};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::{Applicability, Edit, Fix, Role};
@@ -36,8 +36,11 @@ pub(super) fn collect(file: &syn::File, src: &str, cx: Context<'_>) -> Vec<Occur
         cx,
         rewriter: &rewriter,
         fixes: Vec::new(),
+        subscriptions: Vec::new(),
     };
     f.visit_file(file);
+    let planned = std::mem::take(&mut f.subscriptions);
+    f.fixes.extend(rewriter.finish(planned));
     let mut deleter = Deleter {
         src,
         facts: &facts,
@@ -54,6 +57,7 @@ struct Fixer<'s, 'c, 'r> {
     cx: Context<'c>,
     rewriter: &'r Rewriter<'s, 'r, 'c>,
     fixes: Vec<OccurrenceFix>,
+    subscriptions: Vec<Planned>,
 }
 
 /// The call a statement consists of: method name, receiver, arguments.
@@ -198,8 +202,8 @@ impl<'ast> Visit<'ast> for Fixer<'_, '_, '_> {
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        if let Some(fix) = self.rewriter.subscription(m) {
-            self.fixes.push(fix);
+        if let Some(plan) = self.rewriter.subscription(m) {
+            self.subscriptions.push(plan);
         }
         syn::visit::visit_expr_method_call(self, m);
     }

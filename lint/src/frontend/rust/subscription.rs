@@ -238,11 +238,12 @@ impl Rewriter<'_, '_, '_> {
     }
 
     /// How the rewritten closure names the host's session types, and the import edits that
-    /// bring them in (dropping the agent type's import when the rewrite removes its last use).
+    /// bring them in. The agent type's import is dropped when no use of it is left outside
+    /// `rewritten`: the closure parameters of the rewrites applied with this one.
     fn host_types(
         &self,
         agent_ty: &syn::Type,
-        inputs: Range<usize>,
+        rewritten: &[Range<usize>],
     ) -> Option<(String, String, Vec<Edit>)> {
         let inner = match agent_ty {
             syn::Type::Reference(r) => &*r.elem,
@@ -271,7 +272,7 @@ impl Rewriter<'_, '_, '_> {
             .copied()
             .filter(|n| !self.facts.has_name(n))
             .collect();
-        let unused_after = self.facts.count_in_scope_outside(&agent, &[inputs]) == 0;
+        let unused_after = self.facts.count_in_scope_outside(&agent, rewritten) == 0;
         let leaf = self.facts.leaf(&agent);
         let mut edits = Vec::new();
         match (leaf, missing.is_empty()) {
@@ -324,7 +325,7 @@ impl Rewriter<'_, '_, '_> {
     }
 
     /// `recv.on(<removed>, |agent: &Agent, …| …)` → a `session/event` subscription.
-    pub fn subscription(&self, call: &syn::ExprMethodCall) -> Option<OccurrenceFix> {
+    pub fn subscription(&self, call: &syn::ExprMethodCall) -> Option<Planned> {
         let method = call.method.to_string();
         if !PERSISTENT.contains(&method.as_str())
             || self.cx.calls.role_of(&method) != Some(crate::model::Role::Subscribe)
@@ -404,7 +405,9 @@ impl Rewriter<'_, '_, '_> {
             let first = c.inputs_begin.span.byte_range().start;
             first..c.inputs_end.span.byte_range().end
         };
-        let (session_ty, event_ty, mut edits) = self.host_types(agent_ty, inputs_range.clone())?;
+        // The import edits come in `finish`, once every rewrite of the file is known.
+        let (session_ty, event_ty, _) = self.host_types(agent_ty, &[inputs_range.clone()])?;
+        let mut edits = Vec::new();
 
         // The statements the new body starts with.
         let mut lead: Vec<String> = vec![
@@ -492,10 +495,48 @@ impl Rewriter<'_, '_, '_> {
         } else {
             Applicability::Suggestion
         };
-        Some(OccurrenceFix {
-            start: occurrence.start,
-            end: occurrence.end,
-            fix: Fix::new(applicability, message, edits),
+        Some(Planned {
+            fix: OccurrenceFix {
+                start: occurrence.start,
+                end: occurrence.end,
+                fix: Fix::new(applicability, message, edits),
+            },
+            machine,
+            inputs: inputs_range,
+            agent_ty: agent_ty.clone(),
         })
     }
+
+    /// The fixes of a file's planned rewrites, with their import edits. A machine-applicable
+    /// rewrite assumes the file's other machine-applicable ones are applied with it (`--fix`
+    /// applies them together); a suggestion assumes every rewrite is (`--unsafe-fixes`). Equal
+    /// import edits are applied once; different ones conflict, and the later fix waits for the
+    /// next round, which sees the imports as they are then.
+    pub fn finish(&self, plans: Vec<Planned>) -> Vec<OccurrenceFix> {
+        let machine: Vec<Range<usize>> = plans
+            .iter()
+            .filter(|p| p.machine)
+            .map(|p| p.inputs.clone())
+            .collect();
+        let all: Vec<Range<usize>> = plans.iter().map(|p| p.inputs.clone()).collect();
+        plans
+            .into_iter()
+            .filter_map(|mut p| {
+                let rewritten = if p.machine { &machine } else { &all };
+                let (_, _, imports) = self.host_types(&p.agent_ty, rewritten)?;
+                p.fix.fix.edits.extend(imports);
+                p.fix.fix.edits.sort_by_key(|e| (e.start, e.end));
+                Some(p.fix)
+            })
+            .collect()
+    }
+}
+
+/// A subscription rewrite before its import edits (see [`Rewriter::finish`]).
+pub(super) struct Planned {
+    fix: OccurrenceFix,
+    machine: bool,
+    /// The closure's parameters, whose mention of the agent type the rewrite removes.
+    inputs: Range<usize>,
+    agent_ty: syn::Type,
 }
