@@ -30,14 +30,14 @@ once their uses are migrated.
 removed names only), a typed event (the struct with its `impl Event for T { const NAME … }` or
 name method, or its event attribute, and every other impl of it in the file) and an enum variant
 renamed to a removed name are deleted, with their doc comments and attributes, once nothing else
-in the file names them.
+names them: not the file itself, not any other Rust file of the run.
 
 - *Machine-applicable* (`--fix`) when the item is private and the file declares no out-of-line
   module (`mod x;`) that could still use it.
-- *Suggestion* (`--fix --unsafe-fixes`) when the item is `pub` (another file or crate may use
-  it: check before applying), or when the variant's enum derives `Deserialize` (a log naming the
-  removed event would no longer parse).
-- *No fix* while the file still uses it (migrate the uses first: after `--fix` rewrites a
+- *Suggestion* (`--fix --unsafe-fixes`) when the item is `pub` (nothing in the linted tree names
+  it, but another crate may: check before applying), or when the variant's enum derives
+  `Deserialize` (a log naming the removed event would no longer parse).
+- *No fix* while something still names it (migrate the uses first: after `--fix` rewrites a
   subscription that named a const, the next round deletes the const), for names built with
   `concat!`/`format!`, and for an enum of a single variant.
 ",

@@ -7,12 +7,13 @@
 //!   every other impl of it in the file;
 //! - an enum variant renamed to a removed name (`#[serde(rename = "agent/turn-start")]`).
 //!
+//! Only when its identifier appears nowhere else in the file (the engine also drops the fix
+//! when another Rust file of the run names it, see [`crate::model::Fix::deletes`]).
 //! Machine-applicable when the item is private to a file with no out-of-line module (so no
-//! other file can name it) and its identifier appears nowhere else in the file; a suggestion
-//! when it is `pub` (another file or crate may use it) or, for a variant, when its enum derives
-//! `Deserialize` (an old log naming the event would stop parsing). No fix while the file
-//! still uses it: migrate those uses first (the subscription rewrite often does), and the
-//! next round of `--fix` deletes it.
+//! other file can name it); a suggestion when it is `pub` (another crate may use it) or, for a
+//! variant, when its enum derives `Deserialize` (an old log naming the event would stop
+//! parsing). No fix while something still uses it: migrate those uses first (the subscription
+//! rewrite often does), and the next round of `--fix` deletes it.
 
 use super::facts::FileFacts;
 use crate::frontend::{Context, OccurrenceFix, line_removal};
@@ -122,6 +123,7 @@ fn self_ident(i: &syn::ItemImpl) -> Option<String> {
 impl Deleter<'_, '_, '_> {
     fn push(
         &mut self,
+        declared_at: Vec<String>,
         occurrences: &[Range<usize>],
         ranges: &[Range<usize>],
         what: &str,
@@ -145,10 +147,12 @@ impl Deleter<'_, '_, '_> {
             (Applicability::Suggestion, format!("delete {what} ({why})"))
         };
         for o in occurrences {
+            let mut fix = Fix::new(applicability, message.clone(), edits.clone());
+            fix.deletes = declared_at.clone();
             self.fixes.push(OccurrenceFix {
                 start: o.start,
                 end: o.end,
-                fix: Fix::new(applicability, message.clone(), edits.clone()),
+                fix,
             });
         }
     }
@@ -198,11 +202,12 @@ impl Deleter<'_, '_, '_> {
         }
         let safe = is_private(vis) && private_file;
         self.push(
+            vec![ident.to_string()],
             &names,
             &[whole],
             &format!("the unused `{name}`"),
             safe,
-            "check that no other file or crate uses it",
+            "nothing in the linted tree uses it: check that no other crate does",
         );
     }
 
@@ -211,6 +216,7 @@ impl Deleter<'_, '_, '_> {
         let name = s.ident.to_string();
         let mut occurrences = attr_names(&s.attrs, self.src, self.cx);
         let mut ranges = vec![range(s)];
+        let declared_at = vec![name.clone()];
         for item in siblings {
             let syn::Item::Impl(i) = item else { continue };
             if self_ident(i).as_deref() != Some(name.as_str()) || !i.generics.params.is_empty() {
@@ -231,11 +237,12 @@ impl Deleter<'_, '_, '_> {
         // `Self` inside the impls is the type itself; anything else naming it was counted.
         let safe = is_private(&s.vis) && private_file;
         self.push(
+            declared_at,
             &occurrences,
             &ranges,
             &format!("the unused typed event `{name}` and its impls"),
             safe,
-            "check that no other file or crate uses it",
+            "nothing in the linted tree uses it: check that no other crate does",
         );
     }
 
@@ -268,9 +275,10 @@ impl Deleter<'_, '_, '_> {
             let why = if deserialize {
                 "a log still naming the event would no longer deserialize: check your readers"
             } else {
-                "check that no other file or crate uses it"
+                "nothing in the linted tree uses it: check that no other crate does"
             };
             self.push(
+                vec![v.ident.to_string()],
                 &occurrences,
                 &[whole],
                 &format!("the unused variant `{}::{name}`", e.ident),

@@ -406,7 +406,8 @@ impl Rewriter<'_, '_, '_> {
             first..c.inputs_end.span.byte_range().end
         };
         // The import edits come in `finish`, once every rewrite of the file is known.
-        let (session_ty, event_ty, _) = self.host_types(agent_ty, &[inputs_range.clone()])?;
+        let (session_ty, event_ty, _) =
+            self.host_types(agent_ty, std::slice::from_ref(&inputs_range))?;
         let mut edits = Vec::new();
 
         // The statements the new body starts with.
