@@ -27,9 +27,13 @@ fn range<T: Spanned>(node: &T) -> Range<usize> {
 
 /// Collects the deletion fixes of a file's items.
 pub(super) struct Deleter<'s, 'f, 'c> {
+    /// The file's text, which the spans point into.
     pub src: &'s str,
+    /// Its identifier uses and items.
     pub facts: &'f FileFacts,
+    /// The run's catalogue.
     pub cx: Context<'c>,
+    /// The fixes found so far.
     pub fixes: Vec<OccurrenceFix>,
 }
 

@@ -52,10 +52,15 @@ const UNIT_MACROS: &[&str] = &[
 
 /// Everything the rewrite reads, for one file.
 pub(super) struct Rewriter<'s, 'f, 'c> {
+    /// The file's text, which the spans point into.
     pub src: &'s str,
+    /// Its imports and identifier uses.
     pub facts: &'f FileFacts,
+    /// The run's catalogue, symbols and call names.
     pub cx: Context<'c>,
+    /// What a name argument is evaluated with (the run's consts, the file's own).
     pub env: Env<'f>,
+    /// The file's line ending, for the lines a rewrite adds.
     pub newline: &'static str,
 }
 
