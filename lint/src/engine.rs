@@ -349,6 +349,7 @@ pub fn lint_sources(
         report.stats.suppressed += suppressed;
     }
     drop_deletions_used_elsewhere(&mut report.findings, sources);
+    crate::in_use::keep_declarations_in_use(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule, &a.event)
             .cmp(&(&b.path, b.line, b.column, b.rule, &b.event))

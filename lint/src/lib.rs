@@ -23,6 +23,7 @@ pub mod engine;
 pub mod fix;
 pub mod frontend;
 pub mod git;
+mod in_use;
 pub mod lines;
 pub mod model;
 pub mod render;

@@ -32,6 +32,10 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
 - *No fix* when the name is not a string literal in the call (a const, a typed event value).
+
+In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
+(`ctx`, `agent`) is renamed `_ctx`, `_agent`: code built with `noUnusedParameters` still compiles
+and no caller changes.
 ",
     bad: r#"
 session.append("turn/start", json!({ "turn": turn }));
