@@ -348,6 +348,7 @@ pub fn lint_sources(
         report.findings.extend(findings);
         report.stats.suppressed += suppressed;
     }
+    drop_deletions_used_elsewhere(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule, &a.event)
@@ -357,6 +358,56 @@ pub fn lint_sources(
         .errors
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     report
+}
+
+/// Drops each fix that deletes a declaration whose identifier another Rust file of the run
+/// names (a use the front end, seeing one file, cannot know about). By text, so it is the same
+/// whether pass 2 ran on every file or on a few (the language server).
+fn drop_deletions_used_elsewhere(findings: &mut [Finding], sources: &[Source]) {
+    let mut idents: Vec<String> = findings
+        .iter()
+        .filter_map(|f| f.fix.as_ref())
+        .flat_map(|x| x.deletes.iter().cloned())
+        .collect();
+    if idents.is_empty() {
+        return;
+    }
+    idents.sort();
+    idents.dedup();
+    let Some(matcher) = ident_matcher(&idents) else {
+        return;
+    };
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // For each identifier, the files naming it.
+    let mut named_in: Vec<Vec<&str>> = vec![Vec::new(); idents.len()];
+    for s in sources
+        .iter()
+        .filter(|s| s.path.extension().is_some_and(|e| e == "rs"))
+    {
+        let hay = s.text.as_bytes();
+        for m in matcher.find_iter(hay) {
+            let before = m.start().checked_sub(1).map(|i| hay[i]);
+            if before.is_some_and(is_ident) || hay.get(m.end()).is_some_and(|&b| is_ident(b)) {
+                continue;
+            }
+            let list = &mut named_in[m.pattern().as_usize()];
+            if list.last() != Some(&s.display.as_str()) {
+                list.push(&s.display);
+            }
+        }
+    }
+    for f in findings.iter_mut() {
+        let elsewhere = f.fix.as_ref().is_some_and(|x| {
+            x.deletes.iter().any(|d| {
+                idents
+                    .binary_search(d)
+                    .is_ok_and(|i| named_in[i].iter().any(|p| *p != f.path))
+            })
+        });
+        if elsewhere {
+            f.fix = None;
+        }
+    }
 }
 
 /// A matcher for identifiers: a DFA, since every file of the tree is scanned with it.

@@ -182,6 +182,10 @@ pub struct Fix {
     /// The same change as whole lines (filled in by the engine): the form GitHub suggested
     /// changes take (rdjson).
     pub lines: LineReplacement,
+    /// For a fix that deletes a declaration: the identifiers it deletes. The engine drops the
+    /// fix when another Rust file of the run names one of them.
+    #[serde(skip)]
+    pub deletes: Vec<String>,
 }
 
 impl Fix {
@@ -192,6 +196,7 @@ impl Fix {
             message: message.into(),
             edits,
             lines: LineReplacement::default(),
+            deletes: Vec::new(),
         }
     }
 }

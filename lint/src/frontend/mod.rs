@@ -13,6 +13,7 @@
 pub mod depth;
 pub mod locals;
 pub mod markdown;
+pub mod migrate;
 pub mod rust;
 pub mod typescript;
 

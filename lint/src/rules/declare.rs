@@ -44,8 +44,24 @@ names the enum.
   (`Object.values(Ev)`, a parameter typed `Ev`): deleting the member changes those.
 - *No fix* for an exported declaration (another file may import it), a top-level declaration
   of a script (a file without `import`/`export`: its top level is global), a `let`/`var`, and a
-  declaration listing several names. Rust declarations get no fix yet: delete them once their
-  uses are migrated.
+  declaration listing several names.
+
+**Rust** (also in fences): a `const`/`static` whose value is a removed name (or an array of
+removed names only), a typed event (the struct with its `impl Event for T { const NAME … }` or
+name method, or its event attribute, and every other impl of it in the file) and an enum variant
+renamed to a removed name are deleted, with their doc comments and attributes, once nothing else
+names them: not the file itself, not any other Rust file of the run.
+
+- *Machine-applicable* (`--fix`) when the item is private, the file declares no out-of-line
+  module (`mod x;`) that could still use it, and, as for TypeScript, no Rust code of the run
+  still subscribes to, emits or names its event after the machine-applicable fixes (otherwise a
+  suggestion naming that use).
+- *Suggestion* (`--fix --unsafe-fixes`) when the item is `pub` (nothing in the linted tree names
+  it, but another crate may: check before applying), or when the variant's enum derives
+  `Deserialize` (a log naming the removed event would no longer parse).
+- *No fix* while something still names it (migrate the uses first: after `--fix` rewrites a
+  subscription that named a const, the next round deletes the const), for names built with
+  `concat!`/`format!`, and for an enum of a single variant.
 ",
     bad: r#"
 pub const TURN_START: &str = "agent/turn-start";

@@ -55,8 +55,29 @@ annotated fields make `event: { type: string; data: unknown }` and destructure
   so it is never applied by `--fix` alone. Not offered (the rewrite above is) when the listener
   returns early, when the handler returns, or when a name either reads would be shadowed.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
-  `arguments`, a field the twin does not carry, and in Rust (typed closure parameters would need
-  the durable event's Rust types).
+  `arguments`, a field the twin does not carry.
+
+**Rust** (also in fences), where the rewrite is unambiguous: `x.on(\"<removed>\", |agent: &Agent,
+turn: u64, …| …)` (the name as a literal or a const; `on`, `subscribe`, `listen`, `add_listener`
+…) becomes `x.on(\"session/event\", |session: &Session, event: &SessionEvent| …)`. The body first
+returns unless `event.kind` is the 2026-07 twin, then reads each parameter it uses with `let
+Some(turn) = event.data[\"turn\"].as_u64() else { return; };` (the field from the same
+vocabulary mapping), and `agent.session_id()` becomes `session.id()`. `Session` and
+`SessionEvent` are added to the `use` that imports the agent type (which is dropped when nothing
+else names it), or named by the agent type's path (`&host::Agent` gives `&host::Session`).
+
+- *Machine-applicable* when every parameter it reads is typed with a JSON scalar (`u64`, `u32`,
+  `usize`, `i64`, `f64`, `bool`, `&str`, `String`), the agent is unused or used only for
+  `session_id()`, and the handler returns nothing (its block ends in a statement or a loop, or
+  it is one logging macro such as `println!`).
+- *Suggestion* when a parameter has a host type (`chunk: &StreamChunk` is read with
+  `StreamChunk::from_value(&event.data[\"chunk\"])`: check that your host has it), or when the
+  handler may return a value (an expression body).
+- *No fix* when the handler uses the agent beyond `session_id()` (keep a session-to-agent map
+  from `agent/created`/`agent/disposed`, as the migration guide shows), reads an untyped
+  parameter, has an untyped agent parameter, is not a closure, is `async` or declares a return
+  type; for `once`/`off`; when the name comes from a local variable; and for typed subscriptions
+  (`bus.on::<TurnStart>(…)`: the typed event's fields have no decoding the linter can know).
 ",
     bad: r#"
 bus.on("agent/turn-start", |agent, turn| render_header(agent, turn));

@@ -1,14 +1,17 @@
 use agent_host::{Context, Session, SessionEvent};
 
-/// Closes the step's tracing span: `step/end {turn, step}` is appended on every close path,
-/// cancel and failure included, so no span is left open.
+/// Closes the step's tracing span.
 pub fn install(ctx: &Context, tracer: Tracer) {
     ctx.on("session/event", move |session: &Session, event: &SessionEvent| {
         if event.kind != "step/end" {
             return;
         }
-        if let (Some(turn), Some(step)) = (event.data["turn"].as_u64(), event.data["step"].as_u64()) {
-            tracer.close_step(session.id(), turn, step);
-        }
+        let Some(turn) = event.data["turn"].as_u64() else {
+            return;
+        };
+        let Some(step) = event.data["step"].as_u64() else {
+            return;
+        };
+        tracer.close_step(session.id(), turn, step);
     });
 }

@@ -1,9 +1,17 @@
-//! Fixes for Rust, where the rewrite is unambiguous: an emit statement of a removed mirror
-//! (`ctx.emit("agent/turn-start", (agent, turn));`) is deleted. Machine-applicable when the
-//! durable twin is appended earlier in the same block (`session.append("turn/start", …)`) and
-//! the emit's arguments have no side effects; a suggestion otherwise. Subscriptions get no
-//! fix: their typed closure parameters would need the durable event's Rust types.
+//! Fixes for Rust, where the rewrite is unambiguous. This file holds the emits and gathers
+//! the others:
+//!
+//! - an emit statement of a removed mirror (`ctx.emit("agent/turn-start", (agent, turn));`)
+//!   is deleted. Machine-applicable when the durable twin is appended earlier in the same
+//!   block (`session.append("turn/start", …)`) and the emit's arguments have no side effects;
+//!   a suggestion otherwise;
+//! - a subscription becomes a `session/event` subscription ([`super::subscription`]);
+//! - a declaration nothing uses any more is deleted ([`super::declaration`]).
 
+use super::declaration::Deleter;
+use super::facts::FileFacts;
+use super::subscription::{Planned, Rewriter};
+use super::syntax::{Env, local_strings};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::{Applicability, Edit, Fix, Role};
 use syn::spanned::Spanned;
@@ -11,19 +19,45 @@ use syn::visit::Visit;
 
 /// The fixes of one parsed file (`src` is the text the spans point into).
 pub(super) fn collect(file: &syn::File, src: &str, cx: Context<'_>) -> Vec<OccurrenceFix> {
+    let facts = FileFacts::of(file);
+    let locals = local_strings(file, cx.symbols);
+    let rewriter = Rewriter {
+        src,
+        facts: &facts,
+        cx,
+        env: Env {
+            symbols: cx.symbols,
+            locals: &locals,
+        },
+        newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
+    };
     let mut f = Fixer {
         src,
         cx,
+        rewriter: &rewriter,
         fixes: Vec::new(),
+        subscriptions: Vec::new(),
     };
     f.visit_file(file);
+    let planned = std::mem::take(&mut f.subscriptions);
+    f.fixes.extend(rewriter.finish(planned));
+    let mut deleter = Deleter {
+        src,
+        facts: &facts,
+        cx,
+        fixes: Vec::new(),
+    };
+    deleter.items(&file.items);
+    f.fixes.extend(deleter.fixes);
     f.fixes
 }
 
-struct Fixer<'s, 'c> {
+struct Fixer<'s, 'c, 'r> {
     src: &'s str,
     cx: Context<'c>,
+    rewriter: &'r Rewriter<'s, 'r, 'c>,
     fixes: Vec<OccurrenceFix>,
+    subscriptions: Vec<Planned>,
 }
 
 /// The call a statement consists of: method name, receiver, arguments.
@@ -94,7 +128,7 @@ fn appends(stmt: &syn::Stmt, twins: &[&str]) -> bool {
     })
 }
 
-impl Fixer<'_, '_> {
+impl Fixer<'_, '_, '_> {
     fn emit_statement(&mut self, stmts: &[syn::Stmt], i: usize) {
         let stmt = &stmts[i];
         let Some((name, receiver, args)) = statement_call(stmt) else {
@@ -159,11 +193,18 @@ impl Fixer<'_, '_> {
     }
 }
 
-impl<'ast> Visit<'ast> for Fixer<'_, '_> {
+impl<'ast> Visit<'ast> for Fixer<'_, '_, '_> {
     fn visit_block(&mut self, b: &'ast syn::Block) {
         for i in 0..b.stmts.len() {
             self.emit_statement(&b.stmts, i);
         }
         syn::visit::visit_block(self, b);
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        if let Some(plan) = self.rewriter.subscription(m) {
+            self.subscriptions.push(plan);
+        }
+        syn::visit::visit_expr_method_call(self, m);
     }
 }

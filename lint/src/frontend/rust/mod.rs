@@ -2,9 +2,12 @@
 //! pass that gives each occurrence its context and resolves consts, statics, associated
 //! consts, typed events, serde-renamed variants and aliases across files.
 
+mod declaration;
+mod facts;
 mod fixes;
 mod lex;
 mod locals;
+mod subscription;
 mod syntax;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};

@@ -25,6 +25,7 @@ use super::listeners::{self, AgentMaps, MergeTarget, Returns};
 use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
+use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
@@ -523,8 +524,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     continue;
                 }
                 if used(&prop.value) {
-                    let arg = m.arguments.iter().find(|a| a.name == key)?;
-                    let field = arg.field_2026_08.as_deref()?;
+                    let field = migrate::payload_field(m, &key)?;
                     out.fields.push(entry(field, &prop.value));
                     if let (Some(p), Some(types)) = (&payload_type, &mut out.types.fields) {
                         let ty = member_type(&key).unwrap_or_else(|| format!("{p}['{key}']"));
@@ -574,7 +574,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 None => field_types = None,
             }
             if used(&p.pattern) {
-                out.fields.push(entry(arg.field.as_deref()?, &p.pattern));
+                out.fields
+                    .push(entry(migrate::positional_field(m, i)?, &p.pattern));
             }
         }
         out.types.fields = if params.items.len() > 1 {
@@ -640,11 +641,15 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let Some(p) = self.params(params, m, &uses) else {
             return;
         };
-        let (twin, exact) = if p.payload {
-            (m.twin_2026_08.as_str(), m.one_to_one_2026_08)
-        } else {
-            (m.twin.as_str(), true)
-        };
+        let target = migrate::target(
+            m,
+            if p.payload {
+                HandlerStyle::Payload
+            } else {
+                HandlerStyle::Positional
+            },
+        );
+        let twin = target.twin;
         let mut taken: HashSet<String> = HashSet::new();
         if let Some(a) = &p.agent {
             taken.insert(a.clone());
@@ -729,7 +734,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let mut edits = vec![Edit::new(
             name_literal.start,
             name_literal.end,
-            format!("{q}session/event{q}"),
+            format!("{q}{SESSION_EVENT}{q}"),
         )];
         // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
         // parameters give annotated ones, so the handler type-checks without contextual typing.
@@ -786,21 +791,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
         }
         edits.sort_by_key(|e| (e.start, e.end));
-        let applicability = if !needs_agent && exact {
+        let applicability = if migrate::keeps_behaviour(target, needs_agent) {
             Applicability::MachineApplicable
         } else {
             Applicability::Suggestion
         };
-        let message = match (needs_agent, exact) {
-            (false, true) => format!("subscribe to `session/event` and filter `{twin}`"),
-            (true, _) => format!(
-                "subscribe to `session/event`, filter `{twin}`, and look the agent up with `{}`",
-                lookup.replace(&format!("{session}.id"), "…")
-            ),
-            (false, false) => format!(
-                "subscribe to `session/event` and filter `{twin}` (it records more than the removed event announced: check the handler)"
-            ),
-        };
+        let shown = lookup.replace(&format!("{session}.id"), "…");
+        let message = migrate::subscription_message(target, needs_agent.then_some(shown.as_str()));
         self.push(occurrence, Fix::new(applicability, message, edits));
     }
 
