@@ -182,6 +182,17 @@ broken!(
     turn_9_failure_in_2026_07_shape,
     "TURN-9-failure-in-2026-07-shape"
 );
+// Durable records (branch `durable`): what the user, the model and the tools said.
+broken!(msg_7_prompt_not_recorded, "MSG-7-prompt-not-recorded");
+broken!(
+    msg_8_model_source_as_provenance,
+    "MSG-8-model-source-as-provenance"
+);
+broken!(tool_5_error_flag_dropped, "TOOL-5-error-flag-dropped");
+broken!(
+    turn_10_dispose_recorded_as_user_cancel,
+    "TURN-10-dispose-recorded-as-user-cancel"
+);
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

@@ -18,8 +18,12 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
     }
     add(&[
         "SEQ-1", "SURF-1", "SURF-2", "SURF-3", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6",
-        "TURN-7", "MIRROR-3", "MIRROR-4",
+        "TURN-7", "MIRROR-3", "MIRROR-4", "MSG-7", "MSG-8",
     ]);
+    if case.profile == Profile::V2026_07 {
+        // Every 2026-07 turn/start carries its trigger.
+        add(&["TURN-10"]);
+    }
     for (_, call) in case.script.calls() {
         add(&[
             "STEP-1", "STEP-2", "STEP-3", "MIRROR-5", "MIRROR-6", "CHUNK-3", "MSG-5",
@@ -38,7 +42,7 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                     add(&["TOOL-4"]);
                 }
                 if !call.dispatched_tool_calls().is_empty() {
-                    add(&["TOOL-1", "TOOL-2", "TOOL-3"]);
+                    add(&["TOOL-1", "TOOL-2", "TOOL-3", "TOOL-5"]);
                 }
             }
             CallEnding::Failed => {
@@ -52,7 +56,7 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                 }
             }
             CallEnding::Interrupted(i) => {
-                add(&["CHUNK-4", "CHUNK-5"]);
+                add(&["CHUNK-4", "CHUNK-5", "TURN-10"]);
                 if i.kind == InterruptKind::Cancel || case.profile == Profile::V2026_08 {
                     add(&["MSG-1", "MSG-3"]);
                 }

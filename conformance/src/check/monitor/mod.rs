@@ -3,6 +3,7 @@
 //! This file holds the monitor itself (its state, seq resolution, dispatch by event type and
 //! the end of the log); each event family is checked in its own file.
 
+mod authors;
 mod chunks;
 mod data;
 mod failure;
@@ -212,6 +213,7 @@ impl Monitor {
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
         if surface && !replace {
             self.message_id(at, env);
+            self.message_author(at, env);
         }
         match env.kind {
             "turn/start" => self.turn_start(at, env),
