@@ -193,6 +193,7 @@ broken!(
     turn_10_dispose_recorded_as_user_cancel,
     "TURN-10-dispose-recorded-as-user-cancel"
 );
+broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

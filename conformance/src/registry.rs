@@ -387,6 +387,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
         source: "event-protocol.md §1.2 (turn/start trigger), §1.4",
     },
     Requirement {
+        id: "TURN-11",
+        area: Area::Turn,
+        title: "A failed turn records the failure the model delivered",
+        tier_2026_07: M,
+        tier_2026_08: M,
+        statement: "A turn that ends `error` because its model call failed on a `finish` that delivered a failure MUST record that failure's `message` and `code`: 2026-08 in `reason.error` (the `failure` of a `finish` `error` or `aborted`; more fields allowed), 2026-07 as the reason's `message` and `code` (those of the `finish` `error`).",
+        rationale: "Retry policies branch on the code and users read the message; a loop that replaces the provider's failure by a generic one hides why the turn failed. The values are determined only when the model delivered them: a thrown non-`LlmError` becomes `{message: errorChain(e), code: \"UNKNOWN\"}` upstream, and a 2026-07 `aborted` finish carries no failure, so those stay the implementation's (TURN-9 checks their shape).",
+        enforcement: &[Driver],
+        source: "event-protocol.md §1.4, §2.7",
+    },
+    Requirement {
         id: "STEP-1",
         area: Area::Step,
         title: "Steps are numbered 1 … n within each turn",

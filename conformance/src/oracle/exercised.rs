@@ -50,6 +50,9 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                 if !call.retry {
                     // The turn fails with this call's failure.
                     add(&["TURN-9", "LIVE-3"]);
+                    if super::failures::fails_with_failure(case.profile, call) {
+                        add(&["TURN-11"]);
+                    }
                 }
                 if call.chunks.len() > usize::from(call.throw.is_none()) {
                     add(&["CHUNK-4"]);
