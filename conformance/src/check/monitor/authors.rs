@@ -86,8 +86,7 @@ impl Monitor {
             ("steering/message" | "context/message", _) => (&data, "data", false),
             // 2026-08 wraps the message; the flat shape of earlier builds names its author in
             // `provenance` (assistant) or nowhere (tool result), which is not checked.
-            ("assistant/message" | "tool/result", Profile::V2026_08) => match data.get("message")
-            {
+            ("assistant/message" | "tool/result", Profile::V2026_08) => match data.get("message") {
                 Some(Value::Object(m)) => (m, "data.message", true),
                 _ => return,
             },
