@@ -188,6 +188,10 @@ broken!(
     msg_8_model_source_as_provenance,
     "MSG-8-model-source-as-provenance"
 );
+broken!(
+    msg_9_message_shape_under_2026_07,
+    "MSG-9-message-shape-under-2026-07"
+);
 broken!(tool_5_error_flag_dropped, "TOOL-5-error-flag-dropped");
 broken!(
     turn_10_dispose_recorded_as_user_cancel,

@@ -586,6 +586,17 @@ pub const REQUIREMENTS: &[Requirement] = &[
         enforcement: LOG_AND_DRIVER,
         source: "event-protocol.md §1.2 (MessageSource), §1.3",
     },
+    Requirement {
+        id: "MSG-9",
+        area: Area::Message,
+        title: "2026-07 messages are flat",
+        tier_2026_07: M,
+        tier_2026_08: NA,
+        statement: "Under 2026-07 an `assistant/message` MUST carry its `content` in `data`, and a `tool/result` its `callId`, `content` and `isError`, never only inside a 2026-08 `message` object.",
+        rationale: "Era M's readers (derived history, the SDKs, replay) take a message's content from `data.content`; a message written in the 2026-08 shape is, to them, a message without content, and a tool result without its call. Under 2026-08 the flat shape of earlier builds is still accepted, so only the 2026-07 side is a rule.",
+        enforcement: LOG_AND_DRIVER,
+        source: "event-protocol.md §1.2, §1.3",
+    },
     // ---- TOOL --------------------------------------------------------------------------
     Requirement {
         id: "TOOL-1",

@@ -38,6 +38,9 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         match call.ending() {
             CallEnding::Success | CallEnding::MaxTokens => {
                 add(&["MSG-1", "MSG-3", "MSG-4", "MSG-6"]);
+                if case.profile == Profile::V2026_07 {
+                    add(&["MSG-9"]);
+                }
                 if !tool_calls_of(&call.chunks).is_empty() {
                     add(&["TOOL-4"]);
                 }

@@ -10,6 +10,7 @@ mod failure;
 mod ids;
 mod messages;
 mod placement;
+mod shapes;
 mod state;
 mod steering;
 mod steps;
@@ -214,6 +215,7 @@ impl Monitor {
         if surface && !replace {
             self.message_id(at, env);
             self.message_author(at, env);
+            self.message_shape(at, env);
         }
         match env.kind {
             "turn/start" => self.turn_start(at, env),
