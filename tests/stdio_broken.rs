@@ -182,6 +182,22 @@ broken!(
     turn_9_failure_in_2026_07_shape,
     "TURN-9-failure-in-2026-07-shape"
 );
+// Durable records (branch `durable`): what the user, the model and the tools said.
+broken!(msg_7_prompt_not_recorded, "MSG-7-prompt-not-recorded");
+broken!(
+    msg_8_model_source_as_provenance,
+    "MSG-8-model-source-as-provenance"
+);
+broken!(
+    msg_9_message_shape_under_2026_07,
+    "MSG-9-message-shape-under-2026-07"
+);
+broken!(tool_5_error_flag_dropped, "TOOL-5-error-flag-dropped");
+broken!(
+    turn_10_dispose_recorded_as_user_cancel,
+    "TURN-10-dispose-recorded-as-user-cancel"
+);
+broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

@@ -18,8 +18,12 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
     }
     add(&[
         "SEQ-1", "SURF-1", "SURF-2", "SURF-3", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6",
-        "TURN-7", "MIRROR-3", "MIRROR-4",
+        "TURN-7", "MIRROR-3", "MIRROR-4", "MSG-7", "MSG-8",
     ]);
+    if case.profile == Profile::V2026_07 {
+        // Every 2026-07 turn/start carries its trigger.
+        add(&["TURN-10"]);
+    }
     for (_, call) in case.script.calls() {
         add(&[
             "STEP-1", "STEP-2", "STEP-3", "MIRROR-5", "MIRROR-6", "CHUNK-3", "MSG-5",
@@ -34,11 +38,14 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         match call.ending() {
             CallEnding::Success | CallEnding::MaxTokens => {
                 add(&["MSG-1", "MSG-3", "MSG-4", "MSG-6"]);
+                if case.profile == Profile::V2026_07 {
+                    add(&["MSG-9"]);
+                }
                 if !tool_calls_of(&call.chunks).is_empty() {
                     add(&["TOOL-4"]);
                 }
                 if !call.dispatched_tool_calls().is_empty() {
-                    add(&["TOOL-1", "TOOL-2", "TOOL-3"]);
+                    add(&["TOOL-1", "TOOL-2", "TOOL-3", "TOOL-5"]);
                 }
             }
             CallEnding::Failed => {
@@ -46,13 +53,16 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                 if !call.retry {
                     // The turn fails with this call's failure.
                     add(&["TURN-9", "LIVE-3"]);
+                    if super::failures::fails_with_failure(case.profile, call) {
+                        add(&["TURN-11"]);
+                    }
                 }
                 if call.chunks.len() > usize::from(call.throw.is_none()) {
                     add(&["CHUNK-4"]);
                 }
             }
             CallEnding::Interrupted(i) => {
-                add(&["CHUNK-4", "CHUNK-5"]);
+                add(&["CHUNK-4", "CHUNK-5", "TURN-10"]);
                 if i.kind == InterruptKind::Cancel || case.profile == Profile::V2026_08 {
                     add(&["MSG-1", "MSG-3"]);
                 }
