@@ -81,12 +81,12 @@ impl LiveChecker {
         let key = self.log_agent.clone().unwrap_or_default();
         let status = self.agents.get(&key).and_then(|a| a.status.clone());
         if status.as_deref() != Some("running") {
-            let now = status.map_or("no status yet (idle)".to_owned(), |s| format!("`{s}`"));
+            let now = status.map_or("idle (no status yet)".to_owned(), |s| format!("`{s}`"));
             self.report_at(
                 "LIVE-6",
                 None,
                 Some(seq),
-                format!("turn {turn} starts while the status of {} is {now}: `agent/status running` comes before `turn/start`", Self::who(&key)),
+                format!("turn {turn} starts while {} is {now}: `agent/status running` comes before `turn/start`", Self::who(&key)),
             );
         }
     }
@@ -97,7 +97,9 @@ impl LiveChecker {
         let Some(seq) = self.log.last_end_seq else {
             return;
         };
-        if self.log.open_turn.is_some() {
+        // A turn that ended by dispose owes `agent/disposed` instead of `idle` (LIVE-7 says so).
+        if self.log.open_turn.is_some() || self.log.disposed_turn.is_some() || self.disposed_by_user
+        {
             return;
         }
         let key = self.log_agent.clone().unwrap_or_default();
