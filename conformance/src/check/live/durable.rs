@@ -109,3 +109,136 @@ pub fn check_live_with_log(
     }
     checker.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn durable(seq: u64, kind: &str, data: Value) -> SessionEvent {
+        serde_json::from_value(json!({"type": kind, "seq": seq, "data": data}))
+            .expect("a session event")
+    }
+
+    fn emit(event: &str, data: Value, at: u64) -> LiveEmit {
+        LiveEmit {
+            event: event.to_owned(),
+            agent: Some("a".to_owned()),
+            data,
+            at: Some(at),
+        }
+    }
+
+    fn status(s: &str, at: u64) -> LiveEmit {
+        emit("agent/status", json!({ "status": s }), at)
+    }
+
+    fn start() -> Vec<LiveEmit> {
+        vec![
+            emit("agent/created", Value::Null, 0),
+            emit("agent/session-start", json!({"source": "startup"}), 0),
+        ]
+    }
+
+    /// One 2026-08 turn, `turn/start` at seq 0 and `turn/end` at seq 1 with `reason`.
+    fn turn(reason: Value) -> Vec<SessionEvent> {
+        vec![
+            durable(0, "turn/start", json!({"turn": 1})),
+            durable(1, "turn/end", json!({"turn": 1, "reason": reason})),
+        ]
+    }
+
+    fn ids(log: &[SessionEvent], trace: &[LiveEmit], disposed: bool) -> Vec<&'static str> {
+        check_live_with_log(Profile::V2026_08, log, trace, disposed)
+            .iter()
+            .map(|f| f.requirement)
+            .collect()
+    }
+
+    #[test]
+    fn a_well_timed_turn_passes() {
+        let mut trace = start();
+        trace.extend([status("running", 0), status("idle", 2)]);
+        assert!(ids(&turn(json!({"kind": "completed"})), &trace, false).is_empty());
+    }
+
+    #[test]
+    fn status_timing_is_checked_against_the_turn() {
+        let log = turn(json!({"kind": "completed"}));
+        // `running` only after `turn/start` was appended
+        let mut late = start();
+        late.extend([status("running", 1), status("idle", 2)]);
+        assert_eq!(ids(&log, &late, false), ["LIVE-6"]);
+        // `idle` before the `turn/end`
+        let mut early = start();
+        early.extend([status("running", 0), status("idle", 1)]);
+        assert_eq!(ids(&log, &early, false), ["LIVE-6"]);
+        // still running at the end
+        let mut running = start();
+        running.push(status("running", 0));
+        let found = check_live_with_log(Profile::V2026_08, &log, &running, false);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!((found[0].requirement, found[0].seq), ("LIVE-6", Some(1)));
+        // alone, the same traces show nothing about timing
+        assert!(ids(&[], &late, false).is_empty());
+    }
+
+    #[test]
+    fn a_2026_07_idle_injection_changes_no_status() {
+        let log = vec![
+            durable(0, "turn/start", json!({"turn": 1, "trigger": {"kind": "injection"}})),
+            durable(1, "turn/end", json!({"turn": 1, "reason": {"kind": "completed"}})),
+        ];
+        let trace = [emit("agent/created", Value::Null, 0)];
+        assert!(check_live_with_log(Profile::V2026_07, &log, &trace, false).is_empty());
+    }
+
+    #[test]
+    fn a_failed_turn_owes_an_agent_error_naming_it() {
+        let log = turn(json!({"kind": "error", "error": {"message": "boom", "code": "E"}}));
+        let error = |turn: u64, at: u64| {
+            emit(
+                "agent/error",
+                json!({"turn": turn, "step": 1, "error": {"message": "boom"}}),
+                at,
+            )
+        };
+        let mut trace = start();
+        trace.extend([status("running", 0), error(1, 1), status("idle", 2)]);
+        assert!(ids(&log, &trace, false).is_empty());
+        let mut missing = start();
+        missing.extend([status("running", 0), status("idle", 2)]);
+        assert_eq!(ids(&log, &missing, false), ["LIVE-8"]);
+        let mut other = start();
+        other.extend([status("running", 0), error(7, 1), status("idle", 2)]);
+        let found = check_live_with_log(Profile::V2026_08, &log, &other, false);
+        assert!(found[0].message.contains("names turn 7"), "{found:?}");
+        // after the `turn/end` is too late
+        let mut late = start();
+        late.extend([status("running", 0), error(1, 2), status("idle", 2)]);
+        assert_eq!(ids(&log, &late, false), ["LIVE-8"]);
+    }
+
+    #[test]
+    fn a_dispose_owes_agent_disposed() {
+        let log = turn(json!({"kind": "aborted", "reason": {"kind": "disposed"}}));
+        let mut trace = start();
+        trace.push(status("running", 0));
+        assert_eq!(ids(&log, &trace, false), ["LIVE-7"]);
+        trace.push(emit("agent/disposed", Value::Null, 2));
+        assert!(ids(&log, &trace, false).is_empty());
+        // the user disposed of an idle agent: no turn says so, the script does
+        let idle = start();
+        assert_eq!(ids(&[], &idle, true), ["LIVE-7"]);
+        assert!(ids(&[], &idle, false).is_empty());
+    }
+
+    #[test]
+    fn a_trace_without_at_is_checked_alone() {
+        let log = turn(json!({"kind": "completed"}));
+        let mut trace = start();
+        trace.push(status("running", 0));
+        trace[2].at = None;
+        assert!(ids(&log, &trace, false).is_empty());
+    }
+}

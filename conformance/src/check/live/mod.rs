@@ -279,10 +279,14 @@ pub fn check_live_reader_with<R: BufRead>(
 mod tests {
     use super::*;
 
+    /// An agent announced as 2026-08 wants it (`agent/created`, `agent/session-start`).
+    const ANNOUNCED: &[u8] = b"{\"event\":\"agent/created\"}\n{\"event\":\"agent/session-start\",\"data\":{\"source\":\"startup\"}}\n";
+
     #[test]
     fn a_trace_has_the_line_and_finding_caps_of_a_log() {
         let mut trace = vec![b'0'; 5000];
         trace.push(b'\n');
+        trace.extend_from_slice(ANNOUNCED);
         let mirror = format!(
             "{{\"event\":\"{}\"}}\n",
             crate::vocab::mirrors::REMOVED_MIRRORS[0].name
@@ -311,10 +315,12 @@ mod tests {
         let name = format!("agent/{}", "x".repeat(100_000));
         let status = "y".repeat(100_000);
         let trace = format!(
-            "{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n"
+            "{}{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n",
+            String::from_utf8_lossy(ANNOUNCED)
         );
         let outcome = check_live_reader(Profile::V2026_08, trace.as_bytes()).expect("in memory");
-        assert_eq!(outcome.findings.len(), 2, "{:?}", outcome.findings);
+        let ids: Vec<&str> = outcome.findings.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["LIVE-2", "LIVE-1"], "{:?}", outcome.findings);
         assert!(outcome.findings.iter().all(|f| f.message.len() < 300));
     }
 }
