@@ -66,6 +66,7 @@ live!(live_5_h, "2026-08", "LIVE-5-no-session-start");
 live!(live_5_m, "2026-07", "LIVE-5-session-start-after-first-turn");
 live!(live_6_h, "2026-08", "LIVE-6-idle-before-first-turn");
 live!(live_6_m, "2026-07", "LIVE-6-idle-before-first-turn");
+live!(live_6_h_turn_end, "2026-08", "LIVE-6-idle-before-turn-end");
 live!(live_7_h, "2026-08", "LIVE-7-status-after-disposed");
 live!(live_7_m, "2026-07", "LIVE-7-disposed-never-emitted");
 live!(live_8_h, "2026-08", "LIVE-8-error-reported-twice");

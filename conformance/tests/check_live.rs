@@ -61,7 +61,10 @@ fn valid_traces_pass_and_each_invalid_trace_fails_exactly_its_rule() {
             count += 1;
         }
     }
-    assert_eq!(count, 28, "six mirrors and LIVE-1 … LIVE-8 per profile");
+    assert_eq!(
+        count, 29,
+        "six mirrors and LIVE-1 … LIVE-8 per profile, and LIVE-6 against the turns a 2026-08 trace records"
+    );
 }
 
 /// A minimal JSON Schema check: `type`, `required`, `additionalProperties: false`,

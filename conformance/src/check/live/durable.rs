@@ -24,6 +24,15 @@ pub(super) struct LogTurns {
     pub(super) disposed_seq: Option<u64>,
 }
 
+/// A turn as a message names it: `turn 3`, or `a turn` when its number is unknown (0).
+pub(super) fn turn_name(turn: u64) -> String {
+    if turn == 0 {
+        "a turn".to_owned()
+    } else {
+        format!("turn {turn}")
+    }
+}
+
 /// Whether a `turn/end` reason says the agent was disposed: 2026-07 `{kind: "disposed"}`,
 /// 2026-08 `{kind: "aborted", reason: {kind: "disposed"}}`.
 fn ended_by_dispose(reason: &Value) -> bool {
@@ -38,6 +47,33 @@ fn ended_by_dispose(reason: &Value) -> bool {
 }
 
 impl LiveChecker {
+    /// A `session/event` record of a trace recorded without its log (as upstream's recorder
+    /// writes them: `data: {seq, type}`, optionally the event's own `data`): its turn
+    /// boundaries stand for the log's. A 2026-07 `turn/start` whose trigger is not recorded may
+    /// be an idle injection, which changes no status, so it is not held to LIVE-6.
+    pub(super) fn session_event(&mut self, line: Option<u64>, emit: &LiveEmit) {
+        let d = &emit.data;
+        let (Some(seq), Some(kind)) = (
+            d.get("seq").and_then(Value::as_u64),
+            d.get("type").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        let data = d.get("data").cloned().unwrap_or(Value::Null);
+        let unknown_trigger = data.get("trigger").is_none() && self.profile == Profile::V2026_07;
+        if kind == "turn/start" && unknown_trigger {
+            self.log.open_turn = Some(data.get("turn").and_then(Value::as_u64).unwrap_or(0));
+            self.log.errors_in_turn.clear();
+            return;
+        }
+        let before = self.findings.len();
+        self.durable(seq, kind, &data);
+        // Point the findings at the trace line of the record.
+        for f in &mut self.findings[before..] {
+            f.line = f.line.or(line);
+        }
+    }
+
     /// Feeds one durable event of the log the trace goes with, at its place: after the emits
     /// whose `at` is at most its seq, before the others. Only turn boundaries matter here.
     pub fn durable(&mut self, seq: u64, kind: &str, data: &Value) {
@@ -85,6 +121,7 @@ pub fn check_live_with_log(
     disposed_by_user: bool,
 ) -> Vec<Finding> {
     let mut checker = LiveChecker::new(profile);
+    checker.marks_from_trace = false;
     let merge = trace.iter().all(|e| e.at.is_some());
     let mut fed = 0usize;
     let mut feed_until = |checker: &mut LiveChecker, until: u64| {
@@ -186,8 +223,16 @@ mod tests {
     #[test]
     fn a_2026_07_idle_injection_changes_no_status() {
         let log = vec![
-            durable(0, "turn/start", json!({"turn": 1, "trigger": {"kind": "injection"}})),
-            durable(1, "turn/end", json!({"turn": 1, "reason": {"kind": "completed"}})),
+            durable(
+                0,
+                "turn/start",
+                json!({"turn": 1, "trigger": {"kind": "injection"}}),
+            ),
+            durable(
+                1,
+                "turn/end",
+                json!({"turn": 1, "reason": {"kind": "completed"}}),
+            ),
         ];
         let trace = [emit("agent/created", Value::Null, 0)];
         assert!(check_live_with_log(Profile::V2026_07, &log, &trace, false).is_empty());
@@ -231,6 +276,40 @@ mod tests {
         let idle = start();
         assert_eq!(ids(&[], &idle, true), ["LIVE-7"]);
         assert!(ids(&[], &idle, false).is_empty());
+    }
+
+    #[test]
+    fn session_events_recorded_in_a_trace_stand_for_the_log() {
+        let mark = |seq: u64, kind: &str, at: u64| {
+            let mut e = emit("session/event", json!({"seq": seq, "type": kind}), at);
+            e.agent = None;
+            e
+        };
+        let mut late = start();
+        late.extend([
+            mark(0, "turn/start", 1),
+            status("running", 1),
+            mark(1, "turn/end", 2),
+            status("idle", 2),
+        ]);
+        let mut checker = LiveChecker::new(Profile::V2026_08);
+        for (i, e) in late.iter().enumerate() {
+            checker.push(Some(i as u64 + 1), e);
+        }
+        let found = checker.finish();
+        let got: Vec<_> = found.iter().map(|f| (f.requirement, f.line)).collect();
+        assert_eq!(got, [("LIVE-6", Some(3))], "{found:?}");
+        // fed the log as well, the trace's own records are not counted twice
+        assert_eq!(
+            ids(&turn(json!({"kind": "completed"})), &late, false),
+            ["LIVE-6"]
+        );
+        // a 2026-07 turn whose trigger is not recorded may be an idle injection
+        let mut checker = LiveChecker::new(Profile::V2026_07);
+        for e in &late {
+            checker.push(None, e);
+        }
+        assert!(checker.finish().is_empty());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use super::super::values::clip;
 use super::LiveChecker;
+use super::durable::turn_name;
 use crate::vocab::Profile;
 use crate::vocab::live::{LiveEmit, SESSION_START_SOURCES, session_start_required};
 
@@ -146,7 +147,7 @@ impl LiveChecker {
         let owed = self.disposed_by_user || self.log.disposed_turn.is_some();
         if owed && !self.agents.get(&log_agent).is_some_and(|a| a.disposed) {
             let why = match self.log.disposed_turn {
-                Some(turn) => format!("turn {turn} ended because the agent was disposed"),
+                Some(turn) => format!("{} ended because the agent was disposed", turn_name(turn)),
                 None => "the user disposed of the agent".to_owned(),
             };
             let seq = self.log.disposed_seq;

@@ -60,6 +60,9 @@ pub struct LiveChecker {
     log: LogTurns,
     /// The user disposed of the agent (`mirrorless run` knows it from the script).
     disposed_by_user: bool,
+    /// Whether `session/event` records of the trace stand for the log (true unless the log
+    /// itself is fed, see [`check_live_with_log`]).
+    marks_from_trace: bool,
     findings: Vec<Finding>,
     /// Findings beyond the kept ones, counted only.
     suppressed: u64,
@@ -78,6 +81,7 @@ impl LiveChecker {
             log_agent: None,
             log: LogTurns::default(),
             disposed_by_user: false,
+            marks_from_trace: true,
             findings: Vec::new(),
             suppressed: 0,
             index: 0,
@@ -120,6 +124,8 @@ impl LiveChecker {
             .map_or(String::new(), |at| format!(" (after {at} durable events)"));
         if emit.event.starts_with("agent/") {
             self.announce(line, emit, name);
+        } else if emit.event == "session/event" && self.marks_from_trace {
+            self.session_event(line, emit);
         }
         match classify(&emit.event, self.profile) {
             Some(LiveStatus::Removed(mirror)) => {

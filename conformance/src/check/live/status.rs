@@ -2,6 +2,7 @@
 
 use super::super::values::clip;
 use super::LiveChecker;
+use super::durable::turn_name;
 use crate::vocab::live::{LiveEmit, agent_statuses};
 
 impl LiveChecker {
@@ -63,7 +64,8 @@ impl LiveChecker {
                 "LIVE-6",
                 line,
                 format!(
-                    "status `idle` while turn {turn} is open: `idle` follows the turn's `turn/end`"
+                    "status `idle` while {} is open: `idle` follows the turn's `turn/end`",
+                    turn_name(turn)
                 ),
             );
         }
@@ -86,7 +88,11 @@ impl LiveChecker {
                 "LIVE-6",
                 None,
                 Some(seq),
-                format!("turn {turn} starts while {} is {now}: `agent/status running` comes before `turn/start`", Self::who(&key)),
+                format!(
+                    "{} starts while {} is {now}: `agent/status running` comes before `turn/start`",
+                    turn_name(turn),
+                    Self::who(&key)
+                ),
             );
         }
     }
