@@ -83,6 +83,11 @@ broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
 broken!(live_3_error_message_flat, "LIVE-3-error-message-flat");
+broken!(live_4_never_announced, "LIVE-4-never-announced");
+broken!(live_5_no_session_start, "LIVE-5-no-session-start");
+broken!(live_6_never_running, "LIVE-6-never-running");
+broken!(live_7_never_disposed, "LIVE-7-never-disposed");
+broken!(live_8_error_only_in_log, "LIVE-8-error-only-in-log");
 broken!(
     mirror_1_stream_chunk_emitter,
     "MIRROR-1-stream-chunk-emitter"

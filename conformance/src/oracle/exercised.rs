@@ -1,7 +1,7 @@
 //! Which requirements a case exercises, and which ones a driver run must exercise.
 
 use crate::registry::{Enforcement, REQUIREMENTS, Tier};
-use crate::scenario::{CallEnding, Case, InterruptKind, tool_calls_of};
+use crate::scenario::{Action, CallEnding, Case, InterruptKind, tool_calls_of};
 use crate::vocab::Profile;
 use std::collections::BTreeSet;
 
@@ -12,10 +12,23 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
     let mut on: BTreeSet<&'static str> = BTreeSet::new();
     let mut add = |ids: &[&'static str]| on.extend(ids.iter().copied());
     let plan = case.script.plan(case.profile);
-    add(&["LIVE-1", "LIVE-2"]);
+    add(&["LIVE-1", "LIVE-2", "LIVE-4", "LIVE-5"]);
+    if case
+        .script
+        .actions
+        .iter()
+        .any(|a| matches!(a, Action::Dispose))
+        || case.script.calls().any(|(_, c)| {
+            c.interrupt
+                .is_some_and(|i| i.kind == InterruptKind::Dispose)
+        })
+    {
+        add(&["LIVE-7"]);
+    }
     if plan.is_empty() {
         return on;
     }
+    add(&["LIVE-6"]);
     add(&[
         "SEQ-1", "SURF-1", "SURF-2", "SURF-3", "TURN-1", "TURN-2", "TURN-3", "TURN-4", "TURN-6",
         "TURN-7", "MIRROR-3", "MIRROR-4", "MSG-7", "MSG-8",
@@ -52,7 +65,7 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
                 add(&["CHUNK-6"]);
                 if !call.retry {
                     // The turn fails with this call's failure.
-                    add(&["TURN-9", "LIVE-3"]);
+                    add(&["TURN-9", "LIVE-3", "LIVE-8"]);
                     if super::failures::fails_with_failure(case.profile, call) {
                         add(&["TURN-11"]);
                     }

@@ -114,7 +114,7 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
         .iter()
         .map(|f| (f.requirement, f.position))
         .collect();
-    for f in structural::findings(case.profile, obs) {
+    for f in structural::findings(case, obs) {
         if !covered.contains(&(f.requirement, f.position)) {
             findings.push(f);
         }
