@@ -83,6 +83,11 @@ broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
 broken!(live_3_error_message_flat, "LIVE-3-error-message-flat");
+broken!(live_4_never_announced, "LIVE-4-never-announced");
+broken!(live_5_no_session_start, "LIVE-5-no-session-start");
+broken!(live_6_never_running, "LIVE-6-never-running");
+broken!(live_7_never_disposed, "LIVE-7-never-disposed");
+broken!(live_8_error_only_in_log, "LIVE-8-error-only-in-log");
 broken!(
     mirror_1_stream_chunk_emitter,
     "MIRROR-1-stream-chunk-emitter"
@@ -182,6 +187,22 @@ broken!(
     turn_9_failure_in_2026_07_shape,
     "TURN-9-failure-in-2026-07-shape"
 );
+// Durable records (branch `durable`): what the user, the model and the tools said.
+broken!(msg_7_prompt_not_recorded, "MSG-7-prompt-not-recorded");
+broken!(
+    msg_8_model_source_as_provenance,
+    "MSG-8-model-source-as-provenance"
+);
+broken!(
+    msg_9_message_shape_under_2026_07,
+    "MSG-9-message-shape-under-2026-07"
+);
+broken!(tool_5_error_flag_dropped, "TOOL-5-error-flag-dropped");
+broken!(
+    turn_10_dispose_recorded_as_user_cancel,
+    "TURN-10-dispose-recorded-as-user-cancel"
+);
+broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]

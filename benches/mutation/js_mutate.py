@@ -172,7 +172,7 @@ def main(argv):
     with open(os.path.join(out_dir, "m0000" + ext), "w", encoding="utf-8") as f:
         f.write(text)
     node = shutil.which("node")
-    rows, seen, unparsable = [], {text}, 0
+    rows, seen, unparsable = [], {text}, []
     for line, op, desc, a, b, repl in sites(text, tokens):
         mutant = text[:a] + repl + text[b:]
         if mutant in seen:
@@ -184,13 +184,16 @@ def main(argv):
             f.write(mutant)
         if node and subprocess.run([node, "--check", path], capture_output=True).returncode != 0:
             os.remove(path)
-            unparsable += 1
+            unparsable.append("%d\t%s\t%s" % (line, op, desc.replace("\t", " ")))
             continue
         rows.append("%s\t%d\t%s\t%s" % (name, line, op, desc.replace("\t", " ")))
     with open(os.path.join(out_dir, "mutants.tsv"), "w", encoding="utf-8") as f:
         f.write("id\tline\toperator\tdescription\n" + "\n".join(rows) + "\n")
-    print("%d mutants of %s in %s (%d more did not parse and were dropped)"
-          % (len(rows), source, out_dir, unparsable))
+    # The unviable mutants (cargo-mutants' term): counted, never run.
+    with open(os.path.join(out_dir, "unviable.txt"), "w", encoding="utf-8") as f:
+        f.write("".join(u + "\n" for u in unparsable))
+    print("%d mutants of %s in %s (%d more did not parse and were dropped: unviable.txt)"
+          % (len(rows), source, out_dir, len(unparsable)))
     return 0
 
 

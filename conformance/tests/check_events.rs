@@ -49,7 +49,7 @@ fn text_turn(answer_deltas: &[&str], message_text: &str) -> Vec<SessionEvent> {
     let cited: Vec<u64> = (2..events.len() as u64).collect();
     let mut msg = ev(
         "assistant/message",
-        json!({"turn": 1, "step": 1, "message": {"id": "a-1", "role": "assistant", "content": [{"type": "text", "text": message_text}]}}),
+        json!({"turn": 1, "step": 1, "message": {"id": "a-1", "role": "assistant", "content": [{"type": "text", "text": message_text}], "source": {"kind": "model", "provider": "mock", "model": "mock-1"}}}),
     );
     msg.surface_op = Some(json!("append"));
     msg.source_event_seqs = Some(cited);

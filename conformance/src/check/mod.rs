@@ -15,6 +15,7 @@
 //! * [`LogChecker`] — the streaming checker `mirrorless check` feeds lines to
 //!   ([`LogChecker::check_reader`] reads a whole file with bounded memory);
 //! * [`check_live`] / [`check_live_reader`] — live-event traces of [`LiveEmit`] records;
+//!   [`check_live_with_log`] — a trace with the durable log it was recorded with;
 //! * [`detect_profile`] — a best-effort guess of a log's profile from its first bytes.
 //!
 //! "One durable chunk per token" (`CHUNK-1`) cannot be checked exactly on a log alone, since
@@ -41,7 +42,9 @@ pub use detect::{Detection, detect_profile};
 pub use excerpt::{ContextCollector, EXCERPT_WIDTH, escape_control, excerpt};
 pub use finding::{Finding, Severity, severity_of};
 pub use lines::DEFAULT_MAX_LINE_BYTES;
-pub use live::{LiveChecker, LiveOutcome, check_live_reader, check_live_reader_with};
+pub use live::{
+    LiveChecker, LiveOutcome, check_live_reader, check_live_reader_with, check_live_with_log,
+};
 pub use reader::{CheckOutcome, LogChecker, ReadOptions};
 
 use crate::vocab::Profile;
@@ -70,9 +73,11 @@ pub fn check_events(profile: Profile, events: &[SessionEvent]) -> Vec<Finding> {
     checker.finish().findings
 }
 
-/// Checks a live-event trace (a sequence of [`LiveEmit`] records) under `profile`: no removed
-/// mirror (`MIRROR-1` … `MIRROR-6`), legal `agent/status` sequences (`LIVE-1`), and live
-/// `agent/*` names from the profile's vocabulary (`LIVE-2`).
+/// Checks a live-event trace (a sequence of [`LiveEmit`] records) under `profile`, alone: no
+/// removed mirror (`MIRROR-1` … `MIRROR-6`), legal `agent/status` sequences (`LIVE-1`), live
+/// `agent/*` names from the profile's vocabulary (`LIVE-2`), and the lifecycle rules a trace
+/// shows without its log (`LIVE-3` … `LIVE-8`). [`check_live_with_log`] adds the rules that
+/// need the durable log.
 pub fn check_live(profile: Profile, trace: &[LiveEmit]) -> Vec<Finding> {
     let mut checker = LiveChecker::new(profile);
     for emit in trace {

@@ -14,6 +14,10 @@
 //! | STEER-2 | every steering message recorded exactly once, before the next request |
 //! | TURN-7 | every turn ends with the reason its script implies |
 //! | TURN-8 | a call that dispatched tool calls or was steered is followed by the next one |
+//! | TURN-11 | a turn that failed on a `finish` records the failure it delivered |
+//! | TURN-10 | the 2026-07 trigger of each turn, the cause of a cancelled or disposed turn |
+//! | MSG-7 | every delivered prompt (and 2026-07 injection) recorded once, with its content |
+//! | TOOL-5 | every tool result records the scripted answer (text, `isError`, the call) |
 //! | MIRROR-* | no removed mirror in the live trace |
 //!
 //! Everything a log alone can show (numbering, nesting, provenance, assembly, tool pairing,
@@ -32,13 +36,17 @@ mod continuation;
 mod divergence;
 mod exercised;
 mod expected;
+mod failures;
 mod finding;
+mod inputs;
 mod interrupted;
 mod log_index;
 mod mirrors;
 mod reasons;
 mod steering;
 pub mod structural;
+mod tool_results;
+mod turn_payloads;
 mod unscripted;
 
 pub use chunks::describe_chunk;
@@ -106,7 +114,7 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
         .iter()
         .map(|f| (f.requirement, f.position))
         .collect();
-    for f in structural::findings(case.profile, obs) {
+    for f in structural::findings(case, obs) {
         if !covered.contains(&(f.requirement, f.position)) {
             findings.push(f);
         }
@@ -154,6 +162,10 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     ));
     out.extend(unscripted::check_unscripted_calls(case, obs));
     out.extend(reasons::check_reasons(&expected, &obs.log));
+    out.extend(turn_payloads::check_turn_payloads(case, &expected, obs));
+    out.extend(failures::check_failures(case, &expected, obs));
+    out.extend(inputs::check_inputs(case, obs, &ix));
+    out.extend(tool_results::check_tool_results(case, &obs.log, &ix));
     out.extend(mirrors::check_mirrors(obs));
     out
 }

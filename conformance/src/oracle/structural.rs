@@ -3,8 +3,8 @@
 
 use super::finding::{Finding, Origin};
 use crate::check::{self, Severity};
-use crate::driver::Observation;
-use crate::vocab::Profile;
+use crate::driver::{Exchange, Observation};
+use crate::scenario::{Action, Case};
 
 fn convert(f: check::Finding, position: Option<u64>) -> Finding {
     Finding {
@@ -20,9 +20,16 @@ fn convert(f: check::Finding, position: Option<u64>) -> Finding {
 
 /// The checker's findings on the recorded log and live trace, as driver findings. The
 /// position of a log finding is the seq of the offending event (the driver's logs are
-/// re-synthesized by index where a seq is missing); live findings have none. Removed mirrors
-/// are left to the oracle, which reports each at the point it was emitted.
-pub fn findings(profile: Profile, obs: &Observation) -> Vec<Finding> {
+/// re-synthesized by index where a seq is missing); a live finding has the seq of the durable
+/// event it is tied to, if any. The trace is checked with the log, and told whether the user
+/// disposed of the agent (a `dispose` input was delivered). Removed mirrors are left to the
+/// oracle, which reports each at the point it was emitted.
+pub fn findings(case: &Case, obs: &Observation) -> Vec<Finding> {
+    let profile = case.profile;
+    let disposed = obs.transcript.iter().any(|x| {
+        matches!(x, Exchange::Input { action }
+            if matches!(case.script.actions.get(*action), Some(Action::Dispose)))
+    });
     let mut out: Vec<Finding> = check::check_events(profile, &obs.log)
         .into_iter()
         .map(|f| {
@@ -31,10 +38,13 @@ pub fn findings(profile: Profile, obs: &Observation) -> Vec<Finding> {
         })
         .collect();
     out.extend(
-        check::check_live(profile, &obs.live)
+        check::check_live_with_log(profile, &obs.log, &obs.live, disposed)
             .into_iter()
             .filter(|f| !f.requirement.starts_with("MIRROR-"))
-            .map(|f| convert(f, None)),
+            .map(|f| {
+                let position = f.seq;
+                convert(f, position)
+            }),
     );
     out
 }

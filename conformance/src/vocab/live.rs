@@ -166,6 +166,18 @@ pub const fn agent_statuses(profile: Profile) -> &'static [&'static str] {
     }
 }
 
+/// The values of `agent/session-start`'s `source` (why the session started: a fresh agent,
+/// a resumed session, or one restarted by `/clear` or a compaction).
+pub const SESSION_START_SOURCES: &[&str] = &["startup", "resume", "clear", "compact"];
+
+/// Whether `profile`'s loops must emit `agent/session-start`: it is current there and not
+/// [optional](LiveEventSpec::optional).
+pub fn session_start_required(profile: Profile) -> bool {
+    LIVE_EVENTS.iter().any(|e| {
+        e.name == "agent/session-start" && e.profiles.contains(profile) && !e.is_optional(profile)
+    })
+}
+
 /// Classifies a live event name under `profile`: a removed mirror, a current event, or unknown
 /// (`None`).
 pub fn classify(name: &str, profile: Profile) -> Option<LiveStatus> {

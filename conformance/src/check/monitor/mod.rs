@@ -3,12 +3,14 @@
 //! This file holds the monitor itself (its state, seq resolution, dispatch by event type and
 //! the end of the log); each event family is checked in its own file.
 
+mod authors;
 mod chunks;
 mod data;
 mod failure;
 mod ids;
 mod messages;
 mod placement;
+mod shapes;
 mod state;
 mod steering;
 mod steps;
@@ -212,6 +214,8 @@ impl Monitor {
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
         if surface && !replace {
             self.message_id(at, env);
+            self.message_author(at, env);
+            self.message_shape(at, env);
         }
         match env.kind {
             "turn/start" => self.turn_start(at, env),

@@ -1,4 +1,24 @@
 //! Live-event traces: JSON lines of [`LiveEmit`] records.
+//!
+//! One checker serves `mirrorless check` (a trace file alone) and `mirrorless run` (the trace
+//! together with the durable log the implementation appended, see [`check_live_with_log`]).
+//! Rules a trace shows alone are checked on both; rules that tie a live event to a durable
+//! one (the status when a turn starts, the `agent/error` of a failed turn, the
+//! `agent/disposed` a disposed turn owes) need the log and run where it is fed
+//! ([`LiveChecker::durable`]). One file per concern:
+//!
+//! * `lifecycle.rs` — `agent/created` (LIVE-4), `agent/session-start` (LIVE-5),
+//!   `agent/disposed` (LIVE-7);
+//! * `status.rs` — `agent/status` values and repeats (LIVE-1), its timing around turns (LIVE-6);
+//! * `error.rs` — `agent/error`'s payload (LIVE-3), once per failed turn (LIVE-8);
+//! * `durable.rs` — the durable turn boundaries fed from a log, and the merge by `at`.
+
+mod durable;
+mod error;
+mod lifecycle;
+mod status;
+
+pub use durable::check_live_with_log;
 
 use super::excerpt::ContextCollector;
 use super::finding::{Finding, MAX_KEPT_FINDINGS};
@@ -6,19 +26,50 @@ use super::lines::read_line_limited;
 use super::reader::ReadOptions;
 use super::values::clip;
 use crate::vocab::Profile;
-use crate::vocab::live::{LiveEmit, LiveStatus, agent_statuses, classify};
+use crate::vocab::live::{LiveEmit, LiveStatus, classify};
+use durable::LogTurns;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
+
+/// What the checker knows about one agent (keyed by its id; `None` for emits without one).
+#[derive(Debug, Default)]
+struct AgentState {
+    /// `agent/*` events seen about it.
+    events: u64,
+    /// `agent/created` seen.
+    created: bool,
+    /// `agent/session-start` seen.
+    session_started: bool,
+    /// A missing `agent/session-start` was reported already.
+    session_start_reported: bool,
+    /// The last status (clipped), if any.
+    status: Option<String>,
+    /// `agent/disposed` seen.
+    disposed: bool,
+    /// The turns named by `agent/error` since the status last changed (LIVE-8).
+    errors: Vec<Option<u64>>,
+}
 
 /// A streaming checker for a live-event trace.
 pub struct LiveChecker {
     profile: Profile,
-    /// Last status per agent (`None` key for emits without an agent id).
-    status: HashMap<Option<String>, String>,
+    agents: HashMap<Option<String>, AgentState>,
+    /// The agent the durable log belongs to: the first one announced.
+    log_agent: Option<Option<String>>,
+    /// The durable turn boundaries, when a log is fed.
+    log: LogTurns,
+    /// The user disposed of the agent (`mirrorless run` knows it from the script).
+    disposed_by_user: bool,
+    /// Whether `session/event` records of the trace stand for the log (true unless the log
+    /// itself is fed, see [`check_live_with_log`]).
+    marks_from_trace: bool,
     findings: Vec<Finding>,
     /// Findings beyond the kept ones, counted only.
     suppressed: u64,
     index: u64,
+    /// The last line read (end-of-trace findings point at it).
+    last_line: Option<u64>,
+    ended: bool,
 }
 
 impl LiveChecker {
@@ -26,31 +77,56 @@ impl LiveChecker {
     pub fn new(profile: Profile) -> LiveChecker {
         LiveChecker {
             profile,
-            status: HashMap::new(),
+            agents: HashMap::new(),
+            log_agent: None,
+            log: LogTurns::default(),
+            disposed_by_user: false,
+            marks_from_trace: true,
             findings: Vec::new(),
             suppressed: 0,
             index: 0,
+            last_line: None,
+            ended: false,
         }
     }
 
     fn report(&mut self, req: &'static str, line: Option<u64>, msg: String) {
-        // Live findings have no seq; `at` (the durable log length) is in the message.
+        self.report_at(req, line, None, msg);
+    }
+
+    /// A finding; `seq` is the durable event it is tied to, when the log is fed.
+    fn report_at(&mut self, req: &'static str, line: Option<u64>, seq: Option<u64>, msg: String) {
+        // Live findings have no seq of their own; `at` (the durable log length) is in the message.
         if self.findings.len() < MAX_KEPT_FINDINGS {
             self.findings
-                .push(Finding::new(self.profile, req, line, None, msg));
+                .push(Finding::new(self.profile, req, line, seq, msg));
         } else {
             self.suppressed += 1;
         }
     }
 
+    /// The user disposed of the agent while it was idle (the `dispose` input of a script): the
+    /// trace owes an `agent/disposed` (LIVE-7), which [`finish`](Self::finish) checks.
+    pub fn expect_disposed(&mut self) {
+        self.disposed_by_user = true;
+    }
+
     /// Checks one emit; `line` is its 1-based line when read from a file.
     pub fn push(&mut self, line: Option<u64>, emit: &LiveEmit) {
         self.index += 1;
+        if line.is_some() {
+            self.last_line = line;
+        }
         let shown = clip(&emit.event);
         let name = shown.as_str();
         let when = emit
             .at
             .map_or(String::new(), |at| format!(" (after {at} durable events)"));
+        if emit.event.starts_with("agent/") {
+            self.announce(line, emit, name);
+        } else if emit.event == "session/event" && self.marks_from_trace {
+            self.session_event(line, emit);
+        }
         match classify(&emit.event, self.profile) {
             Some(LiveStatus::Removed(mirror)) => {
                 self.report(
@@ -65,9 +141,14 @@ impl LiveChecker {
                     ),
                 );
             }
-            Some(LiveStatus::Current) if emit.event == "agent/status" => self.status(line, emit),
-            Some(LiveStatus::Current) if emit.event == "agent/error" => self.error(line, emit),
-            Some(LiveStatus::Current) => {}
+            Some(LiveStatus::Current) => match emit.event.as_str() {
+                "agent/created" => self.agent(&emit.agent).created = true,
+                "agent/session-start" => self.session_start(line, emit),
+                "agent/status" => self.status(line, emit),
+                "agent/error" => self.error(line, emit),
+                "agent/disposed" => self.disposed(line, emit),
+                _ => {}
+            },
             None if emit.event.starts_with("agent/") => self.report(
                 "LIVE-2",
                 line,
@@ -80,77 +161,30 @@ impl LiveChecker {
         }
     }
 
-    /// LIVE-3: the payload of `agent/error`.
-    fn error(&mut self, line: Option<u64>, emit: &LiveEmit) {
-        let d = &emit.data;
-        let problem = if d.get("turn").and_then(|t| t.as_u64()).is_none() {
-            "`data.turn` must be a non-negative integer"
-        } else if d.get("step").and_then(|s| s.as_u64()).is_none() {
-            "`data.step` must be a non-negative integer"
-        } else if d
-            .get("error")
-            .and_then(|e| e.get("message"))
-            .and_then(|m| m.as_str())
-            .is_none()
-        {
-            "`data.error` must be an object with a string `message`"
-        } else {
-            return;
-        };
-        self.report(
-            "LIVE-3",
-            line,
-            format!(
-                "`agent/error` does not say what failed: {problem}: {}",
-                clip(&d.to_string())
-            ),
-        );
+    fn agent(&mut self, key: &Option<String>) -> &mut AgentState {
+        self.agents.entry(key.clone()).or_default()
     }
 
-    fn status(&mut self, line: Option<u64>, emit: &LiveEmit) {
-        let Some(full) = emit.data.get("status").and_then(|s| s.as_str()) else {
-            self.report(
-                "LIVE-1",
-                line,
-                format!(
-                    "`agent/status` without a string `data.status`: {}",
-                    clip(&emit.data.to_string())
-                ),
-            );
-            return;
-        };
-        // Known statuses are short; an unknown one is echoed and remembered clipped.
-        let status = clip(full);
-        let status = status.as_str();
-        if !agent_statuses(self.profile).contains(&full) {
-            self.report(
-                "LIVE-1",
-                line,
-                format!(
-                    "status `{status}` is not defined by the {} profile",
-                    self.profile
-                ),
-            );
-        }
-        let key = emit.agent.clone();
-        match self.status.get(&key).map(String::as_str) {
-            Some("disposed") => self.report(
-                "LIVE-1",
-                line,
-                format!("status `{status}` after `disposed`: nothing may follow `disposed`"),
-            ),
-            Some(prev) if prev == status => self.report(
-                "LIVE-1",
-                line,
-                format!("status `{status}` repeats the previous status of the agent"),
-            ),
-            _ => {}
-        }
-        self.status.insert(key, status.to_owned());
+    /// The agent named `key`, as shown in a message.
+    fn who(key: &Option<String>) -> String {
+        key.as_deref()
+            .map_or("the agent".to_owned(), |a| format!("agent `{}`", clip(a)))
     }
 
-    /// The findings so far (at most 10 000; see [`suppressed`](Self::suppressed)).
-    pub fn finish(self) -> Vec<Finding> {
+    /// Runs the end-of-trace rules (what the trace still owes) once; [`finish`](Self::finish)
+    /// calls it. Their findings point at the last line read.
+    pub fn end(&mut self) {
+        if std::mem::replace(&mut self.ended, true) {
+            return;
+        }
+        self.end_lifecycle();
+        self.end_status();
+    }
+
+    /// The findings so far, after the end-of-trace rules (at most 10 000; see
+    /// [`suppressed`](Self::suppressed)).
+    pub fn finish(mut self) -> Vec<Finding> {
+        self.end();
         self.findings
     }
 
@@ -229,6 +263,11 @@ pub fn check_live_reader_with<R: BufRead>(
             c.findings(&checker.findings, line_no);
         }
     }
+    checker.last_line = checker.last_line.max(Some(line_no)).filter(|n| *n > 0);
+    checker.end();
+    if let Some(c) = context.as_mut() {
+        c.findings(&checker.findings, line_no);
+    }
     let emits = checker.index;
     let suppressed = checker.suppressed;
     Ok(LiveOutcome {
@@ -246,10 +285,14 @@ pub fn check_live_reader_with<R: BufRead>(
 mod tests {
     use super::*;
 
+    /// An agent announced as 2026-08 wants it (`agent/created`, `agent/session-start`).
+    const ANNOUNCED: &[u8] = b"{\"event\":\"agent/created\"}\n{\"event\":\"agent/session-start\",\"data\":{\"source\":\"startup\"}}\n";
+
     #[test]
     fn a_trace_has_the_line_and_finding_caps_of_a_log() {
         let mut trace = vec![b'0'; 5000];
         trace.push(b'\n');
+        trace.extend_from_slice(ANNOUNCED);
         let mirror = format!(
             "{{\"event\":\"{}\"}}\n",
             crate::vocab::mirrors::REMOVED_MIRRORS[0].name
@@ -278,10 +321,12 @@ mod tests {
         let name = format!("agent/{}", "x".repeat(100_000));
         let status = "y".repeat(100_000);
         let trace = format!(
-            "{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n"
+            "{}{{\"event\":\"{name}\"}}\n{{\"event\":\"agent/status\",\"data\":{{\"status\":\"{status}\"}}}}\n",
+            String::from_utf8_lossy(ANNOUNCED)
         );
         let outcome = check_live_reader(Profile::V2026_08, trace.as_bytes()).expect("in memory");
-        assert_eq!(outcome.findings.len(), 2, "{:?}", outcome.findings);
+        let ids: Vec<&str> = outcome.findings.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["LIVE-2", "LIVE-1"], "{:?}", outcome.findings);
         assert!(outcome.findings.iter().all(|f| f.message.len() < 300));
     }
 }

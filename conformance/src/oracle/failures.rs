@@ -1,0 +1,136 @@
+//! TURN-11 against the script: a turn that failed on a model call's `finish` records the
+//! failure that `finish` delivered.
+
+use super::expected::Expected;
+use super::finding::{Finding, Origin};
+use crate::driver::{Exchange, Observation};
+use crate::scenario::{Action, CallEnding, Case, ModelCall};
+use crate::vocab::Profile;
+use crate::vocab::chunk::FinishReason;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The `message` and `code` a failing `finish` delivered, if it carried them: 2026-08 in its
+/// `failure` object, 2026-07 flat on the `error` reason. An adapter throw is not here: upstream
+/// records a thrown non-`LlmError` as `{message: errorChain(e), code: "UNKNOWN"}`, so the values
+/// a throw leads to are the implementation's.
+fn delivered(profile: Profile, reason: &FinishReason) -> Option<(&str, &str)> {
+    match (profile, reason) {
+        (
+            Profile::V2026_08,
+            FinishReason::Error {
+                failure: Some(f), ..
+            }
+            | FinishReason::Aborted { failure: Some(f) },
+        ) => Some((&f.message, &f.code)),
+        (
+            Profile::V2026_07,
+            FinishReason::Error {
+                message: Some(m),
+                code: Some(c),
+                ..
+            },
+        ) => Some((m, c)),
+        _ => None,
+    }
+}
+
+/// Whether a call fails on a `finish` that delivered its failure (what TURN-11 compares).
+pub(super) fn fails_with_failure(profile: Profile, call: &ModelCall) -> bool {
+    call.throw.is_none()
+        && call.ending() == CallEnding::Failed
+        && call.finish().and_then(|r| delivered(profile, r)).is_some()
+}
+
+/// The `message` and `code` a `turn/end` reason records (TURN-9's shapes).
+fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
+    let failure = match profile {
+        Profile::V2026_07 => Some(reason),
+        Profile::V2026_08 => reason.get("error").or_else(|| reason.get("failure")),
+    };
+    let field = |k: &str| failure.and_then(|f| f.get(k)).and_then(Value::as_str);
+    (field("message"), field("code"))
+}
+
+/// TURN-11: every delivered turn whose last model call failed on a `finish` carrying a
+/// failure, and that ended `error` as TURN-7 expects, records that failure's `message` and
+/// `code` (more fields, such as upstream's `status`, are allowed).
+pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation) -> Vec<Finding> {
+    let log = &obs.log;
+    let delivered_actions: BTreeSet<usize> = obs
+        .transcript
+        .iter()
+        .filter_map(|x| match x {
+            Exchange::Input { action } => Some(*action),
+            _ => None,
+        })
+        .collect();
+    let ends: Vec<usize> = (0..log.len())
+        .filter(|i| log[*i].kind == "turn/end")
+        .collect();
+    let mut out = Vec::new();
+    for (n, turn) in case.script.plan(case.profile).iter().enumerate() {
+        if !delivered_actions.contains(&turn.action)
+            || turn.reason != "error"
+            || expected.turns.get(n).map(|t| t.reason) != Some("error")
+        {
+            continue;
+        }
+        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
+            continue;
+        };
+        let Some(call) = calls.last().filter(|c| c.ending() == CallEnding::Failed) else {
+            continue;
+        };
+        let Some((message, code)) = call
+            .throw
+            .is_none()
+            .then(|| call.finish())
+            .flatten()
+            .and_then(|r| delivered(case.profile, r))
+        else {
+            continue;
+        };
+        let Some(&i) = ends.get(n) else {
+            continue;
+        };
+        let Some(reason) = log[i]
+            .data
+            .get("reason")
+            .filter(|r| r.get("kind").and_then(Value::as_str) == Some("error"))
+        else {
+            continue;
+        };
+        let (got_message, got_code) = recorded(case.profile, reason);
+        if (got_message, got_code) != (Some(message), Some(code)) {
+            out.push(Finding {
+                requirement: "TURN-11",
+                error: true,
+                position: Some(i as u64),
+                message: format!(
+                    "turn {}: the model call failed with `{{message: {message:?}, code: {code:?}}}`, but its `turn/end` records {}",
+                    turn.turn,
+                    match (got_message, got_code) {
+                        (None, None) => "neither".to_owned(),
+                        (m, c) => format!(
+                            "`{{message: {}, code: {}}}`",
+                            m.map_or("<none>".to_owned(), |m| format!("{m:?}")),
+                            c.map_or("<none>".to_owned(), |c| format!("{c:?}"))
+                        ),
+                    }
+                ),
+                expected: vec![match case.profile {
+                    Profile::V2026_07 => format!(
+                        r#"turn/end {{reason: {{kind: "error", step, message: {message:?}, code: {code:?}}}}}"#
+                    ),
+                    Profile::V2026_08 => format!(
+                        r#"turn/end {{reason: {{kind: "error", error: {{message: {message:?}, code: {code:?}, …}}}}}}"#
+                    ),
+                }],
+                observed: vec![format!("#{i} turn/end {}", log[i].data)],
+                origin: Origin::Oracle,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,97 @@
+//! MSG-7 against the transcript: every user input the harness delivered is recorded once, as
+//! its durable message, with the content sent.
+
+use super::finding::{Finding, Origin};
+use super::log_index::LogIndex;
+use crate::driver::{Exchange, Observation};
+use crate::scenario::{Action, Case};
+use crate::vocab::chunk::ContentBlock;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The `source.kind` of a prompt's `user/message`: the harness plays the user.
+const USER: &str = "user";
+
+/// MSG-7: each delivered prompt is one `user/message` whose `content` is the prompt sent and
+/// whose `source.kind` is `"user"`; each delivered 2026-07 injection is one `context/message`
+/// with the content injected. Where the message sits is TURN-3's; the script's texts are unique
+/// within a case, so a message is found by its content wherever it was put.
+pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec<Finding> {
+    let log = &obs.log;
+    let delivered: BTreeSet<usize> = obs
+        .transcript
+        .iter()
+        .filter_map(|x| match x {
+            Exchange::Input { action } => Some(*action),
+            _ => None,
+        })
+        .collect();
+    let plan = case.script.plan(case.profile);
+    let mut out = Vec::new();
+    for (a, action) in case.script.actions.iter().enumerate() {
+        let (kind, text, what) = match action {
+            Action::Prompt { text, .. } => ("user/message", text, "prompt"),
+            Action::Inject { text } => ("context/message", text, "injected context"),
+            Action::Dispose => continue,
+        };
+        if !delivered.contains(&a) {
+            continue;
+        }
+        let Ok(content) = serde_json::to_value([ContentBlock::text(text.as_str())]) else {
+            continue;
+        };
+        let turn = plan.iter().find(|t| t.action == a).map_or(0, |t| t.turn);
+        let recorded: Vec<usize> = log
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.kind == kind && e.data.get("content") == Some(&content))
+            .map(|(i, _)| i)
+            .collect();
+        let finding = |position: usize, message: String| Finding {
+            requirement: "MSG-7",
+            error: true,
+            position: Some(position as u64),
+            message,
+            expected: vec![format!(
+                "one {kind} {{content: {content}{}}}",
+                if kind == "user/message" {
+                    ", source: {kind: \"user\"}"
+                } else {
+                    ", source"
+                }
+            )],
+            observed: recorded
+                .iter()
+                .map(|i| format!("#{i} {kind} {}", log[*i].data))
+                .collect(),
+            origin: Origin::Oracle,
+        };
+        match recorded.as_slice() {
+            [] => out.push(finding(
+                ix.turn_end(turn).unwrap_or(log.len()),
+                format!(
+                    "turn {turn}: the {what} the harness delivered is recorded by no `{kind}` with its content {content}"
+                ),
+            )),
+            [_, again, ..] => out.push(finding(
+                *again,
+                format!("turn {turn}: the {what} the harness delivered is recorded twice"),
+            )),
+            [one] if kind == "user/message" => {
+                let source = log[*one].data.get("source");
+                let source_kind = source.and_then(|s| s.get("kind")).and_then(Value::as_str);
+                if source_kind != Some(USER) {
+                    out.push(finding(
+                        *one,
+                        format!(
+                            "turn {turn}: the prompt's `user/message` names {} as its source: the harness delivered it as the user's (`source: {{kind: \"user\"}}`)",
+                            source.map_or("nothing".to_owned(), |s| format!("`{s}`"))
+                        ),
+                    ));
+                }
+            }
+            [_] => {}
+        }
+    }
+    out
+}
