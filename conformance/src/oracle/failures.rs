@@ -117,13 +117,10 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
                 error: true,
                 position: Some(i as u64),
                 message: format!(
-                    "turn {}: the model call failed with `{{message: {message:?}, code: {code:?}}}`, but its `turn/end` records {}",
+                    "turn {}: the model call failed with `{{message: {message:?}, code: {code:?}}}`, but its `turn/end` records `{{message: {}, code: {}}}`",
                     turn.turn,
-                    format!(
-                        "`{{message: {}, code: {}}}`",
-                        got_message.map_or("<none>".to_owned(), |m| format!("{m:?}")),
-                        got_code.map_or("<none>".to_owned(), |c| format!("{c:?}"))
-                    )
+                    got_message.map_or("<none>".to_owned(), |m| format!("{m:?}")),
+                    got_code.map_or("<none>".to_owned(), |c| format!("{c:?}"))
                 ),
                 expected: vec![match case.profile {
                     Profile::V2026_07 => format!(
