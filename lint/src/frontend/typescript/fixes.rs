@@ -12,11 +12,17 @@
 //!   a suggestion that looks the agent up with `X.agents.get(session.id)` when it does;
 //! - a removed event's entry in an interface or type literal (an event map, a
 //!   `declare module … { interface Events { … } }` block): deleted, and the whole block when
-//!   every entry in it is a removed event.
+//!   every entry in it is a removed event; the types only that entry used are deleted with it;
+//! - a `const` holding a removed name and a string enum member spelled with one: deleted when
+//!   nothing in the file uses them and they are not exported (a suggestion for a member of an
+//!   enum that is used as a whole, `Object.values(Ev)`; no fix while anything else uses them:
+//!   those uses carry their own fixes, and the round after them deletes the declaration).
 //!
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+use super::listeners::{self, AgentMaps, MergeTarget, Returns};
+use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
@@ -24,7 +30,7 @@ use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Collects the fixes of one parsed program.
@@ -36,6 +42,20 @@ pub(super) struct Fixer<'s, 'c> {
     comments: Vec<(usize, usize)>,
     /// The line ending new lines use (the file's own).
     newline: &'static str,
+    /// Where each name is referenced (a declaration is deleted only when unused).
+    refs: References,
+    /// The statement range of each top-level, unexported `type`/`interface` declaration, by
+    /// name (more than one range: merged declarations, never deleted).
+    type_decls: HashMap<String, Vec<Range<usize>>>,
+    /// The start of each top-level statement of a file whose top level other files can see (a
+    /// script without `import`/`export`: its declarations are global), whose declarations are
+    /// therefore never deleted as unused.
+    global_statements: HashSet<usize>,
+    /// For a removed event's `on` statement (by the call's start): the existing
+    /// `session/event` listener in the same statement list to merge it into, and the statement.
+    merge_for: HashMap<usize, (MergeTarget, Range<usize>)>,
+    /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
+    agent_map: Option<String>,
     /// The fixes found so far.
     pub fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
@@ -67,12 +87,42 @@ impl<'s, 'c> Fixer<'s, 'c> {
             .map(|c| (c.span.start as usize, c.span.end as usize))
             .collect();
         comments.sort_unstable();
+        // A script's top level is global (TypeScript merges every script's declarations, and
+        // classic scripts share one global scope); a module's and a CommonJS file's are not.
+        let module = program.source_type.is_commonjs()
+            || program.body.iter().any(Statement::is_module_declaration);
+        let global_statements: HashSet<usize> = if module {
+            HashSet::new()
+        } else {
+            program
+                .body
+                .iter()
+                .map(|s| s.span().start as usize)
+                .collect()
+        };
+        let mut type_decls: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+        for stmt in program.body.iter().filter(|_| module) {
+            let name = match stmt {
+                Statement::TSTypeAliasDeclaration(t) if !t.declare => t.id.name.as_str(),
+                Statement::TSInterfaceDeclaration(i) if !i.declare => i.id.name.as_str(),
+                _ => continue,
+            };
+            type_decls
+                .entry(name.to_owned())
+                .or_default()
+                .push(range(stmt.span()));
+        }
         Fixer {
             src,
             cx,
             resolver,
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
+            refs: References::of(program),
+            type_decls,
+            global_statements,
+            merge_for: HashMap::new(),
+            agent_map: AgentMaps::find(src, program),
             fixes: Vec::new(),
             scopes: Vec::new(),
         }
@@ -109,20 +159,76 @@ impl<'s, 'c> Fixer<'s, 'c> {
 
     /// The range to delete for a node at `r` (see [`line_removal`]).
     fn removal(&self, r: Range<usize>) -> Range<usize> {
-        line_removal(self.src, r)
+        let mut r = line_removal(self.src, r);
+        // The file's first lines deleted: the blank line after them goes too (a file does not
+        // start with one).
+        if r.start == 0 {
+            let rest = &self.src[r.end..];
+            let blank = rest.trim_start_matches([' ', '\t']);
+            if let Some(after) = blank
+                .strip_prefix("\r\n")
+                .or_else(|| blank.strip_prefix('\n'))
+            {
+                r.end += rest.len() - after.len();
+            }
+        }
+        r
     }
 
-    /// `r` extended back over the comments directly above it (its JSDoc).
+    /// `r` extended back over the comments directly above it (its JSDoc), up to a blank line
+    /// (a comment above one is about more than this node).
     fn with_leading_comments(&self, r: Range<usize>) -> Range<usize> {
         let mut start = r.start;
         for &(cs, ce) in self.comments.iter().rev() {
-            if ce <= start && self.src[ce..start].trim().is_empty() {
+            let gap = &self.src[ce.min(start)..start];
+            if ce <= start && gap.trim().is_empty() && gap.matches('\n').count() <= 1 {
                 start = cs;
             } else if ce <= start {
                 break;
             }
         }
         start..r.end
+    }
+
+    /// `end` extended over the `;`/`,` separator that follows a member (its span may stop
+    /// before it).
+    fn past_separator(&self, end: usize) -> usize {
+        let rest = &self.src[end..];
+        let sep = rest.trim_start_matches([' ', '\t']);
+        if sep.starts_with([';', ',']) {
+            end + rest.len() - sep.len() + 1
+        } else {
+            end
+        }
+    }
+
+    /// The declarations of types that only `deleted` references, so they go with it, and the
+    /// types only those reference, and so on: the typed-event declarations of a deleted
+    /// event-map entry (`type StreamChunkPayload = …`).
+    fn types_only_used_in(&self, deleted: Range<usize>) -> Vec<Range<usize>> {
+        let mut gone = vec![deleted];
+        let mut found = Vec::new();
+        loop {
+            let inside =
+                |r: &Range<usize>| gone.iter().any(|g| g.start <= r.start && r.end <= g.end);
+            let next = self.type_decls.iter().find_map(|(name, decls)| {
+                let [decl] = decls.as_slice() else {
+                    return None;
+                };
+                let uses = self.refs.of_name(name);
+                // Not already going, used, and used nowhere else.
+                (!inside(decl) && !uses.is_empty() && uses.iter().all(inside)).then(|| decl.clone())
+            });
+            match next {
+                Some(decl) => {
+                    gone.push(decl.clone());
+                    found.push(self.removal(self.with_leading_comments(decl)));
+                }
+                None => break,
+            }
+        }
+        found.sort_by_key(|r| r.start);
+        found
     }
 
     fn indent_at(&self, offset: usize) -> &'s str {
@@ -316,6 +422,30 @@ struct Params {
     fields: Vec<String>,
     /// Whether this is a 2026-08-style payload-object handler.
     payload: bool,
+    /// The types the handler's annotations give, when it carries them (see [`Annotations`]).
+    types: Annotations,
+}
+
+/// The type annotations a rewritten handler keeps, built from the original's: without them
+/// `(session, event) =>` relies on contextual typing, which an untyped `ctx` (`any`) does not
+/// give, and `noImplicitAny` rejects it.
+#[derive(Default)]
+struct Annotations {
+    /// The agent's type (`Agent`, or `P['agent']` for a payload `P`), when annotated.
+    agent: Option<String>,
+    /// `field: Type` per used field, when every field parameter is annotated.
+    fields: Option<Vec<String>>,
+}
+
+/// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
+/// type literal, whose indexed access needs no parentheses.
+fn indexable(ty: &TSType<'_>, text: &str) -> String {
+    match ty {
+        TSType::TSTypeReference(_) | TSType::TSTypeLiteral(_) | TSType::TSIndexedAccessType(_) => {
+            text.to_owned()
+        }
+        _ => format!("({text})"),
+    }
 }
 
 impl<'s, 'c> Fixer<'s, 'c> {
@@ -343,10 +473,41 @@ impl<'s, 'c> Fixer<'s, 'c> {
             if obj.rest.is_some() {
                 return None;
             }
+            // `({ turn }: P) =>`: the fields keep their types, as `P['turn']` (or the type a
+            // type literal gives `turn`).
+            let payload_ty = only.type_annotation.as_ref().map(|t| &t.type_annotation);
+            let payload_type = payload_ty.map(|t| indexable(t, self.type_text(t)));
+            let member_type = |key: &str| -> Option<String> {
+                let TSType::TSTypeLiteral(lit) = payload_ty? else {
+                    return None;
+                };
+                lit.members.iter().find_map(|m| match m {
+                    TSSignature::TSPropertySignature(p)
+                        if !p.optional && p.key.static_name().is_some_and(|k| k == key) =>
+                    {
+                        p.type_annotation
+                            .as_ref()
+                            .map(|t| self.type_text(&t.type_annotation).to_owned())
+                    }
+                    _ => None,
+                })
+            };
             let mut out = Params {
                 agent: None,
                 fields: Vec::new(),
                 payload: true,
+                types: Annotations {
+                    agent: member_type("agent")
+                        .map(|t| {
+                            if t.chars().all(|c| c.is_alphanumeric() || "_$.".contains(c)) {
+                                t
+                            } else {
+                                format!("({t})")
+                            }
+                        })
+                        .or_else(|| payload_type.as_ref().map(|p| format!("{p}['agent']"))),
+                    fields: payload_type.as_ref().map(|_| Vec::new()),
+                },
             };
             for prop in &obj.properties {
                 let key = prop.key.static_name()?;
@@ -365,6 +526,10 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     let arg = m.arguments.iter().find(|a| a.name == key)?;
                     let field = arg.field_2026_08.as_deref()?;
                     out.fields.push(entry(field, &prop.value));
+                    if let (Some(p), Some(types)) = (&payload_type, &mut out.types.fields) {
+                        let ty = member_type(&key).unwrap_or_else(|| format!("{p}['{key}']"));
+                        types.push(format!("{field}: {ty}"));
+                    }
                 }
             }
             return Some(out);
@@ -374,24 +539,55 @@ impl<'s, 'c> Fixer<'s, 'c> {
             agent: None,
             fields: Vec::new(),
             payload: false,
+            types: Annotations::default(),
         };
-        if let Some(first) = items.next()
-            && used(&first.pattern)
-        {
-            match &first.pattern {
-                BindingPattern::BindingIdentifier(id) => {
-                    out.agent = Some(id.name.as_str().to_owned());
+        if let Some(first) = items.next() {
+            out.types.agent = first
+                .type_annotation
+                .as_ref()
+                .map(|t| indexable(&t.type_annotation, self.type_text(&t.type_annotation)));
+            if used(&first.pattern) {
+                match &first.pattern {
+                    BindingPattern::BindingIdentifier(id) => {
+                        out.agent = Some(id.name.as_str().to_owned());
+                    }
+                    _ => return None,
                 }
-                _ => return None,
             }
         }
+        // The event is annotated only when every field parameter is (else the original relied
+        // on contextual typing too, or did not type-check).
+        let mut field_types = Some(Vec::new());
         for (i, p) in items.enumerate() {
             let arg = m.arguments.get(i)?;
+            match &p.type_annotation {
+                Some(t) if used(&p.pattern) => {
+                    if let Some(types) = &mut field_types {
+                        types.push(format!(
+                            "{}: {}",
+                            arg.field.as_deref()?,
+                            self.type_text(&t.type_annotation)
+                        ));
+                    }
+                }
+                Some(_) => {}
+                None => field_types = None,
+            }
             if used(&p.pattern) {
                 out.fields.push(entry(arg.field.as_deref()?, &p.pattern));
             }
         }
+        out.types.fields = if params.items.len() > 1 {
+            field_types
+        } else {
+            // `(agent: Agent) =>`: nothing but the agent, annotated or not.
+            out.types.agent.as_ref().map(|_| Vec::new())
+        };
         Some(out)
+    }
+
+    fn type_text(&self, t: &TSType<'_>) -> &'s str {
+        &self.src[range(t.span())]
     }
 
     /// `recv.on('<removed>', handler)` → a `session/event` subscription filtering the twin.
@@ -425,10 +621,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 },
                 false,
             ),
-            Expression::FunctionExpression(f) if !f.generator => match &f.body {
-                Some(b) => (&f.params, Body::Block(b), true),
-                None => return,
-            },
+            // A `this` parameter sits inside the parentheses the rewrite replaces: no fix.
+            Expression::FunctionExpression(f) if !f.generator && f.this_param.is_none() => {
+                match &f.body {
+                    Some(b) => (&f.params, Body::Block(b), true),
+                    None => return,
+                }
+            }
             _ => return,
         };
         let uses = Uses::of_body(&|u: &mut Uses| match &body {
@@ -469,15 +668,22 @@ impl<'s, 'c> Fixer<'s, 'c> {
         // The statements the new body starts with.
         let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return;")];
         if !p.fields.is_empty() {
+            let cast = match &p.types.fields {
+                Some(types) => format!(" as {{ {} }}", types.join("; ")),
+                None => String::new(),
+            };
             lead.push(format!(
-                "const {{ {} }} = {event}.data;",
+                "const {{ {} }} = {event}.data{cast};",
                 p.fields.join(", ")
             ));
         }
+        // The agent, recovered from the file's own `agent/created` map or the host's registry.
+        let lookup = match &self.agent_map {
+            Some(m) => format!("{m}.get({session}.id)"),
+            None => format!("{receiver_text}.agents.get({session}.id)"),
+        };
         if needs_agent && let Some(a) = &p.agent {
-            lead.push(format!(
-                "const {a} = {receiver_text}.agents.get({session}.id);"
-            ));
+            lead.push(format!("const {a} = {lookup};"));
             lead.push(format!("if (!{a}) return;"));
         }
         // `agent.session` → `session` (the event's session is the agent's).
@@ -490,6 +696,26 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 .collect(),
             _ => Vec::new(),
         };
+
+        if let Some((target, stmt)) = self.merge_for.get(&(call.span.start as usize)).cloned()
+            && let Some(fix) = self.merged(
+                &target,
+                stmt,
+                &body,
+                &Merge {
+                    params: &p,
+                    uses: &uses,
+                    twin,
+                    quote: q,
+                    session_refs: &session_refs,
+                    needs_agent,
+                    receiver: receiver_text,
+                },
+            )
+        {
+            self.push(occurrence, fix);
+            return;
+        }
 
         let name_literal = match call.arguments[0]
             .as_expression()
@@ -505,12 +731,23 @@ impl<'s, 'c> Fixer<'s, 'c> {
             name_literal.end,
             format!("{q}session/event{q}"),
         )];
-        // `(agent, turn)` and a bare `agent` both become `(session, event)`.
+        // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
+        // parameters give annotated ones, so the handler type-checks without contextual typing.
+        let session_used = needs_agent || !session_refs.is_empty();
+        let session_param = match &p.types.agent {
+            Some(a) if session_used => format!("{session}: {a}['session']"),
+            Some(_) => format!("{session}: unknown"),
+            None => session.clone(),
+        };
+        let event_param = match &p.types.fields {
+            Some(_) => format!("{event}: {{ type: string; data: unknown }}"),
+            None => event.clone(),
+        };
         let params_range = range(params.span);
         edits.push(Edit::new(
             params_range.start,
             params_range.end,
-            format!("({session}, {event})"),
+            format!("({session_param}, {event_param})"),
         ));
         match body {
             Body::Block(b) => {
@@ -557,7 +794,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let message = match (needs_agent, exact) {
             (false, true) => format!("subscribe to `session/event` and filter `{twin}`"),
             (true, _) => format!(
-                "subscribe to `session/event`, filter `{twin}`, and look the agent up with `{receiver_text}.agents.get(…)`"
+                "subscribe to `session/event`, filter `{twin}`, and look the agent up with `{}`",
+                lookup.replace(&format!("{session}.id"), "…")
             ),
             (false, false) => format!(
                 "subscribe to `session/event` and filter `{twin}` (it records more than the removed event announced: check the handler)"
@@ -724,30 +962,296 @@ impl<'s, 'c> Fixer<'s, 'c> {
                         .to_owned(),
                 ),
                 _ => {
-                    // A member's span may stop before its `;`/`,` separator.
-                    let mut end = span.end;
-                    let rest = &self.src[end..];
-                    let sep = rest.trim_start_matches([' ', '\t']);
-                    if sep.starts_with([';', ',']) {
-                        end += rest.len() - sep.len() + 1;
-                    }
+                    let end = self.past_separator(span.end);
                     (
                         self.removal(self.with_leading_comments(span.start..end)),
                         format!("delete the declaration of the removed event `{event}`"),
                     )
                 }
             };
+            let types = self.types_only_used_in(target.clone());
+            let message = if types.is_empty() {
+                message
+            } else {
+                format!("{message}, and the types only it uses")
+            };
+            let mut edits = vec![Edit::new(target.start, target.end, "")];
+            edits.extend(types.into_iter().map(|r| Edit::new(r.start, r.end, "")));
+            edits.sort_by_key(|e| (e.start, e.end));
             self.push(
                 occurrence.clone(),
-                Fix::new(
-                    Applicability::MachineApplicable,
-                    message,
-                    vec![Edit::new(target.start, target.end, "")],
-                ),
+                Fix::new(Applicability::MachineApplicable, message, edits),
             );
         }
     }
 }
+
+impl Fixer<'_, '_> {
+    /// The range of the name inside a string literal spelled exactly as a removed event.
+    fn removed_literal(&self, e: &Expression<'_>) -> Option<(Range<usize>, String)> {
+        let Expression::StringLiteral(lit) = e.get_inner_expression() else {
+            return None;
+        };
+        let r = lit.span.start as usize + 1..lit.span.end as usize - 1;
+        let ev = lit.value.as_str();
+        (self.catalog().lookup(ev).is_some() && self.src.get(r.clone()) == Some(ev))
+            .then(|| (r, ev.to_owned()))
+    }
+
+    /// `const TURN_START = 'agent/turn-start'` (one declarator, not exported): deleted when
+    /// nothing references it.
+    fn unused_const(&mut self, v: &VariableDeclaration<'_>, stmt: Range<usize>) {
+        if v.kind != VariableDeclarationKind::Const || v.declare {
+            return;
+        }
+        let [d] = v.declarations.as_slice() else {
+            return;
+        };
+        let (BindingPattern::BindingIdentifier(id), Some(init)) = (&d.id, &d.init) else {
+            return;
+        };
+        let Some((occurrence, event)) = self.removed_literal(init) else {
+            return;
+        };
+        let name = id.name.as_str();
+        if !self.refs.of_name(name).is_empty() {
+            return;
+        }
+        let r = self.removal(self.with_leading_comments(stmt));
+        self.push(
+            occurrence,
+            Fix::new(
+                Applicability::MachineApplicable,
+                format!("delete `{name}`: nothing uses it, and `{event}` was removed"),
+                vec![Edit::new(r.start, r.end, "")],
+            ),
+        );
+    }
+
+    /// The members of a string enum (not exported) spelled with a removed event: each unused
+    /// one is deleted, the whole enum when every member goes and nothing names the enum.
+    fn unused_enum_members(&mut self, e: &TSEnumDeclaration<'_>, stmt: Range<usize>) {
+        let enum_name = e.id.name.as_str();
+        let members: Vec<(Range<usize>, Option<RemovedMember>)> = e
+            .body
+            .members
+            .iter()
+            .map(|m| {
+                let name = match &m.id {
+                    TSEnumMemberName::Identifier(id) => Some(id.name.as_str()),
+                    TSEnumMemberName::String(s) => Some(s.value.as_str()),
+                    _ => None,
+                };
+                let hit = name.zip(m.initializer.as_ref()).and_then(|(n, init)| {
+                    self.removed_literal(init)
+                        .map(|(r, ev)| (r, ev, n.to_owned()))
+                });
+                (range(m.span), hit)
+            })
+            .collect();
+        // A member is unused when no `Ev.Member` and no bare `Member` (another member's
+        // initializer) refers to it.
+        let unused = |member: &str| {
+            self.refs.member_uses(enum_name, member) == 0 && self.refs.of_name(member).is_empty()
+        };
+        let whole_enum = members
+            .iter()
+            .all(|(_, hit)| hit.as_ref().is_some_and(|(_, _, n)| unused(n)))
+            && self.refs.of_name(enum_name).is_empty();
+        let whole_uses = self.refs.whole_uses(enum_name);
+        let mut fixes = Vec::new();
+        for (span, hit) in &members {
+            let Some((occurrence, event, member)) = hit else {
+                continue;
+            };
+            if !unused(member) {
+                continue;
+            }
+            let (target, message, applicability) = if whole_enum {
+                (
+                    self.removal(self.with_leading_comments(stmt.clone())),
+                    format!(
+                        "delete the enum `{enum_name}`: every member names a removed event, and nothing uses it"
+                    ),
+                    Applicability::MachineApplicable,
+                )
+            } else if whole_uses > 0 {
+                (
+                    self.removal(
+                        self.with_leading_comments(span.start..self.past_separator(span.end)),
+                    ),
+                    format!(
+                        "delete `{enum_name}.{member}` (`{event}` was removed; `{enum_name}` is also used as a whole: check those uses)"
+                    ),
+                    Applicability::Suggestion,
+                )
+            } else {
+                (
+                    self.removal(
+                        self.with_leading_comments(span.start..self.past_separator(span.end)),
+                    ),
+                    format!(
+                        "delete `{enum_name}.{member}`: nothing uses it, and `{event}` was removed"
+                    ),
+                    Applicability::MachineApplicable,
+                )
+            };
+            fixes.push((
+                occurrence.clone(),
+                Fix::new(
+                    applicability,
+                    message,
+                    vec![Edit::new(target.start, target.end, "")],
+                ),
+            ));
+        }
+        for (occurrence, fix) in fixes {
+            self.push(occurrence, fix);
+        }
+    }
+}
+
+/// What [`Fixer::merged`] needs of the subscription being migrated.
+struct Merge<'x> {
+    params: &'x Params,
+    uses: &'x Uses,
+    twin: &'x str,
+    quote: char,
+    /// `agent.session` ranges in the handler (they become the listener's session).
+    session_refs: &'x [Range<usize>],
+    needs_agent: bool,
+    receiver: &'x str,
+}
+
+impl Fixer<'_, '_> {
+    /// The suggestion that moves a removed event's handler into the existing `session/event`
+    /// listener `t` (as `if (event.type === twin) { … }` after its last statement) and deletes
+    /// the subscription statement `stmt`; `None` when that would change what the code reads
+    /// (a name the listener shadows or its parameters) or where it returns.
+    fn merged(
+        &self,
+        t: &MergeTarget,
+        stmt: Range<usize>,
+        body: &Body<'_, '_>,
+        m: &Merge<'_>,
+    ) -> Option<Fix> {
+        let u = m.uses;
+        if u.names.contains(&t.session) || u.names.contains(&t.event) {
+            return None;
+        }
+        if u.refs.iter().any(|(n, _, _)| t.bindings.contains(n)) {
+            return None;
+        }
+        let nl = self.newline;
+        let (s, e, q, twin) = (&t.session, &t.event, m.quote, m.twin);
+        // The handler's code, `agent.session` spelled as the listener's session.
+        let (code, code_start) = match body {
+            Body::Block(b) => {
+                let mut returns = Returns::default();
+                returns.visit_function_body(b);
+                if returns.0 {
+                    return None;
+                }
+                let first = b.statements.first()?.span().start as usize;
+                let last = b.statements.last()?.span().end as usize;
+                (first..last, first)
+            }
+            Body::Expr(x) => {
+                let r = range(x.span());
+                (r.clone(), r.start)
+            }
+        };
+        let mut text = String::new();
+        let mut at = code.start;
+        for r in m.session_refs {
+            text.push_str(&self.src[at..r.start]);
+            text.push_str(s);
+            at = r.end;
+        }
+        text.push_str(&self.src[at..code.end]);
+        if matches!(body, Body::Expr(_)) {
+            text.push(';');
+        }
+        let depth = if m.needs_agent { 2 } else { 1 };
+        let inner = format!("{}{}", t.indent, "  ".repeat(depth));
+        let old_indent = self.indent_at(code_start);
+        let code_lines: Vec<String> = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, line)| {
+                let line = line.trim_end_matches('\r');
+                if i == 0 {
+                    format!("{inner}{line}")
+                } else if let Some(rest) = line.strip_prefix(old_indent) {
+                    format!("{inner}{rest}")
+                } else {
+                    line.to_owned()
+                }
+            })
+            .collect();
+
+        let ind = &t.indent;
+        let mut out = format!("{nl}{ind}if ({e}.type === {q}{twin}{q}) {{");
+        let p = m.params;
+        if !p.fields.is_empty() {
+            let cast = match &p.types.fields {
+                Some(types) => format!(" as {{ {} }}", types.join("; ")),
+                None => String::new(),
+            };
+            out.push_str(&format!(
+                "{nl}{ind}  const {{ {} }} = {e}.data{cast};",
+                p.fields.join(", ")
+            ));
+        }
+        let agent = p.agent.as_ref().filter(|_| m.needs_agent);
+        if let Some(a) = agent {
+            let lookup = match &self.agent_map {
+                Some(map) => format!("{map}.get({s}.id)"),
+                None => format!("{}.agents.get({s}.id)", m.receiver),
+            };
+            out.push_str(&format!("{nl}{ind}  const {a} = {lookup};"));
+            out.push_str(&format!("{nl}{ind}  if ({a}) {{"));
+        }
+        for line in &code_lines {
+            out.push_str(nl);
+            out.push_str(line);
+        }
+        if agent.is_some() {
+            out.push_str(&format!("{nl}{ind}  }}"));
+        }
+        out.push_str(&format!("{nl}{ind}}}"));
+
+        let mut gone = self.removal(self.with_leading_comments(stmt));
+        // The blank line that separated the statement from the one before goes with it when
+        // nothing follows it in its block.
+        let after = self.src[gone.end..].trim_start_matches([' ', '\t']);
+        if after.starts_with('}') || after.starts_with(['\n', '\r']) {
+            let before = &self.src[..gone.start];
+            for blank in ["\r\n", "\n"] {
+                if before.ends_with(&format!("{blank}{blank}")) {
+                    gone.start -= blank.len();
+                    break;
+                }
+            }
+        }
+        let mut edits = vec![
+            Edit::new(gone.start, gone.end, ""),
+            Edit::new(t.insert_at, t.insert_at, out),
+        ];
+        edits.sort_by_key(|e| (e.start, e.end));
+        Some(Fix::new(
+            Applicability::Suggestion,
+            format!(
+                "merge into the existing `session/event` listener on `{}`, filtering `{twin}` there (the code then shares that listener's order and error handling: check it)",
+                m.receiver
+            ),
+            edits,
+        ))
+    }
+}
+
+/// An enum member spelled with a removed event: its occurrence, the event, the member's name.
+type RemovedMember = (Range<usize>, String, String);
 
 /// The occurrence range and name of a member keyed by a removed event.
 type RemovedKey = (Range<usize>, String);
@@ -791,8 +1295,39 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
     }
 
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
+        // Subscriptions to removed events beside an existing `session/event` listener on the
+        // same receiver: merging into it is the suggestion.
+        let targets: Vec<MergeTarget> = it
+            .iter()
+            .filter_map(|s| listeners::merge_target(self.src, s))
+            .collect();
+        if !targets.is_empty() {
+            for stmt in it.iter() {
+                let Some(call) = listeners::on_call(stmt) else {
+                    continue;
+                };
+                let Some(recv) = listeners::receiver(self.src, call) else {
+                    continue;
+                };
+                if let Some(t) = targets.iter().find(|t| t.receiver == recv) {
+                    self.merge_for
+                        .insert(call.span.start as usize, (t.clone(), range(stmt.span())));
+                }
+            }
+        }
         for i in 0..it.len() {
             self.emit_statement(it, i);
+            if self
+                .global_statements
+                .contains(&(it[i].span().start as usize))
+            {
+                continue;
+            }
+            match &it[i] {
+                Statement::VariableDeclaration(v) => self.unused_const(v, range(it[i].span())),
+                Statement::TSEnumDeclaration(e) => self.unused_enum_members(e, range(it[i].span())),
+                _ => {}
+            }
         }
         walk::walk_statements(self, it);
     }

@@ -8,6 +8,8 @@
 
 mod fixes;
 pub mod lex;
+mod listeners;
+mod references;
 mod syntax;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix, depth};

@@ -1,0 +1,294 @@
+//! The live listeners a subscription fix can build on, found in the file itself:
+//!
+//! - an existing `X.on('session/event', (session, event) => { … })` in the same statement list,
+//!   which a removed event's handler can be merged into instead of adding a second listener;
+//! - a map of agents by session id kept by `agent/created`/`agent/disposed` listeners
+//!   (`agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`), through which
+//!   a handler that uses the agent can recover it when the host has no `ctx.agents`.
+
+use oxc_ast::ast::*;
+use oxc_ast_visit::{Visit, walk};
+use oxc_span::GetSpan;
+use oxc_syntax::scope::ScopeFlags;
+use std::collections::HashSet;
+
+/// An existing `session/event` listener a removed event's handler can be merged into.
+#[derive(Debug, Clone)]
+pub(super) struct MergeTarget {
+    /// The receiver's text (`ctx`): only a subscription on the same receiver merges.
+    pub receiver: String,
+    /// Where the merged code goes: the end of the listener's last statement.
+    pub insert_at: usize,
+    /// The listener's session and event parameter names.
+    pub session: String,
+    pub event: String,
+    /// The indentation of the listener's statements.
+    pub indent: String,
+    /// Every name the listener's body binds (the merged code must not read a shadowed one).
+    pub bindings: HashSet<String>,
+}
+
+/// Whether a body returns (outside nested functions): code appended after it might not run,
+/// and code moved into another listener must not return from it.
+#[derive(Default)]
+pub(super) struct Returns(pub bool);
+
+impl<'a> Visit<'a> for Returns {
+    fn visit_return_statement(&mut self, _it: &ReturnStatement<'a>) {
+        self.0 = true;
+    }
+    fn visit_function(&mut self, _it: &Function<'a>, _flags: ScopeFlags) {}
+    fn visit_arrow_function_expression(&mut self, _it: &ArrowFunctionExpression<'a>) {}
+}
+
+/// Every name bound by a pattern.
+#[derive(Default)]
+struct Names(HashSet<String>);
+
+impl<'a> Visit<'a> for Names {
+    fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
+        self.0.insert(it.name.as_str().to_owned());
+    }
+}
+
+/// The names a function body binds in its own scope, which code placed in a block at its top
+/// level sees: its top-level declarations and every `var` (hoisted), not nested functions'.
+#[derive(Default)]
+struct Bindings(Names);
+
+impl<'a> Visit<'a> for Bindings {
+    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+        if it.kind == VariableDeclarationKind::Var {
+            for d in &it.declarations {
+                self.0.visit_binding_pattern(&d.id);
+            }
+        }
+        walk::walk_variable_declaration(self, it);
+    }
+    fn visit_function(&mut self, _it: &Function<'a>, _flags: ScopeFlags) {}
+    fn visit_arrow_function_expression(&mut self, _it: &ArrowFunctionExpression<'a>) {}
+    fn visit_class(&mut self, _it: &Class<'a>) {}
+}
+
+fn body_bindings(body: &FunctionBody<'_>) -> HashSet<String> {
+    let mut b = Bindings::default();
+    b.visit_function_body(body);
+    for stmt in &body.statements {
+        match stmt {
+            Statement::VariableDeclaration(v) => {
+                for d in &v.declarations {
+                    b.0.visit_binding_pattern(&d.id);
+                }
+            }
+            Statement::FunctionDeclaration(f) => {
+                if let Some(id) = &f.id {
+                    b.0.visit_binding_identifier(id);
+                }
+            }
+            Statement::ClassDeclaration(c) => {
+                if let Some(id) = &c.id {
+                    b.0.visit_binding_identifier(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    b.0.0
+}
+
+/// `recv.on(name, handler)` as a statement: the call.
+pub(super) fn on_call<'b, 'a>(stmt: &'b Statement<'a>) -> Option<&'b CallExpression<'a>> {
+    let Statement::ExpressionStatement(es) = stmt else {
+        return None;
+    };
+    let Expression::CallExpression(call) = es.expression.get_inner_expression() else {
+        return None;
+    };
+    let Expression::StaticMemberExpression(m) = call.callee.get_inner_expression() else {
+        return None;
+    };
+    (m.property.name.as_str() == "on" && call.arguments.len() == 2).then_some(&**call)
+}
+
+/// The receiver text of an `on` call.
+pub(super) fn receiver<'s>(src: &'s str, call: &CallExpression<'_>) -> Option<&'s str> {
+    match call.callee.get_inner_expression() {
+        Expression::StaticMemberExpression(m) => {
+            src.get(m.object.span().start as usize..m.object.span().end as usize)
+        }
+        _ => None,
+    }
+}
+
+fn first_arg_is(call: &CallExpression<'_>, name: &str) -> bool {
+    matches!(
+        call.arguments.first().and_then(Argument::as_expression).map(|e| e.get_inner_expression()),
+        Some(Expression::StringLiteral(s)) if s.value.as_str() == name
+    )
+}
+
+/// `stmt` as a listener removed events can be merged into: `R.on('session/event', …)` with an
+/// arrow or `function` handler of two plain parameters whose block body spans lines, holds a
+/// statement and never returns.
+pub(super) fn merge_target(src: &str, stmt: &Statement<'_>) -> Option<MergeTarget> {
+    let call = on_call(stmt)?;
+    if !first_arg_is(call, "session/event") {
+        return None;
+    }
+    let (params, body) = match call.arguments[1].as_expression()?.get_inner_expression() {
+        Expression::ArrowFunctionExpression(f) if !f.is_expression() => {
+            (&f.params, f.get_function_body()?)
+        }
+        Expression::FunctionExpression(f) if !f.generator && f.this_param.is_none() => {
+            (&f.params, &**f.body.as_ref()?)
+        }
+        _ => return None,
+    };
+    let names: Vec<&str> = params
+        .items
+        .iter()
+        .map(|p| match &p.pattern {
+            BindingPattern::BindingIdentifier(id) if p.initializer.is_none() => {
+                Some(id.name.as_str())
+            }
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let [session, event] = names.as_slice() else {
+        return None;
+    };
+    if params.rest.is_some() {
+        return None;
+    }
+    let first = body.statements.first()?;
+    let last = body.statements.last()?;
+    let open = body.span.start as usize + 1;
+    let first_start = first.span().start as usize;
+    if !src.get(open..first_start)?.contains('\n') {
+        return None;
+    }
+    let mut returns = Returns::default();
+    returns.visit_function_body(body);
+    if returns.0 {
+        return None;
+    }
+    let line_start = src[..first_start].rfind('\n').map_or(0, |i| i + 1);
+    Some(MergeTarget {
+        receiver: receiver(src, call)?.to_owned(),
+        insert_at: last.span().end as usize,
+        session: (*session).to_owned(),
+        event: (*event).to_owned(),
+        indent: src[line_start..first_start].to_owned(),
+        bindings: body_bindings(body),
+    })
+}
+
+/// `M.set(a.session.id, a)` / `M.delete(a.session.id)` in a handler of one agent parameter
+/// (or a payload `({ agent })`): `M`'s text.
+fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Option<String> {
+    let handler = call
+        .arguments
+        .get(1)?
+        .as_expression()?
+        .get_inner_expression();
+    // The handler's parameters and its one expression (`a => M.set(…)`, `{ M.set(…); }`).
+    let one_expression = |b: &'b FunctionBody<'a>| match b.statements.as_slice() {
+        [Statement::ExpressionStatement(es)] => Some(&es.expression),
+        _ => None,
+    };
+    let (params, expr) = match handler {
+        Expression::ArrowFunctionExpression(f) if f.is_expression() => {
+            (&f.params, f.get_expression()?)
+        }
+        Expression::ArrowFunctionExpression(f) => {
+            (&f.params, one_expression(f.get_function_body()?)?)
+        }
+        Expression::FunctionExpression(f) if f.this_param.is_none() => {
+            (&f.params, one_expression(f.body.as_ref()?)?)
+        }
+        _ => return None,
+    };
+    let [param] = params.items.as_slice() else {
+        return None;
+    };
+    let agent = match &param.pattern {
+        BindingPattern::BindingIdentifier(id) => id.name.as_str(),
+        BindingPattern::ObjectPattern(o) => {
+            o.properties
+                .iter()
+                .find_map(|p| match (p.key.static_name(), &p.value) {
+                    (Some(k), BindingPattern::BindingIdentifier(id)) if k == "agent" => {
+                        Some(id.name.as_str())
+                    }
+                    _ => None,
+                })?
+        }
+        _ => return None,
+    };
+    let Expression::CallExpression(c) = expr.get_inner_expression() else {
+        return None;
+    };
+    let Expression::StaticMemberExpression(m) = c.callee.get_inner_expression() else {
+        return None;
+    };
+    if m.property.name.as_str() != method {
+        return None;
+    }
+    let key = c.arguments.first()?.as_expression()?;
+    let key_text = src.get(key.span().start as usize..key.span().end as usize)?;
+    if key_text != format!("{agent}.session.id") {
+        return None;
+    }
+    if method == "set" {
+        let value = c.arguments.get(1)?.as_expression()?;
+        if !matches!(value.get_inner_expression(), Expression::Identifier(id) if id.name.as_str() == agent)
+        {
+            return None;
+        }
+    }
+    src.get(m.object.span().start as usize..m.object.span().end as usize)
+        .map(str::to_owned)
+}
+
+/// The agent maps of one program: the text of each map that an `agent/created` listener fills
+/// and an `agent/disposed` listener empties, by session id.
+#[derive(Default)]
+pub(super) struct AgentMaps<'s> {
+    src: &'s str,
+    created: Vec<String>,
+    disposed: Vec<String>,
+}
+
+impl<'s> AgentMaps<'s> {
+    /// The map kept by both listeners, if the program has one.
+    pub fn find(src: &'s str, program: &Program<'_>) -> Option<String> {
+        let mut maps = AgentMaps {
+            src,
+            ..AgentMaps::default()
+        };
+        maps.visit_program(program);
+        maps.created
+            .iter()
+            .find(|m| maps.disposed.contains(m))
+            .cloned()
+    }
+}
+
+impl<'a> Visit<'a> for AgentMaps<'_> {
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        let is_on = matches!(it.callee.get_inner_expression(),
+            Expression::StaticMemberExpression(m) if m.property.name.as_str() == "on");
+        if is_on {
+            if first_arg_is(it, "agent/created")
+                && let Some(m) = map_call(self.src, it, "set")
+            {
+                self.created.push(m);
+            } else if first_arg_is(it, "agent/disposed")
+                && let Some(m) = map_call(self.src, it, "delete")
+            {
+                self.disposed.push(m);
+            }
+        }
+        walk::walk_call_expression(self, it);
+    }
+}

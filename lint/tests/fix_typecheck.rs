@@ -1,0 +1,225 @@
+//! The fixes leave TypeScript that still type-checks, by the real compiler: every `.ts` input
+//! under `fixtures/lint/fix/` and its expected outputs (`X.fixed.ts`, `X.unsafe.ts`, which
+//! `fix_fixtures.rs` pins to what `--fix` and `--fix --unsafe-fixes` produce) are checked with
+//! `tsc --noEmit --strict` against the harness declarations in `tests/js-tools/`, twice:
+//! - with a typed context (`harness-typed.d.ts`: `ctx.on` typed by an event map, so listener
+//!   parameters are contextually typed), and
+//! - with `ctx: any` (`harness-any.d.ts`: no contextual typing, so only the annotations the code
+//!   carries type a listener, and `noImplicitAny` rejects the rest).
+//!
+//! Property: each output of an input that type-checked type-checks too.
+//!
+//! tsc is the pinned npm `typescript` that `tests/js-tools/setup.sh` installs. Without it the test is
+//! skipped (and says so); `MIRRORLESS_REQUIRE_TSC=1` (set by `.ci/run` once it is installed)
+//! makes a missing tsc a failure.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tsc_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/js-tools")
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/fix")
+}
+
+/// The installed compiler, or `None` (after saying why) when the test is to be skipped.
+fn tsc() -> Option<PathBuf> {
+    let bin = tsc_dir().join("node_modules/.bin/tsc");
+    if bin.is_file() {
+        return Some(bin);
+    }
+    let required = std::env::var("MIRRORLESS_REQUIRE_TSC").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "MIRRORLESS_REQUIRE_TSC=1 but {} is missing: run tests/js-tools/setup.sh",
+        bin.display()
+    );
+    eprintln!(
+        "SKIPPED: {} is missing (run tests/js-tools/setup.sh): the fix fixtures were NOT type-checked",
+        bin.display()
+    );
+    None
+}
+
+/// tsc's diagnostics per file for `files` (relative to `base`) with the harness
+/// `variant` (`typed` or `any`); a file that type-checks has none. One program holds all of
+/// them (one compiler start, not one per file), each file a module of its own
+/// (`--moduleDetection force`, scripts too), so none sees another's declarations.
+fn check(tsc: &Path, variant: &str, base: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
+    let dir = tsc_dir();
+    let out = Command::new(tsc)
+        .current_dir(base)
+        .args([
+            "--noEmit",
+            "--strict",
+            "--pretty",
+            "false",
+            "--target",
+            "esnext",
+            "--module",
+            "esnext",
+            "--moduleResolution",
+            "bundler",
+            "--moduleDetection",
+            "force",
+            "--types",
+            "",
+        ])
+        .arg(dir.join("harness.d.ts"))
+        .arg(dir.join(format!("harness-{variant}.d.ts")))
+        .args(files)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tsc.display()));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // `FILE(LINE,COL): error TS…`, continuation lines indented.
+    let mut by_file: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut current: Option<PathBuf> = None;
+    for line in text.lines() {
+        if !line.starts_with(' ')
+            && let Some((file, _)) = line.split_once('(')
+        {
+            current = files
+                .iter()
+                .find(|f| Path::new(file) == f.as_path())
+                .cloned();
+            assert!(
+                current.is_some(),
+                "tsc ({variant}) reports a file that is not a fixture: {line}\n{text}"
+            );
+        }
+        if let Some(f) = &current {
+            let entry = by_file.entry(f.clone()).or_default();
+            entry.push_str(line);
+            entry.push('\n');
+        }
+    }
+    // A failing exit with diagnostics is "does not type-check"; anything else is a broken run.
+    assert!(
+        out.status.success() == by_file.is_empty(),
+        "{} ({variant}) exited {:?} without diagnostics a file owns:\n{text}",
+        tsc.display(),
+        out.status
+    );
+    by_file
+}
+
+fn is_expectation(p: &Path) -> bool {
+    let name = p.file_name().unwrap_or_default().to_string_lossy();
+    name.contains(".fixed.") || name.contains(".unsafe.")
+}
+
+/// `X.ts` → its existing `X.fixed.ts` and `X.unsafe.ts`.
+fn outputs(input: &Path) -> Vec<PathBuf> {
+    let stem = input.file_stem().unwrap_or_default().to_string_lossy();
+    ["fixed", "unsafe"]
+        .iter()
+        .map(|kind| input.with_file_name(format!("{stem}.{kind}.ts")))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+#[test]
+fn fixed_typescript_type_checks_wherever_the_original_did() {
+    let Some(tsc) = tsc() else { return };
+    let mut inputs: Vec<PathBuf> = walkdir::WalkDir::new(fixtures())
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(walkdir::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == "ts") && !is_expectation(p))
+        .collect();
+    inputs.sort();
+    assert!(
+        inputs.len() >= 8,
+        "TypeScript fix fixtures missing: {inputs:?}"
+    );
+
+    let relative = |p: &Path| p.strip_prefix(fixtures()).unwrap_or(p).to_path_buf();
+    let inputs: Vec<PathBuf> = inputs.iter().map(|p| relative(p)).collect();
+    let outputs: Vec<PathBuf> = inputs
+        .iter()
+        .flat_map(|i| outputs(&fixtures().join(i)))
+        .map(|p| relative(&p))
+        .collect();
+
+    let mut failures = Vec::new();
+    for variant in ["typed", "any"] {
+        let before = check(&tsc, variant, &fixtures(), &inputs);
+        let after = check(&tsc, variant, &fixtures(), &outputs);
+        let mut checked = Vec::new();
+        for input in &inputs {
+            if let Some(errors) = before.get(input) {
+                eprintln!(
+                    "{} does not type-check with the {variant} harness (so its fixes need not):\n{errors}",
+                    input.display()
+                );
+                continue;
+            }
+            checked.push(input.file_name().unwrap_or_default().to_owned());
+            for output in self::outputs(&fixtures().join(input)) {
+                if let Some(errors) = after.get(&relative(&output)) {
+                    failures.push(format!(
+                        "{} type-checks with the {variant} harness, but its fix {} does not:\n{errors}",
+                        input.display(),
+                        output.display()
+                    ));
+                }
+            }
+        }
+        // The property must not hold vacuously: these inputs type-check by design.
+        let want: &[&str] = match variant {
+            "typed" => &[
+                "subscribe_positional.ts",
+                "subscribe_payload.ts",
+                "subscribe_agent.ts",
+                "subscribe_annotated.ts",
+                "emit_beside_append.ts",
+                "declaration_merging.ts",
+                "bom_crlf.ts",
+                "plugin.ts",
+                "unused_declarations.ts",
+                "subscribe_merge.ts",
+                "subscribe_agent_map.ts",
+            ],
+            _ => &["subscribe_annotated.ts", "emit_beside_append.ts"],
+        };
+        for name in want {
+            assert!(
+                checked.iter().any(|c| c == *name),
+                "{name} should type-check with the {variant} harness (the property would hold vacuously)"
+            );
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The `any` harness takes contextual typing away: the unannotated rewrite the fixes made
+/// before they kept annotations is rejected, so the property above can fail.
+#[test]
+fn an_unannotated_rewrite_fails_without_contextual_typing() {
+    let Some(tsc) = tsc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unannotated.ts");
+    let rel = PathBuf::from("unannotated.ts");
+    std::fs::write(
+        &file,
+        "export function apply(ctx: Context, ui: Ui) {\n  \
+         ctx.on('session/event', (session, event) => {\n    \
+         if (event.type !== 'turn/start') return;\n    \
+         const { turn } = event.data;\n    \
+         ui.spinnerOn(session.id, turn);\n  });\n}\n",
+    )
+    .unwrap();
+    let files = [rel.clone()];
+    assert!(check(&tsc, "typed", dir.path(), &files).is_empty());
+    let errors = check(&tsc, "any", dir.path(), &files);
+    let errors = errors.get(&rel).expect("noImplicitAny must reject it");
+    assert!(errors.contains("TS7006"), "{errors}");
+}
