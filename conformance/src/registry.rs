@@ -378,7 +378,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
     Requirement {
         id: "TURN-10",
         area: Area::Turn,
-        title: "Turn boundaries record why the turn started and was cut short",
+        title: "A turn records who started it and who cut it short",
         tier_2026_07: M,
         tier_2026_08: M,
         statement: "Under 2026-07 a turn started by the user's prompt MUST carry `trigger: {kind: \"message\", source: {kind: \"user\"}}` and an idle injection `trigger: {kind: \"injection\", source}` with a `MessageSource` (an object with a string `kind`); a turn the user cancelled MUST end `aborted` with the cancel's cause — 2026-07 the reason string given to `cancel(reason)` (when `reason` is present), 2026-08 `reason: {kind: \"user\"}` — and a 2026-08 turn ended by dispose `aborted` with `reason: {kind: \"disposed\"}`.",

@@ -53,8 +53,8 @@ fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
 }
 
 /// TURN-11: every delivered turn whose last model call failed on a `finish` carrying a
-/// failure, and that ended `error` as TURN-7 expects, records that failure's `message` and
-/// `code` (more fields, such as upstream's `status`, are allowed).
+/// failure, and that ended `error` as TURN-7 expects with a failure in TURN-9's shape, records
+/// that failure's `message` and `code` (more fields, such as upstream's `status`, are allowed).
 pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation) -> Vec<Finding> {
     let log = &obs.log;
     let delivered_actions: BTreeSet<usize> = obs
@@ -102,22 +102,25 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
             continue;
         };
         let (got_message, got_code) = recorded(case.profile, reason);
+        // A failure not in the profile's shape is TURN-9's; only a well-shaped one is compared.
+        let shaped = got_message.is_some()
+            && match case.profile {
+                Profile::V2026_07 => reason.get("code").is_none_or(Value::is_string),
+                Profile::V2026_08 => got_code.is_some(),
+            };
+        if !shaped {
+            continue;
+        }
         if (got_message, got_code) != (Some(message), Some(code)) {
             out.push(Finding {
                 requirement: "TURN-11",
                 error: true,
                 position: Some(i as u64),
                 message: format!(
-                    "turn {}: the model call failed with `{{message: {message:?}, code: {code:?}}}`, but its `turn/end` records {}",
+                    "turn {}: the model call failed with `{{message: {message:?}, code: {code:?}}}`, but its `turn/end` records `{{message: {}, code: {}}}`",
                     turn.turn,
-                    match (got_message, got_code) {
-                        (None, None) => "neither".to_owned(),
-                        (m, c) => format!(
-                            "`{{message: {}, code: {}}}`",
-                            m.map_or("<none>".to_owned(), |m| format!("{m:?}")),
-                            c.map_or("<none>".to_owned(), |c| format!("{c:?}"))
-                        ),
-                    }
+                    got_message.map_or("<none>".to_owned(), |m| format!("{m:?}")),
+                    got_code.map_or("<none>".to_owned(), |c| format!("{c:?}"))
                 ),
                 expected: vec![match case.profile {
                     Profile::V2026_07 => format!(

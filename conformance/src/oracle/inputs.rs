@@ -27,6 +27,22 @@ pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec
         })
         .collect();
     let plan = case.script.plan(case.profile);
+    // How many inputs of the script carry `text`: generated texts are unique, but a hand-written
+    // case may repeat one (or steer with a prompt's words), which is then recorded that often.
+    let sent = |text: &str| {
+        let inputs = case
+            .script
+            .actions
+            .iter()
+            .filter(|a| matches!(a, Action::Prompt { text: t, .. } | Action::Inject { text: t } if t == text))
+            .count();
+        let steers: usize = case
+            .script
+            .calls()
+            .map(|(_, c)| c.steer.iter().filter(|s| s.text == text).count())
+            .sum();
+        inputs + steers
+    };
     let mut out = Vec::new();
     for (a, action) in case.script.actions.iter().enumerate() {
         let (kind, text, what) = match action {
@@ -73,11 +89,14 @@ pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec
                     "turn {turn}: the {what} the harness delivered is recorded by no `{kind}` with its content {content}"
                 ),
             )),
-            [_, again, ..] => out.push(finding(
-                *again,
-                format!("turn {turn}: the {what} the harness delivered is recorded twice"),
+            many if many.len() > sent(text) => out.push(finding(
+                many[sent(text)],
+                format!(
+                    "turn {turn}: the {what} the harness delivered is recorded {} times",
+                    many.len()
+                ),
             )),
-            [one] if kind == "user/message" => {
+            [one, ..] if kind == "user/message" => {
                 let source = log[*one].data.get("source");
                 let source_kind = source.and_then(|s| s.get("kind")).and_then(Value::as_str);
                 if source_kind != Some(USER) {
@@ -90,7 +109,7 @@ pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec
                     ));
                 }
             }
-            [_] => {}
+            _ => {}
         }
     }
     out

@@ -3,7 +3,7 @@
 
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
-use crate::scenario::{Action, Case, ToolOutcome};
+use crate::scenario::{Action, Case, ToolOutcome, TurnPlan};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
@@ -38,8 +38,7 @@ fn carries(recorded: &str, outcome: &ToolOutcome) -> bool {
 
 /// The scripted answers to the tool calls of the model call that served ordinal step
 /// `(turn, step)`: the step's last call (earlier calls of a step failed and were retried).
-fn answers_of(case: &Case, turn: u64, step: u64) -> &[ToolOutcome] {
-    let plan = case.script.plan(case.profile);
+fn answers_of<'c>(case: &'c Case, plan: &[TurnPlan], turn: u64, step: u64) -> &'c [ToolOutcome] {
     let Some(t) = plan.iter().find(|t| t.turn == turn) else {
         return &[];
     };
@@ -112,6 +111,7 @@ fn problem(profile: Profile, e: &SessionEvent, outcome: &ToolOutcome) -> Option<
 /// TOOL-5: every `tool/result` that cites the `tool/call` of the call it names (the pairing
 /// and the citation are TOOL-1's and TOOL-2's) records the scripted answer to that call.
 pub(super) fn check_tool_results(case: &Case, log: &[SessionEvent], ix: &LogIndex) -> Vec<Finding> {
+    let plan = case.script.plan(case.profile);
     let mut out = Vec::new();
     for (i, e) in log.iter().enumerate() {
         if e.kind != "tool/result" {
@@ -130,7 +130,7 @@ pub(super) fn check_tool_results(case: &Case, log: &[SessionEvent], ix: &LogInde
             continue;
         }
         let (turn, step) = ix.ords[i];
-        let Some(outcome) = answers_of(case, turn, step)
+        let Some(outcome) = answers_of(case, &plan, turn, step)
             .iter()
             .find(|o| o.call_id == id)
         else {
