@@ -791,7 +791,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "A failed turn emits `agent/error`, once",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "A turn that ends with reason `error` MUST emit one `agent/error` naming that turn while it is open (after its `turn/start`, before its `turn/end`); a failed turn MUST NOT be reported twice.",
+        statement: "A turn that ends with reason `error` MUST emit an `agent/error` while it is open (after its `turn/start`, before its `turn/end`); a failed turn MUST NOT be reported twice.",
         rationale: "`agent/error` is the one live signal that a turn failed: UIs show the failure and plugins alert on it. A loop that records the failure only in the log fails silently for them; one that reports it twice raises two alarms for one failure. A trace alone shows a turn reported twice (two `agent/error`s for one turn without a status change between); a failed turn without one needs the log's `turn/end`, which `mirrorless run` has. Upstream's 2026-07 loop also emits `agent/error` when the `session/flush` after a turn fails; the harness never fails a flush, and a recorded 2026-07 trace in which a failed turn's flush failed too would be flagged (no such recording exists).",
         enforcement: LIVE_AND_DRIVER,
         source: "event-protocol.md §2.7, §2.10",

@@ -263,7 +263,13 @@ pub fn check_live_reader_with<R: BufRead>(
             c.findings(&checker.findings, line_no);
         }
     }
-    checker.last_line = checker.last_line.max(Some(line_no)).filter(|n| *n > 0);
+    // End-of-trace findings point at the last line (line 1 of an empty file).
+    checker.last_line = Some(checker.last_line.unwrap_or(0).max(line_no).max(1));
+    if checker.index == 0 && line_no > 0 {
+        // Not one record could be read: the LOG-2 findings say so; what the trace "owes" is
+        // unknown.
+        checker.ended = true;
+    }
     checker.end();
     if let Some(c) = context.as_mut() {
         c.findings(&checker.findings, line_no);

@@ -56,18 +56,9 @@ impl LiveChecker {
             }
             _ => {}
         }
-        if status == "idle"
-            && self.is_log_agent(&key)
-            && let Some(turn) = self.log.open_turn
-        {
-            self.report(
-                "LIVE-6",
-                line,
-                format!(
-                    "status `idle` while {} is open: `idle` follows the turn's `turn/end`",
-                    turn_name(turn)
-                ),
-            );
+        // Reported when the turn ends: a turn that never ends is TURN-4's finding.
+        if status == "idle" && self.is_log_agent(&key) && self.log.open_turn.is_some() {
+            self.log.idle_in_turn = self.log.idle_in_turn.or(Some(line));
         }
         let state = self.agent(&key);
         state.status = Some(status.to_owned());
@@ -76,6 +67,22 @@ impl LiveChecker {
 
     pub(super) fn is_log_agent(&self, key: &Option<String>) -> bool {
         self.log_agent.as_ref().is_none_or(|a| a == key)
+    }
+
+    /// LIVE-6 when the log's open turn ends (durable event `seq`): it went `idle` before.
+    pub(super) fn idle_before_turn_end(&mut self, seq: u64) {
+        let (Some(line), Some(turn)) = (self.log.idle_in_turn.take(), self.log.open_turn) else {
+            return;
+        };
+        self.report_at(
+            "LIVE-6",
+            line,
+            Some(seq),
+            format!(
+                "status `idle` while {} was open: `idle` follows the turn's `turn/end`",
+                turn_name(turn)
+            ),
+        );
     }
 
     /// LIVE-6 when the log's turn `turn` (durable event `seq`) starts: the agent is running.
