@@ -9,7 +9,7 @@ For each target given as NAME=DIR: an adapter directory holds `results.tsv` (run
 directory holds `mutants.out/outcomes.json`. Writes OUT/NAME-results.tsv (one row per mutant: id,
 verdict, exit code or cargo-mutants summary, seconds, what caught it, line, operator, mutation)
 and prints one Markdown table row per target: mutants, killed, survived, timed out, unviable,
-argued equivalent, and killed % of the non-equivalent mutants.
+argued equivalent, and the share of the viable non-equivalent mutants killed or timed out.
 
 The survivors file (default OUT/survivors.tsv: target, id, group, reason) says which survivors
 are argued equivalent (group `equivalent`) and which are open; a survivor it does not list is
@@ -113,7 +113,7 @@ def main():
             for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
                 survivors[(r["target"], r["id"])] = r
     print("| target | mutants | killed | survived | timed out | unviable | equivalent "
-          "| killed % of non-equivalent |")
+          "| killed or timed out, % of non-equivalent |")
     print("|---|---|---|---|---|---|---|---|")
     unexplained = []
     for spec in args.targets:
@@ -127,17 +127,20 @@ def main():
         for r in rows:
             count[r["verdict"]] = count.get(r["verdict"], 0) + 1
         unviable += count.get("unviable", 0)
-        alive = [r for r in rows if r["verdict"] in ("survived", "timeout")]
+        # A timed-out mutant hangs the suite: detected, like a kill (cargo-mutants' convention
+        # too), so only survivors need an explanation.
+        alive = [r for r in rows if r["verdict"] == "survived"]
         equivalent = [r for r in alive
                       if survivors.get((name, r["id"]), {}).get("group") == "equivalent"]
         unexplained += ["%s %s line %s: %s" % (name, r["id"], r["line"], r["description"])
                         for r in alive if (name, r["id"]) not in survivors]
-        killed = count.get("killed", 0)
+        detected = count.get("killed", 0) + count.get("timeout", 0)
         viable = len(rows) - count.get("unviable", 0)
         denominator = viable - len(equivalent)
         print("| %s | %d | %d | %d | %d | %d | %d | %.1f %% |" % (
-            name, viable + unviable, killed, count.get("survived", 0), count.get("timeout", 0),
-            unviable, len(equivalent), 100.0 * killed / denominator if denominator else 0.0))
+            name, viable + unviable, count.get("killed", 0), count.get("survived", 0),
+            count.get("timeout", 0), unviable, len(equivalent),
+            100.0 * detected / denominator if denominator else 0.0))
         if count.get("error"):
             print("  (%s: %d harness errors, listed as `error`)" % (name, count["error"]))
     if unexplained:
