@@ -41,10 +41,13 @@ def run_one(args, mutant):
     if args.validate_protocol:
         cmd.append("--validate-protocol")
     cmd += ["--", args.interpreter, path]
+    # The interpreter's own defaults, as an implementer's CI has them: an environment that
+    # sets PYTHONUNBUFFERED (this machine's does) would hide a missing flush.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutant-") as cwd:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, errors="replace", start_new_session=True)
+                                text=True, errors="replace", start_new_session=True, env=env)
         try:
             out, err = proc.communicate(timeout=args.timeout)
             code = proc.returncode
