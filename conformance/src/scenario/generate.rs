@@ -506,7 +506,10 @@ mod tests {
         let drawn: Vec<&str> = (0..DELTA_BYTES).map(text_fragment).collect();
         // The first round is TEXT_FRAGMENTS itself, so shrunk scripts keep their text.
         assert_eq!(drawn[..TEXT_FRAGMENTS.len()], *TEXT_FRAGMENTS);
-        for v in JS_WHITESPACE_VARIANTS.iter().chain(NEAR_WHITESPACE_VARIANTS) {
+        for v in JS_WHITESPACE_VARIANTS
+            .iter()
+            .chain(NEAR_WHITESPACE_VARIANTS)
+        {
             assert!(drawn.contains(v), "{v:?} is never drawn");
         }
     }
