@@ -11,8 +11,12 @@
 #         .cargo/mutants.toml (install it first: cargo install --locked cargo-mutants@27.1.0)
 #
 # Every target first checks that the unmutated implementation passes (m0000 for the adapters,
-# cargo-mutants' baseline for rust) and stops if it does not. Results: OUT/py/results.tsv,
-# OUT/js/results.tsv, OUT/rust/mutants.out/outcomes.json (+ caught.txt, missed.txt, …).
+# cargo-mutants' baseline for rust) and stops if it does not. An adapter's survivors are run
+# once more with --validate-protocol (every message checked against the stdio schemas).
+# Results: OUT/{py,js}/results.tsv and results-only-validated.tsv (the survivors' second run),
+# OUT/rust/mutants.out/outcomes.json (+ caught.txt, missed.txt, …); then
+#   python3 benches/mutation/summarize.py py=OUT/py js=OUT/js rust=OUT/rust
+# writes docs/benchmarks/mutation/*-results.tsv and prints the table.
 #
 # Environment: OUT (default target/mutation), SEED (7), CASES (256 per profile), TIMEOUT
 # (120 s per adapter mutant), JOBS (1; 2 only on an idle machine), SHARD (rust only, e.g. 1/2:
@@ -30,11 +34,15 @@ SEED=${SEED:-7} CASES=${CASES:-256} TIMEOUT=${TIMEOUT:-120} JOBS=${JOBS:-1}
 [ $# -gt 0 ] || set -- py js rust
 
 adapter() { # NAME INTERPRETER MUTATOR SOURCE
-  rm -rf "${OUT:?}/$1"
-  python3 "benches/mutation/$3" "$4" "$OUT/$1"
-  python3 benches/mutation/run_mutants.py --bin target/release/mirrorless --seed "$SEED" \
-    --cases "$CASES" --timeout "$TIMEOUT" --jobs "$JOBS" --interpreter "$2" \
-    ${ONLY:+--only "$ONLY"} "$OUT/$1"
+  [ -n "${ONLY:-}" ] || { rm -rf "${OUT:?}/$1"; python3 "benches/mutation/$3" "$4" "$OUT/$1"; }
+  run="python3 benches/mutation/run_mutants.py --bin target/release/mirrorless --seed $SEED"
+  run="$run --cases $CASES --timeout $TIMEOUT --jobs $JOBS --interpreter $2"
+  $run ${ONLY:+--only "$ONLY"} "$OUT/$1"
+  # The survivors once more with every message checked against the stdio JSON Schemas: a
+  # mutant that writes, say, an event without `seq` does not conform either.
+  alive=$(awk -F '\t' 'NR > 1 && $2 != "killed" { printf "%s%s", s, $1; s = "," }' \
+    "$OUT/$1/results${ONLY:+-only}.tsv")
+  [ -z "$alive" ] || $run --only "$alive" --validate-protocol "$OUT/$1"
 }
 
 for target in "$@"; do

@@ -37,12 +37,17 @@ def run_one(args, mutant):
     # default would restart the process up to ten times and wait out a timeout for each hang;
     # either way the mutant is killed, but hanging mutants took two thirds of the run time.
     cmd = ["nice", "-n", "19", args.bin, "run", "--seed", str(args.seed), "--cases",
-           str(args.cases), "--no-corpus", "--no-shrink", "-j", "1", "--max-restarts", "0",
-           "--", args.interpreter, path]
+           str(args.cases), "--no-corpus", "--no-shrink", "-j", "1", "--max-restarts", "0"]
+    if args.validate_protocol:
+        cmd.append("--validate-protocol")
+    cmd += ["--", args.interpreter, path]
+    # The interpreter's own defaults, as an implementer's CI has them: an environment that
+    # sets PYTHONUNBUFFERED (this machine's does) would hide a missing flush.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutant-") as cwd:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, errors="replace", start_new_session=True)
+                                text=True, errors="replace", start_new_session=True, env=env)
         try:
             out, err = proc.communicate(timeout=args.timeout)
             code = proc.returncode
@@ -75,6 +80,9 @@ def main():
     p.add_argument("--jobs", type=int, default=1, help="mutants run at once")
     p.add_argument("--interpreter", required=True, help="python3 or node")
     p.add_argument("--only", help="comma-separated mutant ids to run (default: all)")
+    p.add_argument("--validate-protocol", action="store_true",
+                   help="run with --validate-protocol: a message that breaks the stdio schema "
+                        "(an event without `seq`, …) kills the mutant")
     p.add_argument("dir")
     args = p.parse_args()
     args.bin = os.path.abspath(args.bin)
@@ -96,7 +104,8 @@ def main():
         return 2
     results = []
     cols = ["id", "verdict", "code", "seconds", "failed", "line", "operator", "description"]
-    out_name = "results.tsv" if not args.only else "results-only.tsv"
+    out_name = ("results" + ("-only" if args.only else "")
+                + ("-validated" if args.validate_protocol else "") + ".tsv")
     # Rows are written as they come, so an interrupted run still leaves its partial results.
     with open(os.path.join(args.dir, out_name), "w", encoding="utf-8") as f, \
             concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

@@ -9,7 +9,7 @@ For each target given as NAME=DIR: an adapter directory holds `results.tsv` (run
 directory holds `mutants.out/outcomes.json`. Writes OUT/NAME-results.tsv (one row per mutant: id,
 verdict, exit code or cargo-mutants summary, seconds, what caught it, line, operator, mutation)
 and prints one Markdown table row per target: mutants, killed, survived, timed out, unviable,
-argued equivalent, and killed % of the non-equivalent mutants.
+argued equivalent, and the share of the viable non-equivalent mutants killed or timed out.
 
 The survivors file (default OUT/survivors.tsv: target, id, group, reason) says which survivors
 are argued equivalent (group `equivalent`) and which are open; a survivor it does not list is
@@ -28,12 +28,17 @@ COLS = ["id", "verdict", "code", "seconds", "failed", "line", "operator", "descr
 def adapter_rows(d):
     with open(os.path.join(d, "results.tsv"), encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
-    only = os.path.join(d, "results-only.tsv")
-    if os.path.exists(only):
-        # A re-run of some mutants (--only) on a newer tree replaces their first verdicts.
+    # A run of some mutants (--only, then --only --validate-protocol) replaces their verdicts in
+    # results.tsv, and adds the mutants the first run did not reach (a run split in two).
+    for name in ("results-only.tsv", "results-only-validated.tsv"):
+        only = os.path.join(d, name)
+        if not os.path.exists(only):
+            continue
         with open(only, encoding="utf-8") as f:
             newer = {r["id"]: r for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)}
+        seen = {r["id"] for r in rows}
         rows = [newer.get(r["id"], r) for r in rows]
+        rows += [r for i, r in sorted(newer.items()) if i not in seen]
     unviable = 0
     note = os.path.join(d, "unviable.txt")
     if os.path.exists(note):
@@ -42,35 +47,56 @@ def adapter_rows(d):
     return rows, unviable
 
 
-def cargo_rows(d):
-    with open(os.path.join(d, "mutants.out", "outcomes.json"), encoding="utf-8") as f:
-        outcomes = json.load(f)
+def failed_tests(d, log_path):
+    """The suite! tests a caught mutant failed (`failures:` list of the test log)."""
+    if not log_path:
+        return ""
+    try:
+        with open(os.path.join(d, "mutants.out", log_path), encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    names = set()
+    for line in text.splitlines():
+        # `test mirrorless_conformance_suite::chunk_1 ... FAILED` -> CHUNK-1
+        if line.startswith("test mirrorless_conformance_suite::") and line.endswith("FAILED"):
+            test = line.split("::")[1].split()[0]
+            names.add(test.upper().replace("_", "-") if test[-1].isdigit() else test)
+    return ",".join(sorted(names))
+
+
+def cargo_rows(spec):
+    """Rows of one or more cargo-mutants output directories, `DIR[,DIR…]`: a later directory (a
+    rerun with --iterate on a newer tree) replaces the verdicts of the mutants it tested. Ids
+    (r0001 …) number the mutants in the first directory's `mutants.json` (source order)."""
+    dirs = spec.split(",")
+    with open(os.path.join(dirs[0], "mutants.out", "mutants.json"), encoding="utf-8") as f:
+        names = [m["name"] for m in json.load(f)]
     verdicts = {"CaughtMutant": "killed", "MissedMutant": "survived", "Timeout": "timeout",
-                "Unviable": "unviable", "Success": "survived", "Failure": "killed"}
+                "Unviable": "unviable"}
+    by_name = {}
+    for d in dirs:
+        with open(os.path.join(d, "mutants.out", "outcomes.json"), encoding="utf-8") as f:
+            outcomes = json.load(f)
+        for o in outcomes["outcomes"]:
+            scenario = o["scenario"]
+            if not isinstance(scenario, dict) or "Mutant" not in scenario:
+                continue  # the baseline
+            m = scenario["Mutant"]
+            where, _, what = m["name"].partition(": ")
+            by_name[m["name"]] = {
+                "verdict": verdicts.get(o["summary"], o["summary"]),
+                "code": o["summary"],
+                "seconds": "%.1f" % sum(p.get("duration") or 0 for p in o.get("phase_results", [])),
+                "failed": failed_tests(d, o.get("log_path")),
+                "line": where,
+                "operator": m.get("genre", ""),
+                "description": what,
+            }
     rows = []
-    for n, o in enumerate(outcomes["outcomes"], 1):
-        scenario = o["scenario"]
-        if not isinstance(scenario, dict) or "Mutant" not in scenario:
-            continue  # the baseline
-        m = scenario["Mutant"]
-        seconds = sum(p.get("duration", {}).get("secs", 0) if isinstance(p.get("duration"), dict)
-                      else p.get("duration", 0) for p in o.get("phase_results", []))
-        span = m.get("span", {}).get("start", {})
-        rows.append({
-            "id": "r%04d" % n,
-            "verdict": verdicts.get(o["summary"], o["summary"]),
-            "code": o["summary"],
-            "seconds": "%.1f" % seconds,
-            "failed": "",
-            "line": "%s:%s" % (m.get("file", ""), span.get("line", "")),
-            "operator": m.get("genre", ""),
-            "description": "%s%s" % (
-                ("replace %s with %s" % (m.get("function", {}).get("function_name", ""),
-                                         m.get("replacement", "")))
-                if m.get("genre") == "FnValue" else m.get("replacement", ""),
-                (" in %s" % m["function"]["function_name"]) if m.get("function") and
-                m.get("genre") != "FnValue" else ""),
-        })
+    for n, name in enumerate(names, 1):
+        if name in by_name:
+            rows.append(dict(by_name[name], id="r%04d" % n))
     return rows, 0
 
 
@@ -87,7 +113,7 @@ def main():
             for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
                 survivors[(r["target"], r["id"])] = r
     print("| target | mutants | killed | survived | timed out | unviable | equivalent "
-          "| killed % of non-equivalent |")
+          "| killed or timed out, % of non-equivalent |")
     print("|---|---|---|---|---|---|---|---|")
     unexplained = []
     for spec in args.targets:
@@ -101,17 +127,20 @@ def main():
         for r in rows:
             count[r["verdict"]] = count.get(r["verdict"], 0) + 1
         unviable += count.get("unviable", 0)
-        alive = [r for r in rows if r["verdict"] in ("survived", "timeout")]
+        # A timed-out mutant hangs the suite: detected, like a kill (cargo-mutants' convention
+        # too), so only survivors need an explanation.
+        alive = [r for r in rows if r["verdict"] == "survived"]
         equivalent = [r for r in alive
                       if survivors.get((name, r["id"]), {}).get("group") == "equivalent"]
         unexplained += ["%s %s line %s: %s" % (name, r["id"], r["line"], r["description"])
                         for r in alive if (name, r["id"]) not in survivors]
-        killed = count.get("killed", 0)
+        detected = count.get("killed", 0) + count.get("timeout", 0)
         viable = len(rows) - count.get("unviable", 0)
         denominator = viable - len(equivalent)
         print("| %s | %d | %d | %d | %d | %d | %d | %.1f %% |" % (
-            name, viable + unviable, killed, count.get("survived", 0), count.get("timeout", 0),
-            unviable, len(equivalent), 100.0 * killed / denominator if denominator else 0.0))
+            name, viable + unviable, count.get("killed", 0), count.get("survived", 0),
+            count.get("timeout", 0), unviable, len(equivalent),
+            100.0 * detected / denominator if denominator else 0.0))
         if count.get("error"):
             print("  (%s: %d harness errors, listed as `error`)" % (name, count["error"]))
     if unexplained:

@@ -191,7 +191,10 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
                     if !text.is_ascii() && crate::vocab::text::is_blank(text) {
                         add("whitespace JavaScript trims (U+FEFF, U+00A0, U+2028)");
                     }
-                    if text.contains(['\u{1c}', '\u{85}']) {
+                    // U+001C, U+0085 and the generator's other near-whitespace variants.
+                    if text.contains(['\u{1c}', '\u{85}'])
+                        || super::generate::NEAR_WHITESPACE_VARIANTS.contains(&text.as_str())
+                    {
                         add("near-whitespace JavaScript keeps (U+001C, U+0085)");
                     }
                 }

@@ -42,10 +42,71 @@ pub const TEXT_FRAGMENTS: &[&str] = &[
     "\u{1c}",
     "\u{85}",
 ];
+/// Every non-ASCII code point JavaScript's `trim` removes, in one fragment: an implementation
+/// whose whitespace set misses any one of them keeps a cancelled block that streamed only this.
+pub const ALL_JS_WHITESPACE: &str = "\u{a0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}\u{2007}\u{2008}\u{2009}\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}";
+/// What a JavaScript-whitespace fragment of [`TEXT_FRAGMENTS`] (U+FEFF, U+00A0, U+2028) streams
+/// when its delta byte is past the first round: every such code point at once, the two ends of
+/// the range U+2000..=U+200A, and the others one by one.
+pub const JS_WHITESPACE_VARIANTS: &[&str] = &[
+    ALL_JS_WHITESPACE,
+    "\u{2000}",
+    "\u{200a}",
+    "\u{1680}",
+    "\u{2029}",
+    "\u{202f}",
+    "\u{205f}",
+    "\u{3000}",
+];
+/// What a near-whitespace fragment of [`TEXT_FRAGMENTS`] (U+001C, U+0085) streams past the
+/// first round: code points JavaScript's `trim` keeps although some language or an older Unicode
+/// calls them whitespace (U+001D..=U+001F, U+180E), the neighbours of the range
+/// U+2000..=U+200A (U+1FFF, U+200B), and `_`, the character a whitespace set written as a string
+/// most easily gains by mistake. Each alone is text, not whitespace: a cancelled block that
+/// streamed only it is kept.
+pub const NEAR_WHITESPACE_VARIANTS: &[&str] = &[
+    "\u{1d}", "\u{1e}", "\u{1f}", "\u{180e}", "\u{1fff}", "\u{200b}", "_",
+];
+
+/// The text of a text or reasoning delta whose raw byte is `d`. Bytes below
+/// `TEXT_FRAGMENTS.len()` (where shrinking ends) select [`TEXT_FRAGMENTS`] directly, and so does
+/// every higher byte, except that one selecting a non-ASCII whitespace or near-whitespace
+/// fragment streams one of that fragment's variants: the k-th such byte past the first round
+/// streams variant k (cyclically), so every variant is drawn while each kind of text keeps its
+/// share.
+pub fn text_fragment(d: u8) -> &'static str {
+    let n = TEXT_FRAGMENTS.len();
+    let d = usize::from(d);
+    let base = TEXT_FRAGMENTS[d % n];
+    match variants_of(base) {
+        Some(variants) if d >= n => {
+            let k = (n..d)
+                .filter(|&b| variants_of(TEXT_FRAGMENTS[b % n]) == Some(variants))
+                .count();
+            variants[k % variants.len()]
+        }
+        _ => base,
+    }
+}
+
+/// The variants a fragment of [`TEXT_FRAGMENTS`] stands for past the first round, if any.
+fn variants_of(fragment: &str) -> Option<&'static [&'static str]> {
+    if matches!(fragment, "\u{1c}" | "\u{85}") {
+        Some(NEAR_WHITESPACE_VARIANTS)
+    } else if !fragment.is_ascii() && crate::vocab::text::is_blank(fragment) {
+        Some(JS_WHITESPACE_VARIANTS)
+    } else {
+        None
+    }
+}
+
 /// Tool-call argument deltas: pieces of a JSON object.
 pub const ARGUMENT_FRAGMENTS: &[&str] = &["{", "\"path\":", "\"a.txt\"", "}", "", " "];
 /// Tool names.
 pub const TOOL_NAMES: &[&str] = &["read", "write", "search"];
+
+/// Raw delta bytes are drawn from `0..DELTA_BYTES`.
+const DELTA_BYTES: u8 = 100;
 
 /// A raw block: kind 0 text, 1 reasoning, 2 tool call.
 #[derive(Debug, Clone)]
@@ -86,7 +147,7 @@ pub struct RawCase {
 fn raw_block() -> impl Strategy<Value = RawBlock> {
     (
         prop_oneof![4 => Just(0u8), 2 => Just(1u8), 3 => Just(2u8)],
-        vec(0u8..100, 0..=4),
+        vec(0u8..DELTA_BYTES, 0..=4),
         prop::bool::weighted(0.85),
     )
         .prop_map(|(kind, deltas, end)| RawBlock { kind, deltas, end })
@@ -267,8 +328,8 @@ fn block_chunks(
     });
     let name = TOOL_NAMES[usize::from(raw.deltas.first().copied().unwrap_or(0)) % TOOL_NAMES.len()];
     let mut text = String::new();
-    for (i, d) in raw.deltas.iter().enumerate() {
-        let d = usize::from(*d);
+    for (i, &raw_delta) in raw.deltas.iter().enumerate() {
+        let d = usize::from(raw_delta);
         match kind {
             BlockType::ToolCall => {
                 let frag = ARGUMENT_FRAGMENTS[d % ARGUMENT_FRAGMENTS.len()];
@@ -281,7 +342,7 @@ fn block_chunks(
                 });
             }
             _ => {
-                let frag = TEXT_FRAGMENTS[d % TEXT_FRAGMENTS.len()];
+                let frag = text_fragment(raw_delta);
                 text.push_str(frag);
                 out.push(if kind == BlockType::Text {
                     StreamChunk::TextDelta {
@@ -437,6 +498,43 @@ mod tests {
                 Ok(())
             });
             assert!(result.is_ok(), "{result:?}");
+        }
+    }
+
+    #[test]
+    fn every_text_fragment_and_variant_is_drawn() {
+        let drawn: Vec<&str> = (0..DELTA_BYTES).map(text_fragment).collect();
+        // The first round is TEXT_FRAGMENTS itself, so shrunk scripts keep their text.
+        assert_eq!(drawn[..TEXT_FRAGMENTS.len()], *TEXT_FRAGMENTS);
+        for v in JS_WHITESPACE_VARIANTS
+            .iter()
+            .chain(NEAR_WHITESPACE_VARIANTS)
+        {
+            assert!(drawn.contains(v), "{v:?} is never drawn");
+        }
+    }
+
+    #[test]
+    fn whitespace_variants_are_what_they_claim() {
+        use crate::vocab::text::{is_blank, is_js_whitespace};
+        for v in JS_WHITESPACE_VARIANTS {
+            assert!(is_blank(v) && !v.is_ascii(), "{v:?}");
+        }
+        for v in NEAR_WHITESPACE_VARIANTS {
+            assert!(!is_blank(v), "{v:?}");
+        }
+        // One fragment holds every non-ASCII code point JavaScript trims, so a whitespace set
+        // missing any of them is told apart by one cancel.
+        let missing: Vec<char> = ('\u{80}'..=char::MAX)
+            .filter(|&c| is_js_whitespace(c) && !ALL_JS_WHITESPACE.contains(c))
+            .collect();
+        assert_eq!(missing, Vec::<char>::new());
+        // Both ends of U+2000..=U+200A and both neighbours are drawn on their own.
+        for c in ["\u{2000}", "\u{200a}"] {
+            assert!(JS_WHITESPACE_VARIANTS.contains(&c));
+        }
+        for c in ["\u{1fff}", "\u{200b}"] {
+            assert!(NEAR_WHITESPACE_VARIANTS.contains(&c));
         }
     }
 }
