@@ -3,8 +3,11 @@
 //! the workspace's configuration, cross-file resolution, code actions, hover, bad input, and
 //! the same findings as `mirrorless lint` on every lint fixture.
 
+mod lsp_wire;
+
+use lsp_wire::{read_message, uri_of};
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -12,40 +15,6 @@ use std::time::Duration;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn uri_of(path: &Path) -> String {
-    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let mut out = String::from("file://");
-    for b in path.to_str().unwrap().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length: ") {
-            len = v.parse().ok();
-        }
-    }
-    let mut buf = vec![0; len?];
-    r.read_exact(&mut buf).ok()?;
-    serde_json::from_slice(&buf).ok()
 }
 
 /// A minimal LSP client around a spawned `mirrorless lsp`.

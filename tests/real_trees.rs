@@ -17,9 +17,12 @@
 //! installed packages the published-tree test says `SKIPPED` on the terminal and returns, unless
 //! `MIRRORLESS_REQUIRE_DSH` is set (CI sets it once setup succeeded).
 
+mod lsp_wire;
+
+use lsp_wire::{read_message, uri_of};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -416,40 +419,6 @@ fn by_applicability(report: &Value) -> BTreeMap<&str, u64> {
 }
 
 // ---- the language server, as an editor speaks to it ----
-
-fn uri_of(path: &Path) -> String {
-    let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-    let mut out = String::from("file://");
-    for b in path.to_string_lossy().bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length: ") {
-            len = v.parse().ok();
-        }
-    }
-    let mut buf = vec![0; len?];
-    r.read_exact(&mut buf).ok()?;
-    serde_json::from_slice(&buf).ok()
-}
 
 /// A minimal LSP client around a spawned `mirrorless lsp`.
 struct Client {

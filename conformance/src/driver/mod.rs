@@ -200,6 +200,19 @@ pub struct Observation {
     pub stderr: String,
 }
 
+impl Observation {
+    /// The indices of the script actions the harness delivered as inputs.
+    pub fn delivered_actions(&self) -> std::collections::BTreeSet<usize> {
+        self.transcript
+            .iter()
+            .filter_map(|x| match x {
+                Exchange::Input { action } => Some(*action),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// The harness side of one case: it plays the script and records what the implementation
 /// does. It implements [`Host`] for in-process implementations; an out-of-process driver calls
 /// the same methods as messages arrive, and [`Harness::record_live`] for raw live events.

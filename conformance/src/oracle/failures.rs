@@ -3,12 +3,11 @@
 
 use super::expected::Expected;
 use super::finding::{Finding, Origin};
-use crate::driver::{Exchange, Observation};
+use crate::driver::Observation;
 use crate::scenario::{Action, CallEnding, Case, ModelCall};
 use crate::vocab::Profile;
 use crate::vocab::chunk::FinishReason;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// The `message` and `code` a failing `finish` delivered, if it carried them: 2026-08 in its
 /// `failure` object, 2026-07 flat on the `error` reason. An adapter throw is not here: upstream
@@ -57,14 +56,7 @@ fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
 /// that failure's `message` and `code` (more fields, such as upstream's `status`, are allowed).
 pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation) -> Vec<Finding> {
     let log = &obs.log;
-    let delivered_actions: BTreeSet<usize> = obs
-        .transcript
-        .iter()
-        .filter_map(|x| match x {
-            Exchange::Input { action } => Some(*action),
-            _ => None,
-        })
-        .collect();
+    let delivered_actions = obs.delivered_actions();
     let ends: Vec<usize> = (0..log.len())
         .filter(|i| log[*i].kind == "turn/end")
         .collect();

@@ -3,11 +3,10 @@
 
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
-use crate::driver::{Exchange, Observation};
+use crate::driver::Observation;
 use crate::scenario::{Action, Case};
 use crate::vocab::chunk::ContentBlock;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// The `source.kind` of a prompt's `user/message`: the harness plays the user.
 const USER: &str = "user";
@@ -18,14 +17,7 @@ const USER: &str = "user";
 /// within a case, so a message is found by its content wherever it was put.
 pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec<Finding> {
     let log = &obs.log;
-    let delivered: BTreeSet<usize> = obs
-        .transcript
-        .iter()
-        .filter_map(|x| match x {
-            Exchange::Input { action } => Some(*action),
-            _ => None,
-        })
-        .collect();
+    let delivered = obs.delivered_actions();
     let plan = case.script.plan(case.profile);
     // How many inputs of the script carry `text`: generated texts are unique, but a hand-written
     // case may repeat one (or steer with a prompt's words), which is then recorded that often.

@@ -3,12 +3,11 @@
 
 use super::expected::Expected;
 use super::finding::{Finding, Origin};
-use crate::driver::{Exchange, Observation};
+use crate::driver::Observation;
 use crate::scenario::{Action, Case, InterruptKind};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
 
 /// The `reason` string of every `cancel` stream item the harness sends (stdio.md §4).
 const CANCEL_REASON: &str = "cancelled";
@@ -103,14 +102,7 @@ pub(super) fn check_turn_payloads(
     obs: &Observation,
 ) -> Vec<Finding> {
     let log = &obs.log;
-    let delivered: BTreeSet<usize> = obs
-        .transcript
-        .iter()
-        .filter_map(|x| match x {
-            Exchange::Input { action } => Some(*action),
-            _ => None,
-        })
-        .collect();
+    let delivered = obs.delivered_actions();
     let starts: Vec<usize> = (0..log.len())
         .filter(|i| log[*i].kind == "turn/start")
         .collect();
