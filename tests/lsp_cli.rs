@@ -5,9 +5,9 @@
 
 mod lsp_wire;
 
-use lsp_wire::{read_message, uri_of};
+use lsp_wire::{read_message, uri_of, write_message};
 use serde_json::{Value, json};
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -79,10 +79,8 @@ impl Client {
     }
 
     fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
-        let stdin = self.stdin.as_mut().unwrap();
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("the server's stdin is open");
+        write_message(stdin, &msg);
     }
 
     fn recv(&mut self) -> Value {

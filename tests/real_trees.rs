@@ -19,7 +19,7 @@
 
 mod lsp_wire;
 
-use lsp_wire::{read_message, uri_of};
+use lsp_wire::{read_message, uri_of, write_message};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
@@ -471,10 +471,8 @@ impl Client {
     }
 
     fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
         let stdin = self.stdin.as_mut().expect("the server's stdin is open");
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
-        stdin.flush().expect("flush to the server");
+        write_message(stdin, &msg);
     }
 
     fn notify(&mut self, method: &str, params: Value) {

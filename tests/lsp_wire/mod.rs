@@ -2,7 +2,7 @@
 //! editor does (each says `mod lsp_wire;`).
 
 use serde_json::Value;
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::path::Path;
 
 /// The `file://` URI an editor sends for `path` (canonical, percent-encoded).
@@ -39,4 +39,11 @@ pub fn read_message(r: &mut impl BufRead) -> Option<Value> {
     let mut buf = vec![0; len?];
     r.read_exact(&mut buf).ok()?;
     serde_json::from_slice(&buf).ok()
+}
+
+/// Writes one `Content-Length`-framed JSON-RPC message and flushes it.
+pub fn write_message(w: &mut impl Write, msg: &Value) {
+    let body = msg.to_string();
+    write!(w, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+    w.flush().expect("flush to the server");
 }
