@@ -21,6 +21,7 @@
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+use super::imports::Imports;
 use super::listeners::{self, AgentMaps, MergeTarget, Returns};
 use super::references::References;
 use super::syntax::Resolver;
@@ -45,6 +46,8 @@ pub(super) struct Fixer<'s, 'c> {
     newline: &'static str,
     /// Where each name is referenced (a declaration is deleted only when unused).
     refs: References,
+    /// The file's imports (a fix removes those it leaves unused).
+    imports: Imports,
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
@@ -120,6 +123,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
+            imports: Imports::of(program, src),
             type_decls,
             global_statements,
             merge_for: HashMap::new(),
@@ -150,7 +154,26 @@ impl<'s, 'c> Fixer<'s, 'c> {
             .then_some((event, migration, r))
     }
 
-    fn push(&mut self, occurrence: Range<usize>, fix: Fix) {
+    /// Keeps `fix` for `occurrence`, with the removal of the imports it leaves unused.
+    fn push(&mut self, occurrence: Range<usize>, mut fix: Fix) {
+        let (edits, names) = self
+            .imports
+            .removals(self.src, &self.refs, &fix.edits, &|r| self.removal(r));
+        if !names.is_empty() {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            let what = if names.len() == 1 {
+                "import"
+            } else {
+                "imports"
+            };
+            fix.message = format!(
+                "{}, and the {what} {} it leaves unused",
+                fix.message,
+                names.join(", ")
+            );
+            fix.edits.extend(edits);
+            fix.edits.sort_by_key(|e| (e.start, e.end));
+        }
         self.fixes.push(OccurrenceFix {
             start: occurrence.start,
             end: occurrence.end,

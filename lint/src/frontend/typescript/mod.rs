@@ -7,6 +7,7 @@
 //! oxc cannot parse is scanned lexically, and says so.
 
 mod fixes;
+mod imports;
 pub mod lex;
 mod listeners;
 mod references;
