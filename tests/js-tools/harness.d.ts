@@ -106,6 +106,7 @@ declare module 'agent-host' {
   export type StepOpened = { turn: number; step: number };
   export type StepClosed = { turn: number; step: number };
   export type StepEvent = 'agent/step-start';
+  export type Chunk = StreamChunk;
   export const completed: TurnEndReason;
   export const metrics: Meter;
   export const current: { turn: number };

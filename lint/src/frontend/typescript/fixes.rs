@@ -61,7 +61,7 @@ pub(super) struct Fixer<'s, 'c> {
     /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
     agent_map: Option<String>,
     /// The fixes found so far.
-    pub fixes: Vec<OccurrenceFix>,
+    fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
     scopes: Vec<FnScope>,
 }
@@ -131,6 +131,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             fixes: Vec::new(),
             scopes: Vec::new(),
         }
+    }
+
+    /// The fixes of the program, once visited: with claims on the imports that only several
+    /// of them together leave unused.
+    pub fn finish(mut self) -> Vec<OccurrenceFix> {
+        self.imports.claim_shared(&self.refs, &mut self.fixes);
+        self.fixes
     }
 
     fn catalog(&self) -> &'c Catalog {

@@ -9,13 +9,17 @@
 //! (`import './x'`) have no names and are never touched; default and namespace imports follow
 //! the same rule as named ones.
 //!
-//! Each fix is built alone. Two fixes that each remove part of one declaration edit the
-//! separators between their specifiers, so when together they would empty it their edits
-//! overlap: one is applied and the other waits for the next round, where it removes what is
-//! left, the whole declaration.
+//! Each fix is built alone, and must be right alone (the editor applies one). So:
+//! - two fixes that each remove part of one declaration edit the separators between their
+//!   specifiers; when together they would empty it their edits overlap, one is applied and the
+//!   other waits for the next round, where it removes what is left, the whole declaration;
+//! - a name only several fixes' code uses (two event-map entries naming one imported type) is
+//!   removed by none of them; they claim it ([`crate::model::Claim`]) so that the last of them
+//!   is applied a round after the others, and then it is the one leaving the name unused.
 
 use super::references::References;
-use crate::model::Edit;
+use crate::frontend::OccurrenceFix;
+use crate::model::{Claim, Edit};
 use oxc_ast::ast::*;
 use oxc_span::{GetSpan, Span};
 use std::ops::Range;
@@ -152,6 +156,48 @@ impl Imports {
             out.append(&mut decl_edits);
         }
         (out, names)
+    }
+
+    /// Claims on each import name that no fix leaves unused alone but several together do
+    /// (see the module documentation): the fix applied last in a round (the one whose first
+    /// edit comes last) claims it exclusively, the others share their claims.
+    pub fn claim_shared(&self, refs: &References, fixes: &mut [OccurrenceFix]) {
+        if self.decls.is_empty() || fixes.len() < 2 {
+            return;
+        }
+        let all: Vec<Edit> = fixes.iter().flat_map(|f| f.fix.edits.clone()).collect();
+        for (d, s) in self.left_unused(refs, &all) {
+            let spec = &self.decls[d].specs[s];
+            let uses = refs.of_name(&spec.local);
+            let covers = |edits: &[Edit]| {
+                uses.iter()
+                    .any(|u| edits.iter().any(|e| e.start <= u.start && u.end <= e.end))
+            };
+            let members: Vec<usize> = (0..fixes.len())
+                .filter(|&i| covers(&fixes[i].fix.edits))
+                .collect();
+            // One fix, or copies of one fix (a whole block each member deletes): it removes the
+            // name itself.
+            if members
+                .iter()
+                .all(|&i| fixes[i].fix.edits == fixes[members[0]].fix.edits)
+            {
+                continue;
+            }
+            let first_edit = |i: usize| fixes[i].fix.edits.iter().map(|e| e.start).min();
+            let Some(closer) = members.iter().copied().max_by_key(|&i| first_edit(i)) else {
+                continue;
+            };
+            let closing = fixes[closer].fix.edits.clone();
+            for &i in &members {
+                let exclusive = fixes[i].fix.edits == closing;
+                fixes[i].fix.claims.push(Claim {
+                    start: spec.span.start,
+                    end: spec.span.end,
+                    exclusive,
+                });
+            }
+        }
     }
 
     /// The import names that something named and that, once `edits` are applied, nothing

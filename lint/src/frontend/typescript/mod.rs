@@ -276,7 +276,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             contexts: c.contexts,
             idents: c.occurrences,
             tokens,
-            fixes: fixer.fixes,
+            fixes: fixer.finish(),
         }
     })
 }
