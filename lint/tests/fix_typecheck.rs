@@ -250,6 +250,7 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "subscribe_merge.ts",
                 "subscribe_agent_map.ts",
                 "imports_left_unused.ts",
+                "imports_only_module.ts",
             ],
             _ => &[
                 "subscribe_annotated.ts",

@@ -56,7 +56,9 @@ it, in a value or a type position, or a JSDoc type that stays names it (`{Agent}
 imports follow the same rule (a module also imported for its side effects loses them with its
 last name: write `import './x'` for those). The removal is part of the same fix, with its
 applicability. An import only several deletions use (two entries naming one payload type) goes
-with the last of them, a round of `--fix` later. `lint/tests/fix_typecheck.rs` checks every
+with the last of them, a round of `--fix` later. In a file that is a module only by its imports
+(no export), the last one becomes `export {};`: without it the file would be a script, and its
+`declare module` blocks would declare the module instead of augmenting it. `lint/tests/fix_typecheck.rs` checks every
 fixed fixture with `tsc --noUnusedLocals`.
 
 **Rust** (also in fences): a `const`/`static` whose value is a removed name (or an array of

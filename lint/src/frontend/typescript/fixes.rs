@@ -18,6 +18,8 @@
 //!   enum that is used as a whole, `Object.values(Ev)`; no fix while anything else uses them:
 //!   those uses carry their own fixes, and the round after them deletes the declaration).
 //!
+//! Every fix also removes the imports it leaves unused ([`super::imports`]).
+//!
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
@@ -85,6 +87,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         resolver: Resolver<'c>,
         program: &Program<'_>,
     ) -> Self {
+        let path = resolver.path;
         let mut comments: Vec<(usize, usize)> = program
             .comments
             .iter()
@@ -123,7 +126,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
-            imports: Imports::of(program, src),
+            imports: Imports::of(program, src, path),
             type_decls,
             global_statements,
             merge_for: HashMap::new(),
@@ -163,11 +166,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
 
     /// Keeps `fix` for `occurrence`, with the removal of the imports it leaves unused.
     fn push(&mut self, occurrence: Range<usize>, mut fix: Fix) {
-        let (edits, names) = self
+        let removal = self
             .imports
             .removals(self.src, &self.refs, &fix.edits, &|r| self.removal(r));
-        if !names.is_empty() {
-            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        fix.claims.extend(removal.claims);
+        if !removal.names.is_empty() {
+            let names: Vec<String> = removal.names.iter().map(|n| format!("`{n}`")).collect();
             let what = if names.len() == 1 {
                 "import"
             } else {
@@ -178,7 +182,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 fix.message,
                 names.join(", ")
             );
-            fix.edits.extend(edits);
+            fix.edits.extend(removal.edits);
             fix.edits.sort_by_key(|e| (e.start, e.end));
         }
         self.fixes.push(OccurrenceFix {

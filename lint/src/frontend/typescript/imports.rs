@@ -16,6 +16,12 @@
 //! - a name only several fixes' code uses (two event-map entries naming one imported type) is
 //!   removed by none of them; they claim it ([`crate::model::Claim`]) so that the last of them
 //!   is applied a round after the others, and then it is the one leaving the name unused.
+//!
+//! A file that is a module only by its named imports (no export, no `import './x'`; not
+//! `.mjs`/`.mts`) would become a script without them: its declarations global, its
+//! `declare module 'x' { … }` blocks declarations instead of augmentations. So the last of its
+//! import declarations becomes `export {};` rather than nothing, and the fixes that delete a
+//! whole declaration of such a file are applied one per round (an exclusive claim).
 
 use super::references::References;
 use crate::frontend::OccurrenceFix;
@@ -32,6 +38,9 @@ fn range(span: Span) -> Range<usize> {
 #[derive(Debug, Default)]
 pub(super) struct Imports {
     decls: Vec<Decl>,
+    /// Whether only the named import declarations make the file a module (see the module
+    /// documentation).
+    module_by_imports: bool,
     /// Each JSDoc comment (`/** … */`) and the words inside its `{…}` type expressions.
     jsdoc: Vec<(Range<usize>, Vec<String>)>,
 }
@@ -67,9 +76,20 @@ struct Spec {
 /// An import name a fix leaves unused: its declaration and specifier indices.
 type Unused = (usize, usize);
 
+/// What a fix adds to remove the imports it leaves unused.
+#[derive(Debug, Default)]
+pub(super) struct Removal {
+    /// The edits.
+    pub edits: Vec<Edit>,
+    /// The local names removed.
+    pub names: Vec<String>,
+    /// The claims that keep it out of a round with a fix it must not be applied with.
+    pub claims: Vec<Claim>,
+}
+
 impl Imports {
-    /// The import declarations and JSDoc comments of `program`.
-    pub fn of(program: &Program<'_>, src: &str) -> Imports {
+    /// The import declarations and JSDoc comments of `program`, the file `path`.
+    pub fn of(program: &Program<'_>, src: &str, path: &str) -> Imports {
         let mut decls = Vec::new();
         for stmt in &program.body {
             let Statement::ImportDeclaration(d) = stmt else {
@@ -118,7 +138,19 @@ impl Imports {
                 })
                 .collect()
         };
-        Imports { decls, jsdoc }
+        let always_module = path.ends_with(".mjs") || path.ends_with(".mts");
+        let module_statements = program
+            .body
+            .iter()
+            .filter(|s| s.is_module_declaration())
+            .count();
+        let module_by_imports =
+            !always_module && !decls.is_empty() && module_statements == decls.len();
+        Imports {
+            decls,
+            module_by_imports,
+            jsdoc,
+        }
     }
 
     /// The edits that remove every import name only the code `edits` deletes or replaces
@@ -130,10 +162,11 @@ impl Imports {
         refs: &References,
         edits: &[Edit],
         whole: &dyn Fn(Range<usize>) -> Range<usize>,
-    ) -> (Vec<Edit>, Vec<String>) {
+    ) -> Removal {
         let unused = self.left_unused(refs, edits);
-        let mut out = Vec::new();
-        let mut names = Vec::new();
+        let mut out = Removal::default();
+        // The declarations this fix deletes whole (the last may become `export {};`).
+        let mut whole_decls = Vec::new();
         for (d, decl) in self.decls.iter().enumerate() {
             let removed: Vec<usize> = unused
                 .iter()
@@ -152,10 +185,28 @@ impl Imports {
             {
                 continue;
             }
-            names.extend(removed.iter().map(|&s| decl.specs[s].local.clone()));
-            out.append(&mut decl_edits);
+            if removed.len() == decl.specs.len() {
+                whole_decls.push((d, out.edits.len()));
+            }
+            out.names
+                .extend(removed.iter().map(|&s| decl.specs[s].local.clone()));
+            out.edits.append(&mut decl_edits);
         }
-        (out, names)
+        if self.module_by_imports && !whole_decls.is_empty() {
+            if whole_decls.len() == self.decls.len()
+                && let Some(&(d, e)) = whole_decls.last()
+            {
+                let stmt = &self.decls[d].stmt;
+                out.edits[e] = Edit::new(stmt.start, stmt.end, "export {};");
+            }
+            let first = &self.decls[0].stmt;
+            out.claims.push(Claim {
+                start: first.start,
+                end: first.end,
+                exclusive: true,
+            });
+        }
+        out
     }
 
     /// Claims on each import name that no fix leaves unused alone but several together do
@@ -368,7 +419,7 @@ mod tests {
     fn remove(src: &str, names: &[&str]) -> Option<String> {
         let arena = Allocator::default();
         let program = Parser::new(&arena, src, SourceType::ts()).parse().program;
-        let imports = Imports::of(&program, src);
+        let imports = Imports::of(&program, src, "t.ts");
         let decl = &imports.decls[0];
         let removed: Vec<usize> = (0..decl.specs.len())
             .filter(|&i| names.contains(&decl.specs[i].local.as_str()))
@@ -469,7 +520,7 @@ mod tests {
         ] {
             let arena = Allocator::default();
             let program = Parser::new(&arena, src, SourceType::ts()).parse().program;
-            let imports = Imports::of(&program, src);
+            let imports = Imports::of(&program, src, "t.ts");
             let decl = &imports.decls[0];
             let n = decl.specs.len();
             for mask in 1..(1u32 << n) - 1 {
