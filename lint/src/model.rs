@@ -186,6 +186,23 @@ pub struct Fix {
     /// fix when another Rust file of the run names one of them.
     #[serde(skip)]
     pub deletes: Vec<String>,
+    /// Ranges whose text this fix depends on without editing it: a fix with a claim is not
+    /// applied in the same round as another fix whose claim on an overlapping range is
+    /// exclusive (it waits for the next round, which sees the other's result).
+    #[serde(skip)]
+    pub claims: Vec<Claim>,
+}
+
+/// A range of a file that a [`Fix`] depends on (see [`Fix::claims`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// Byte offset of the first claimed byte.
+    pub start: usize,
+    /// Byte offset just past the last claimed byte.
+    pub end: usize,
+    /// Whether no other fix claiming an overlapping range may be applied in the same round
+    /// (shared claims on the same range may).
+    pub exclusive: bool,
 }
 
 impl Fix {
@@ -197,6 +214,7 @@ impl Fix {
             edits,
             lines: LineReplacement::default(),
             deletes: Vec::new(),
+            claims: Vec::new(),
         }
     }
 }

@@ -1,19 +1,23 @@
 //! The fixes leave TypeScript that still type-checks, by the real compiler: every `.ts` input
 //! under `fixtures/lint/fix/` and its expected outputs (`X.fixed.ts`, `X.unsafe.ts`, which
 //! `fix_fixtures.rs` pins to what `--fix` and `--fix --unsafe-fixes` produce) are checked with
-//! `tsc --noEmit --strict` against the harness declarations in `tests/js-tools/`, twice:
+//! `tsc --noEmit --strict --noUnusedLocals` against the harness declarations in
+//! `tests/js-tools/` (so an import a fix leaves unused fails it), twice:
 //! - with a typed context (`harness-typed.d.ts`: `ctx.on` typed by an event map, so listener
 //!   parameters are contextually typed), and
 //! - with `ctx: any` (`harness-any.d.ts`: no contextual typing, so only the annotations the code
 //!   carries type a listener, and `noImplicitAny` rejects the rest).
 //!
-//! Property: each output of an input that type-checked type-checks too.
+//! Properties:
+//! - each output of an input that type-checked type-checks too (unused locals aside);
+//! - no output of any input declares a local (an import above all) that nothing uses unless the
+//!   input already did: a fix that deletes the only code naming an import removes the import.
 //!
 //! tsc is the pinned npm `typescript` that `tests/js-tools/setup.sh` installs. Without it the test is
 //! skipped (and says so); `MIRRORLESS_REQUIRE_TSC=1` (set by `.ci/run` once it is installed)
 //! makes a missing tsc a failure.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,17 +48,59 @@ fn tsc() -> Option<PathBuf> {
     None
 }
 
+/// What tsc says about one file.
+#[derive(Debug, Default)]
+struct Diagnostics {
+    /// Every diagnostic but the unused-local ones, as tsc prints them.
+    errors: String,
+    /// The locals `--noUnusedLocals` reports as unused: the name it quotes, or the text of the
+    /// line it points at when it names none (`All imports in import declaration are unused`).
+    unused: BTreeSet<String>,
+}
+
+/// The codes `--noUnusedLocals` reports: "'X' is declared but its value is never read",
+/// "… but never used", "All imports in import declaration are unused", "All destructured
+/// elements are unused", "All variables are unused", "All type parameters are unused".
+const UNUSED: &[&str] = &["TS6133", "TS6192", "TS6196", "TS6198", "TS6199", "TS6205"];
+
+/// The unused local a `FILE(LINE,COL): error TS6133: 'X' is …` line names (see [`Diagnostics`]).
+fn unused_local(base: &Path, file: &Path, line: &str) -> String {
+    let message = line.split_once("): error ").map_or(line, |(_, m)| m);
+    if let Some((_, rest)) = message.split_once('\'')
+        && let Some((name, _)) = rest.split_once('\'')
+    {
+        return name.to_owned();
+    }
+    let number: usize = line
+        .split_once('(')
+        .and_then(|(_, r)| r.split_once(','))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(0);
+    let text = std::fs::read_to_string(base.join(file)).unwrap_or_default();
+    text.lines()
+        .nth(number.saturating_sub(1))
+        .unwrap_or(message)
+        .trim()
+        .to_owned()
+}
+
 /// tsc's diagnostics per file for `files` (relative to `base`) with the harness
-/// `variant` (`typed` or `any`); a file that type-checks has none. One program holds all of
-/// them (one compiler start, not one per file), each file a module of its own
-/// (`--moduleDetection force`, scripts too), so none sees another's declarations.
-fn check(tsc: &Path, variant: &str, base: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, String> {
+/// `variant` (`typed` or `any`), with `--noUnusedLocals`; a file that type-checks has none. One
+/// program holds all of them (one compiler start, not one per file), each file a module of its
+/// own (`--moduleDetection force`, scripts too), so none sees another's declarations.
+fn check(
+    tsc: &Path,
+    variant: &str,
+    base: &Path,
+    files: &[PathBuf],
+) -> BTreeMap<PathBuf, Diagnostics> {
     let dir = tsc_dir();
     let out = Command::new(tsc)
         .current_dir(base)
         .args([
             "--noEmit",
             "--strict",
+            "--noUnusedLocals",
             "--pretty",
             "false",
             "--target",
@@ -79,25 +125,28 @@ fn check(tsc: &Path, variant: &str, base: &Path, files: &[PathBuf]) -> BTreeMap<
         String::from_utf8_lossy(&out.stderr)
     );
     // `FILE(LINE,COL): error TS…`, continuation lines indented.
-    let mut by_file: BTreeMap<PathBuf, String> = BTreeMap::new();
-    let mut current: Option<PathBuf> = None;
+    let mut by_file: BTreeMap<PathBuf, Diagnostics> = BTreeMap::new();
+    let mut current: Option<(PathBuf, bool)> = None;
     for line in text.lines() {
         if !line.starts_with(' ')
             && let Some((file, _)) = line.split_once('(')
         {
-            current = files
-                .iter()
-                .find(|f| Path::new(file) == f.as_path())
-                .cloned();
+            let f = files.iter().find(|f| Path::new(file) == f.as_path());
             assert!(
-                current.is_some(),
+                f.is_some(),
                 "tsc ({variant}) reports a file that is not a fixture: {line}\n{text}"
             );
+            let unused = UNUSED.iter().any(|c| line.contains(&format!("error {c}:")));
+            current = f.map(|f| (f.clone(), unused));
+            if let Some((f, true)) = &current {
+                let local = unused_local(base, f, line);
+                by_file.entry(f.clone()).or_default().unused.insert(local);
+            }
         }
-        if let Some(f) = &current {
+        if let Some((f, false)) = &current {
             let entry = by_file.entry(f.clone()).or_default();
-            entry.push_str(line);
-            entry.push('\n');
+            entry.errors.push_str(line);
+            entry.errors.push('\n');
         }
     }
     // A failing exit with diagnostics is "does not type-check"; anything else is a broken run.
@@ -154,24 +203,37 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
         let before = check(&tsc, variant, &fixtures(), &inputs);
         let after = check(&tsc, variant, &fixtures(), &outputs);
         let mut checked = Vec::new();
+        let none = Diagnostics::default();
         for input in &inputs {
-            if let Some(errors) = before.get(input) {
-                eprintln!(
-                    "{} does not type-check with the {variant} harness (so its fixes need not):\n{errors}",
-                    input.display()
-                );
-                continue;
-            }
-            checked.push(input.file_name().unwrap_or_default().to_owned());
+            let was = before.get(input).unwrap_or(&none);
             for output in self::outputs(&fixtures().join(input)) {
-                if let Some(errors) = after.get(&relative(&output)) {
+                let is = after.get(&relative(&output)).unwrap_or(&none);
+                let new: Vec<&String> = is.unused.difference(&was.unused).collect();
+                if !new.is_empty() {
                     failures.push(format!(
-                        "{} type-checks with the {variant} harness, but its fix {} does not:\n{errors}",
+                        "{}: its fix {} leaves unused (with the {variant} harness) {new:?}",
                         input.display(),
                         output.display()
                     ));
                 }
+                if was.errors.is_empty() && !is.errors.is_empty() {
+                    failures.push(format!(
+                        "{} type-checks with the {variant} harness, but its fix {} does not:\n{}",
+                        input.display(),
+                        output.display(),
+                        is.errors
+                    ));
+                }
             }
+            if !was.errors.is_empty() {
+                eprintln!(
+                    "{} does not type-check with the {variant} harness (so its fixes need not):\n{}",
+                    input.display(),
+                    was.errors
+                );
+                continue;
+            }
+            checked.push(input.file_name().unwrap_or_default().to_owned());
         }
         // The property must not hold vacuously: these inputs type-check by design.
         let want: &[&str] = match variant {
@@ -187,8 +249,14 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "unused_declarations.ts",
                 "subscribe_merge.ts",
                 "subscribe_agent_map.ts",
+                "imports_left_unused.ts",
+                "imports_only_module.ts",
             ],
-            _ => &["subscribe_annotated.ts", "emit_beside_append.ts"],
+            _ => &[
+                "subscribe_annotated.ts",
+                "emit_beside_append.ts",
+                "imports_left_unused.ts",
+            ],
         };
         for name in want {
             assert!(
@@ -220,6 +288,30 @@ fn an_unannotated_rewrite_fails_without_contextual_typing() {
     let files = [rel.clone()];
     assert!(check(&tsc, "typed", dir.path(), &files).is_empty());
     let errors = check(&tsc, "any", dir.path(), &files);
-    let errors = errors.get(&rel).expect("noImplicitAny must reject it");
+    let errors = &errors
+        .get(&rel)
+        .expect("noImplicitAny must reject it")
+        .errors;
     assert!(errors.contains("TS7006"), "{errors}");
+}
+
+/// `--noUnusedLocals` rejects the import a deletion used to leave behind (the event-map entry
+/// gone, its payload type still imported), so the property above can fail on imports too.
+#[test]
+fn an_import_left_unused_fails_the_check() {
+    let Some(tsc) = tsc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let rel = PathBuf::from("left_behind.ts");
+    std::fs::write(
+        dir.path().join(&rel),
+        "import type { LoopAgent, TurnEnd } from 'agent-host';\n\
+         declare module 'cordis' {\n  \
+         interface Events {\n    \
+         'agent/status'(agent: LoopAgent, status: Status): void;\n  }\n}\n",
+    )
+    .unwrap();
+    let found = check(&tsc, "typed", dir.path(), std::slice::from_ref(&rel));
+    let found = found.get(&rel).expect("noUnusedLocals must reject it");
+    assert!(found.errors.is_empty(), "{}", found.errors);
+    assert_eq!(found.unused, BTreeSet::from(["TurnEnd".to_owned()]));
 }

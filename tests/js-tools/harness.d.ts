@@ -96,3 +96,19 @@ declare module 'cordis' {
 declare module '@deepseek-ai/cordis' {
   export interface Events {}
 }
+
+// A host package the fixtures import names from, so that an import a fix leaves unused is one
+// `tsc --noUnusedLocals` reports. Its types are the harness's own under other names.
+type HarnessAgent = Agent;
+declare module 'agent-host' {
+  export type LoopAgent = HarnessAgent;
+  export type TurnEnd = TurnEndReason;
+  export type StepOpened = { turn: number; step: number };
+  export type StepClosed = { turn: number; step: number };
+  export type StepEvent = 'agent/step-start';
+  export type Chunk = StreamChunk;
+  export const completed: TurnEndReason;
+  export const metrics: Meter;
+  export const current: { turn: number };
+  export default class Host {}
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned JavaScript tools the tests run into tests/js-tools/node_modules (exact
 # versions in package.json, every package pinned by package-lock.json):
-#   - typescript: `tsc --noEmit --strict` on the fix fixtures before and after the fix
+#   - typescript: `tsc --noEmit --strict --noUnusedLocals` on the fix fixtures before and after the fix
 #     (lint/tests/fix_typecheck.rs);
 #   - @umbrelladocs/rdformat-validator: checks `mirrorless lint --format rdjson/rdjsonl` against
 #     the Reviewdog Diagnostic Format (tests/rdjson_format.rs). reviewdog itself is on none of

@@ -114,6 +114,56 @@ fn write(path: &Path, content: &str) {
     std::fs::write(path, content).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }
 
+/// The temporary directory a test installs into and runs in (removed when dropped).
+struct Sandbox(tempfile::TempDir);
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        Sandbox(tempfile::tempdir().expect("a temporary directory"))
+    }
+
+    /// `rel` inside the sandbox (not created).
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.path().join(rel)
+    }
+
+    /// The directory `rel`, created.
+    fn dir(&self, rel: &str) -> PathBuf {
+        let dir = self.path(rel);
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        dir
+    }
+
+    /// The file `rel`, written with `content`.
+    fn file(&self, rel: &str, content: &str) -> PathBuf {
+        let path = self.path(rel);
+        write(&path, content);
+        path
+    }
+
+    /// The file `rel`: the repository's `source` with its first `from` replaced by `to`, a broken
+    /// copy that shows a checker really checks.
+    fn broken_copy(&self, rel: &str, source: &str, from: &str, to: &str) -> PathBuf {
+        let text = std::fs::read_to_string(root().join(source))
+            .unwrap_or_else(|e| panic!("{source}: {e}"));
+        assert!(text.contains(from), "{source} no longer contains {from:?}");
+        self.file(rel, &text.replacen(from, to, 1))
+    }
+}
+
+/// `PATH` with `dir` first (where a test puts the binary a tool must find).
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut dirs = vec![dir.to_path_buf()];
+    dirs.extend(std::env::split_paths(&path));
+    std::env::join_paths(dirs).expect("a PATH")
+}
+
+/// The release binary `cargo xtask dist` built, on the `PATH` the hooks and the action use.
+fn release_binary() -> PathBuf {
+    target_dir().join("release/mirrorless")
+}
+
 /// A TypeScript plugin that still subscribes to a removed mirror, and its migrated version.
 const STALE_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('agent/turn-end', (agent, turn) => console.log(turn));\n}\n";
 const MIGRATED_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('session/event', (e) => { if (e.type === 'turn/end') console.log(e.data.turn); });\n}\n";
@@ -127,14 +177,38 @@ fn install_sh(args: &[&str], path_prefix: Option<&Path>) -> Output {
     let mut cmd = Command::new("sh");
     cmd.arg(dist().join("install.sh")).args(args);
     if let Some(prefix) = path_prefix {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut dirs = vec![prefix.to_path_buf()];
-        dirs.extend(std::env::split_paths(&path));
-        cmd.env("PATH", std::env::join_paths(dirs).unwrap());
+        cmd.env("PATH", path_with(prefix));
     }
     cmd.env_remove("MIRRORLESS_DOWNLOAD_URL")
         .env_remove("MIRRORLESS_INSTALL_DIR");
     run(&mut cmd)
+}
+
+/// install.sh from the release at `url` into `to`, for `target` (or the detected one), with
+/// `more` arguments.
+fn install_from(url: &str, target: Option<&str>, to: &Path, more: &[&str]) -> Output {
+    let to = to.to_str().expect("a UTF-8 path");
+    let mut args = vec!["--base-url", url, "--to", to];
+    if let Some(target) = target {
+        args.extend(["--target", target]);
+    }
+    args.extend(more);
+    install_sh(&args, None)
+}
+
+/// A directory holding `archive` and its `.sha256` as a release page serves them, with the
+/// archive's middle byte flipped when `corrupt`.
+fn release_dir(sb: &Sandbox, name: &str, archive: &str, corrupt: bool) -> PathBuf {
+    let dir = sb.dir(name);
+    let mut bytes = std::fs::read(dist().join(archive)).unwrap();
+    if corrupt {
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0xff;
+    }
+    std::fs::write(dir.join(archive), bytes).unwrap();
+    let sum = format!("{archive}.sha256");
+    std::fs::copy(dist().join(&sum), dir.join(&sum)).unwrap();
+    dir
 }
 
 #[test]
@@ -144,28 +218,14 @@ fn install_sh_installs_the_archive_after_verifying_its_checksum() {
     if !ready("install.sh", &needs) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let release = tmp.path().join("release");
-    std::fs::create_dir_all(&release).unwrap();
-    for name in [archive.clone(), format!("{archive}.sha256")] {
-        std::fs::copy(dist().join(&name), release.join(&name)).unwrap();
-    }
+    let sb = Sandbox::new();
+    let release = release_dir(&sb, "release", &archive, false);
     let triple = host_triple();
 
     // From a file:// URL, as from a release page.
-    let bin = tmp.path().join("bin");
+    let bin = sb.path("bin");
     let url = format!("file://{}", release.display());
-    let out = install_sh(
-        &[
-            "--base-url",
-            &url,
-            "--target",
-            &triple,
-            "--to",
-            bin.to_str().unwrap(),
-        ],
-        None,
-    );
+    let out = install_from(&url, Some(&triple), &bin, &[]);
     expect(&out, 0, "installed mirrorless", "install from file://");
     let version = run(Command::new(bin.join("mirrorless")).arg("--version"));
     expect(
@@ -176,7 +236,7 @@ fn install_sh_installs_the_archive_after_verifying_its_checksum() {
     );
 
     // From a plain directory; MIRRORLESS_INSTALL_DIR is honoured.
-    let bin2 = tmp.path().join("bin2");
+    let bin2 = sb.path("bin2");
     let mut cmd = Command::new("sh");
     cmd.arg(dist().join("install.sh"))
         .args(["--base-url", release.to_str().unwrap(), "--target", &triple])
@@ -190,30 +250,10 @@ fn install_sh_installs_the_archive_after_verifying_its_checksum() {
     assert!(bin2.join("mirrorless").is_file());
 
     // A corrupt download: exit 2, a clear message, nothing installed.
-    let corrupt = tmp.path().join("corrupt");
-    std::fs::create_dir_all(&corrupt).unwrap();
-    let mut bytes = std::fs::read(release.join(&archive)).unwrap();
-    let middle = bytes.len() / 2;
-    bytes[middle] ^= 0xff;
-    std::fs::write(corrupt.join(&archive), bytes).unwrap();
-    std::fs::copy(
-        release.join(format!("{archive}.sha256")),
-        corrupt.join(format!("{archive}.sha256")),
-    )
-    .unwrap();
-    let bin3 = tmp.path().join("bin3");
+    let corrupt = release_dir(&sb, "corrupt", &archive, true);
+    let bin3 = sb.path("bin3");
     let url = format!("file://{}", corrupt.display());
-    let out = install_sh(
-        &[
-            "--base-url",
-            &url,
-            "--target",
-            &triple,
-            "--to",
-            bin3.to_str().unwrap(),
-        ],
-        None,
-    );
+    let out = install_from(&url, Some(&triple), &bin3, &[]);
     expect(&out, 2, "checksum mismatch", "a corrupt archive");
     assert!(
         !bin3.join("mirrorless").exists(),
@@ -221,24 +261,12 @@ fn install_sh_installs_the_archive_after_verifying_its_checksum() {
     );
 
     // A missing archive (a version that was never released).
-    let out = install_sh(
-        &[
-            "--base-url",
-            &url,
-            "--target",
-            &triple,
-            "--version",
-            "0.0.0-none",
-            "--to",
-            bin3.to_str().unwrap(),
-        ],
-        None,
-    );
+    let out = install_from(&url, Some(&triple), &bin3, &["--version", "0.0.0-none"]);
     expect(&out, 2, "mirrorless-0.0.0-none-", "a missing archive");
 
     // This machine's detected target: Linux gets the static musl build.
     if cfg!(target_os = "linux") {
-        let out = install_sh(&["--base-url", &url, "--to", bin3.to_str().unwrap()], None);
+        let out = install_from(&url, None, &bin3, &[]);
         expect(
             &out,
             2,
@@ -248,12 +276,12 @@ fn install_sh_installs_the_archive_after_verifying_its_checksum() {
     }
 
     // An unsupported platform: a `uname` that says SunOS on SPARC.
-    let fake = tmp.path().join("fake-uname");
-    write(
-        &fake.join("uname"),
+    let uname = sb.file(
+        "fake-uname/uname",
         "#!/bin/sh\ncase \"$1\" in -s) echo SunOS ;; -m) echo sparc64 ;; *) echo SunOS ;; esac\n",
     );
-    make_executable(&fake.join("uname"));
+    make_executable(&uname);
+    let fake = sb.path("fake-uname");
     let out = install_sh(
         &["--base-url", &url, "--to", bin3.to_str().unwrap()],
         Some(&fake),
@@ -319,11 +347,46 @@ fn npm_in(dir: &Path, cache: &Path) -> Command {
     cmd
 }
 
-fn npx_in(dir: &Path, cache: &Path, args: &[&str]) -> Output {
-    let mut cmd = npm_in(dir, cache);
-    cmd.args(["exec", "--offline", "--no", "--", "mirrorless"])
-        .args(args);
-    run(&mut cmd)
+/// A fresh npm project in the sandbox, with local tarballs installed into it offline.
+struct NpmProject {
+    dir: PathBuf,
+    cache: PathBuf,
+}
+
+impl NpmProject {
+    /// The project `name` with `tarballs` installed by `npm install --offline` plus `args`;
+    /// npm must say `added` (`added 2 packages`). Projects of one sandbox share a cache.
+    fn install(sb: &Sandbox, name: &str, args: &[&str], tarballs: &[&Path], added: &str) -> Self {
+        let dir = sb.dir(name);
+        write(
+            &dir.join("package.json"),
+            &format!("{{ \"name\": \"{name}\", \"version\": \"1.0.0\", \"private\": true }}\n"),
+        );
+        let project = NpmProject {
+            dir,
+            cache: sb.path("npm-cache"),
+        };
+        let mut install = npm_in(&project.dir, &project.cache);
+        install
+            .args(["install", "--offline"])
+            .args(args)
+            .args(tarballs);
+        expect(
+            &run(&mut install),
+            0,
+            added,
+            &format!("npm install --offline {}", args.join(" ")),
+        );
+        project
+    }
+
+    /// `npx mirrorless ARGS` in the project, offline.
+    fn npx(&self, args: &[&str]) -> Output {
+        let mut cmd = npm_in(&self.dir, &self.cache);
+        cmd.args(["exec", "--offline", "--no", "--", "mirrorless"])
+            .args(args);
+        run(&mut cmd)
+    }
 }
 
 #[test]
@@ -332,26 +395,16 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     if !ready("npm packages", &[platform_tgz.clone(), main_tgz.clone()]) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let cache = tmp.path().join("npm-cache");
-    let project = tmp.path().join("plugin");
-    write(
-        &project.join("package.json"),
-        "{ \"name\": \"plugin\", \"version\": \"1.0.0\", \"private\": true }\n",
-    );
-    let mut install = npm_in(&project, &cache);
-    install
-        .args(["install", "--offline"])
-        .arg(&platform_tgz)
-        .arg(&main_tgz);
-    expect(
-        &run(&mut install),
-        0,
+    let sb = Sandbox::new();
+    let plugin = NpmProject::install(
+        &sb,
+        "plugin",
+        &[],
+        &[&platform_tgz, &main_tgz],
         "added 2 packages",
-        "npm install --offline of the tarballs",
     );
 
-    let out = npx_in(&project, &cache, &["--version"]);
+    let out = plugin.npx(&["--version"]);
     expect(
         &out,
         0,
@@ -360,17 +413,17 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     );
 
     // lint: a plugin still subscribing to a removed mirror, then migrated.
-    write(&project.join("src/follow.ts"), STALE_PLUGIN);
-    let out = npx_in(&project, &cache, &["lint", "src/"]);
+    write(&plugin.dir.join("src/follow.ts"), STALE_PLUGIN);
+    let out = plugin.npx(&["lint", "src/"]);
     expect(
         &out,
         1,
         "error[ML001]: subscribes to removed event `agent/turn-end`",
         "npx mirrorless lint",
     );
-    write(&project.join("src/follow.ts"), MIGRATED_PLUGIN);
+    write(&plugin.dir.join("src/follow.ts"), MIGRATED_PLUGIN);
     expect(
-        &npx_in(&project, &cache, &["lint", "src/"]),
+        &plugin.npx(&["lint", "src/"]),
         0,
         "0 errors",
         "npx mirrorless lint (migrated)",
@@ -379,26 +432,22 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     // check: a valid and an invalid session log.
     let valid = root().join(VALID_LOG);
     let invalid = root().join(INVALID_LOG);
-    let out = npx_in(&project, &cache, &["check", valid.to_str().unwrap()]);
+    let out = plugin.npx(&["check", valid.to_str().unwrap()]);
     expect(&out, 0, "conforms", "npx mirrorless check (valid)");
-    let out = npx_in(&project, &cache, &["check", invalid.to_str().unwrap()]);
+    let out = plugin.npx(&["check", invalid.to_str().unwrap()]);
     expect(&out, 1, "error[MSG-3]", "npx mirrorless check (invalid)");
 
     // run: the Node reference adapter over the stdio protocol.
     let adapter = root().join("fixtures/adapters/reference-js/adapter.mjs");
-    let out = npx_in(
-        &project,
-        &cache,
-        &[
-            "run",
-            "--cases",
-            "16",
-            "--no-corpus",
-            "--",
-            "node",
-            adapter.to_str().unwrap(),
-        ],
-    );
+    let out = plugin.npx(&[
+        "run",
+        "--cases",
+        "16",
+        "--no-corpus",
+        "--",
+        "node",
+        adapter.to_str().unwrap(),
+    ]);
     expect(
         &out,
         0,
@@ -407,12 +456,11 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     );
 
     // An unsupported platform: the same bin script, on a Node that says it is SunOS.
-    let fake = tmp.path().join("sunos.cjs");
-    write(
-        &fake,
+    let fake = sb.file(
+        "sunos.cjs",
         "Object.defineProperty(process, 'platform', { value: 'sunos' });\n",
     );
-    let bin = project.join("node_modules/mirrorless/bin/mirrorless.js");
+    let bin = plugin.dir.join("node_modules/mirrorless/bin/mirrorless.js");
     let out = run(Command::new("node")
         .arg("--require")
         .arg(&fake)
@@ -426,22 +474,14 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     );
 
     // The platform package left out (--omit=optional): exit 2, saying which package is missing.
-    let bare = tmp.path().join("bare");
-    write(
-        &bare.join("package.json"),
-        "{ \"name\": \"bare\", \"version\": \"1.0.0\", \"private\": true }\n",
-    );
-    let mut install = npm_in(&bare, &cache);
-    install
-        .args(["install", "--offline", "--omit=optional"])
-        .arg(&main_tgz);
-    expect(
-        &run(&mut install),
-        0,
+    let bare = NpmProject::install(
+        &sb,
+        "bare",
+        &["--omit=optional"],
+        &[&main_tgz],
         "added 1 package",
-        "npm install --omit=optional",
     );
-    let out = npx_in(&bare, &cache, &["--version"]);
+    let out = bare.npx(&["--version"]);
     expect(
         &out,
         2,
@@ -465,29 +505,47 @@ fn wheel() -> Option<PathBuf> {
         })
 }
 
-#[test]
-fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
-    let Some(wheel) = wheel() else {
+/// The built wheel, or `None` after [`ready`] said why `test` cannot run.
+fn ready_wheel(test: &str) -> Option<PathBuf> {
+    let found = wheel();
+    if found.is_none() {
         ready(
-            "wheel",
+            test,
             &[dist().join(format!("mirrorless-{VERSION}-py3-none-*.whl"))],
         );
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let venv = tmp.path().join("venv");
+    }
+    found
+}
+
+/// A fresh venv in the sandbox: its `bin` directory.
+fn venv(sb: &Sandbox) -> PathBuf {
+    let venv = sb.path("venv");
     expect(
         &run(Command::new("python3").args(["-m", "venv"]).arg(&venv)),
         0,
         "",
         "python3 -m venv",
     );
-    let bin = venv.join("bin");
+    venv.join("bin")
+}
+
+/// `pip install --no-index WHEEL` with the venv's pip.
+fn pip_install(bin: &Path, wheel: &Path) -> Output {
     let mut pip = Command::new(bin.join("pip"));
     pip.args(["install", "--no-index", "--disable-pip-version-check"])
-        .arg(&wheel);
+        .arg(wheel);
+    run(&mut pip)
+}
+
+#[test]
+fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
+    let Some(wheel) = ready_wheel("wheel") else {
+        return;
+    };
+    let sb = Sandbox::new();
+    let bin = venv(&sb);
     expect(
-        &run(&mut pip),
+        &pip_install(&bin, &wheel),
         0,
         &format!("Successfully installed mirrorless-{VERSION}"),
         "pip install --no-index",
@@ -520,14 +578,9 @@ fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
     );
 
     // A wheel for another platform: pip refuses it by name (docs/guides/install.md).
-    let other = tmp
-        .path()
-        .join(format!("mirrorless-{VERSION}-py3-none-win_arm64.whl"));
+    let other = sb.path(&format!("mirrorless-{VERSION}-py3-none-win_arm64.whl"));
     std::fs::copy(&wheel, &other).unwrap();
-    let mut pip = Command::new(bin.join("pip"));
-    pip.args(["install", "--no-index", "--disable-pip-version-check"])
-        .arg(&other);
-    let out = run(&mut pip);
+    let out = pip_install(&bin, &other);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(
         text(&out).contains("is not a supported wheel on this platform"),
@@ -543,17 +596,13 @@ fn wheel_installs_into_a_fresh_venv_without_the_network_and_runs() {
 fn pipx_runs_the_wheel_without_the_network() {
     let pipx = tools_bin().join("pipx");
     let wheelhouse = target_dir().join("packaging-tools/wheelhouse");
-    let Some(wheel) = wheel() else {
-        ready(
-            "pipx run",
-            &[dist().join(format!("mirrorless-{VERSION}-py3-none-*.whl"))],
-        );
+    let Some(wheel) = ready_wheel("pipx run") else {
         return;
     };
     if !ready("pipx run", &[pipx.clone(), wheelhouse.clone()]) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let sb = Sandbox::new();
     let pipx_run = |args: &[&str]| {
         let mut cmd = Command::new(&pipx);
         cmd.arg("run")
@@ -561,8 +610,8 @@ fn pipx_runs_the_wheel_without_the_network() {
             .arg(&wheel)
             .arg("mirrorless")
             .args(args)
-            .env("PIPX_HOME", tmp.path().join("pipx-home"))
-            .env("PIPX_BIN_DIR", tmp.path().join("pipx-bin"))
+            .env("PIPX_HOME", sb.path("pipx-home"))
+            .env("PIPX_BIN_DIR", sb.path("pipx-bin"))
             .env("PIP_NO_INDEX", "1")
             .env("PIP_FIND_LINKS", &wheelhouse)
             .env("PIP_DISABLE_PIP_VERSION_CHECK", "1")
@@ -603,6 +652,16 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", text(&out));
 }
 
+/// A fresh git repository at `dir` with `files` (name, content) written and staged.
+fn git_repo(dir: &Path, files: &[(&str, &str)]) {
+    std::fs::create_dir_all(dir).unwrap();
+    git(dir, &["init", "-q"]);
+    for (name, content) in files {
+        write(&dir.join(name), content);
+    }
+    git(dir, &["add", "."]);
+}
+
 fn git_head(dir: &Path) -> String {
     let out = run(Command::new("git")
         .current_dir(dir)
@@ -613,48 +672,40 @@ fn git_head(dir: &Path) -> String {
 #[test]
 fn pre_commit_hooks_lint_and_check_a_temporary_repository() {
     let pre_commit = tools_bin().join("pre-commit");
-    let binary = target_dir().join("release/mirrorless");
+    let binary = release_binary();
     if !ready("pre-commit hooks", &[pre_commit.clone(), binary.clone()]) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let sb = Sandbox::new();
     // The hook repository: this checkout's .pre-commit-hooks.yaml, committed in a local repo
     // (pre-commit clones it by path: no network), so the working tree's file is what is tested.
-    let hooks = tmp.path().join("hooks");
-    std::fs::create_dir_all(&hooks).unwrap();
-    std::fs::copy(
-        root().join(".pre-commit-hooks.yaml"),
-        hooks.join(".pre-commit-hooks.yaml"),
-    )
-    .unwrap();
-    git(&hooks, &["init", "-q"]);
-    git(&hooks, &["add", "."]);
+    let hooks = sb.path("hooks");
+    let manifest = std::fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    git_repo(&hooks, &[(".pre-commit-hooks.yaml", &manifest)]);
     git(&hooks, &["commit", "-q", "-m", "hooks"]);
 
-    let project = tmp.path().join("project");
-    std::fs::create_dir_all(&project).unwrap();
-    git(&project, &["init", "-q"]);
-    write(
-        &project.join(".pre-commit-config.yaml"),
-        &format!(
-            "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: mirrorless-lint\n      - id: mirrorless-check\n",
-            hooks.display(),
-            git_head(&hooks)
-        ),
+    let project = sb.path("project");
+    let config = format!(
+        "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: mirrorless-lint\n      - id: mirrorless-check\n",
+        hooks.display(),
+        git_head(&hooks)
     );
-    write(&project.join("src/follow.ts"), STALE_PLUGIN);
-    std::fs::copy(root().join(VALID_LOG), project.join("good.jsonl")).unwrap();
-    git(&project, &["add", "."]);
+    let good_log = std::fs::read_to_string(root().join(VALID_LOG)).unwrap();
+    git_repo(
+        &project,
+        &[
+            (".pre-commit-config.yaml", &config),
+            ("src/follow.ts", STALE_PLUGIN),
+            ("good.jsonl", &good_log),
+        ],
+    );
 
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut dirs = vec![binary.parent().unwrap().to_path_buf()];
-    dirs.extend(std::env::split_paths(&path));
-    let path = std::env::join_paths(dirs).unwrap();
+    let path = path_with(binary.parent().unwrap());
     let pre_commit_run = || {
         run(Command::new(&pre_commit)
             .current_dir(&project)
             .args(["run", "--all-files", "--color", "never"])
-            .env("PRE_COMMIT_HOME", tmp.path().join("pre-commit-home"))
+            .env("PRE_COMMIT_HOME", sb.path("pre-commit-home"))
             .env("PATH", &path))
     };
 
@@ -735,12 +786,12 @@ fn actionlint_passes_on_every_workflow_and_catches_a_broken_one() {
     );
 
     // The same release workflow with a typo in an expression must fail: the tool really checks.
-    let tmp = tempfile::tempdir().unwrap();
-    let broken = tmp.path().join("release.yml");
-    let release = std::fs::read_to_string(root().join(".github/workflows/release.yml")).unwrap();
-    write(
-        &broken,
-        &release.replacen("${{ matrix.target }}", "${{ matrix.targt }}", 1),
+    let sb = Sandbox::new();
+    let broken = sb.broken_copy(
+        "release.yml",
+        ".github/workflows/release.yml",
+        "${{ matrix.target }}",
+        "${{ matrix.targt }}",
     );
     expect(
         &actionlint(&[broken]),
@@ -768,12 +819,12 @@ fn action_yml_matches_the_action_metadata_schema() {
         "action.yml",
     );
 
-    let tmp = tempfile::tempdir().unwrap();
-    let broken = tmp.path().join("action.yml");
-    let action = std::fs::read_to_string(root().join("action.yml")).unwrap();
-    write(
-        &broken,
-        &action.replace("using: composite", "using: compose"),
+    let sb = Sandbox::new();
+    let broken = sb.broken_copy(
+        "action.yml",
+        "action.yml",
+        "using: composite",
+        "using: compose",
     );
     let out = check(&broken);
     assert_ne!(
@@ -812,9 +863,8 @@ struct StepRun {
 }
 
 fn run_step(step: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
-    let tmp = tempfile::tempdir().unwrap();
-    let outputs = tmp.path().join("github_output");
-    std::fs::write(&outputs, "").unwrap();
+    let sb = Sandbox::new();
+    let outputs = sb.file("github_output", "");
     let mut cmd = Command::new("bash");
     cmd.args([
         "--noprofile",
@@ -840,12 +890,13 @@ fn run_step(step: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
 
 #[test]
 fn the_action_resolves_its_version_and_runs_lint_check_and_run() {
-    let binary = target_dir().join("release/mirrorless");
+    let binary = release_binary();
     if !ready("action.yml steps", std::slice::from_ref(&binary)) {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+    let sb = Sandbox::new();
+    let dir = sb.dir("work");
+    let dir = dir.as_path();
 
     // The version: from the action's tag, from the input, or an error for a branch.
     let r = run_step(
@@ -903,10 +954,7 @@ fn the_action_resolves_its_version_and_runs_lint_check_and_run() {
         r.output
     );
 
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let mut dirs = vec![binary.parent().unwrap().to_path_buf()];
-    dirs.extend(std::env::split_paths(&path));
-    let path = std::env::join_paths(dirs).unwrap();
+    let path = path_with(binary.parent().unwrap());
     let path = path.to_str().unwrap();
 
     // lint: SARIF written (for the upload step), annotations printed, status 1 recorded.

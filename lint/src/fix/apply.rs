@@ -1,7 +1,8 @@
 //! Applying a set of fixes to one text: every edit of a fix or none of them, never two
-//! overlapping edits (a fix that overlaps one already taken waits for the next round).
+//! overlapping edits (a fix that overlaps one already taken waits for the next round), never
+//! two fixes whose claims overlap when one of them is exclusive ([`Fix::claims`]).
 
-use crate::model::{Edit, Fix};
+use crate::model::{Claim, Edit, Fix};
 
 /// The result of [`apply`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,11 @@ fn conflicts(a: &Edit, b: &Edit) -> bool {
     }
 }
 
+/// Whether two claims of different fixes keep those fixes out of one round.
+fn claims_conflict(a: &Claim, b: &Claim) -> bool {
+    (a.exclusive || b.exclusive) && a.start < b.end && b.start < a.end
+}
+
 fn valid(text: &str, e: &Edit) -> bool {
     e.start <= e.end
         && e.end <= text.len()
@@ -43,14 +49,20 @@ pub fn apply(text: &str, fixes: &[&Fix]) -> Applied {
     let mut order: Vec<usize> = (0..fixes.len()).collect();
     order.sort_by_key(|&i| fixes[i].edits.iter().map(|e| (e.start, e.end)).min());
     let mut taken: Vec<Edit> = Vec::new();
+    let mut claimed: Vec<Claim> = Vec::new();
     let mut applied = Vec::new();
     let mut skipped = Vec::new();
     for i in order {
         let edits = &fixes[i].edits;
         let ok = !edits.is_empty()
             && edits.iter().all(|e| valid(text, e))
-            && !edits.iter().any(|e| taken.iter().any(|t| conflicts(e, t)));
+            && !edits.iter().any(|e| taken.iter().any(|t| conflicts(e, t)))
+            && !fixes[i]
+                .claims
+                .iter()
+                .any(|c| claimed.iter().any(|t| claims_conflict(c, t)));
         if ok {
+            claimed.extend(fixes[i].claims.iter().cloned());
             for e in edits {
                 if !taken.contains(e) {
                     taken.push(e.clone());
@@ -120,6 +132,26 @@ mod tests {
         let r = apply("012345", &[&a, &b]);
         assert_eq!(r.applied, vec![0]);
         assert_eq!(r.text, "0145");
+    }
+
+    #[test]
+    fn an_exclusive_claim_waits_for_the_shared_ones_and_shared_ones_go_together() {
+        let claim = |exclusive| Claim {
+            start: 0,
+            end: 1,
+            exclusive,
+        };
+        let mut a = fix(&[(2, 3, "")]);
+        let mut b = fix(&[(4, 5, "")]);
+        let mut c = fix(&[(6, 7, "")]);
+        a.claims.push(claim(false));
+        b.claims.push(claim(false));
+        c.claims.push(claim(true));
+        let r = apply("01234567", &[&a, &b, &c]);
+        assert_eq!(r.applied, vec![0, 1]);
+        assert_eq!(r.skipped, vec![2]);
+        let r = apply("01234567", &[&c, &a]);
+        assert_eq!(r.applied, vec![1]);
     }
 
     #[test]

@@ -232,7 +232,11 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
         src[line_start..first].to_owned()
     };
     for f in result.fixes {
-        let edits_inside = f.fix.edits.iter().all(|e| inside(e.start) && inside(e.end));
+        let edits_inside = f.fix.edits.iter().all(|e| inside(e.start) && inside(e.end))
+            && f.fix
+                .claims
+                .iter()
+                .all(|c| inside(c.start) && inside(c.end));
         if !inside(f.start) || !inside(f.end) || !edits_inside {
             continue;
         }
@@ -243,6 +247,10 @@ fn lint_block(src: &str, block: &Block, cx: Context<'_>, analysis: &mut FileAnal
             if !indent.is_empty() {
                 e.replacement = e.replacement.replace('\n', &format!("\n{indent}"));
             }
+        }
+        for c in &mut fix.claims {
+            c.start = content.to_source(c.start - shift);
+            c.end = content.to_source(c.end - shift);
         }
         analysis.fixes.push(OccurrenceFix {
             start: content.to_source(f.start - shift),

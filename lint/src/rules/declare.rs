@@ -46,6 +46,21 @@ names the enum.
   of a script (a file without `import`/`export`: its top level is global), a `let`/`var`, and a
   declaration listing several names.
 
+**Imports** (TypeScript/JavaScript, also in fences): the fix also removes each import only the
+deleted code named (`TurnEndReason` in `import type { Agent, TurnEndReason } from './agent'`,
+for the entry `'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason)`), and the
+whole `import` declaration when nothing of it is left, so `tsc --noUnusedLocals` and eslint's
+`no-unused-vars` accept the fixed file. An import stays while any other code of the file names
+it, in a value or a type position, or a JSDoc type that stays names it (`{Agent}`,
+`{@link Agent}`); side-effect imports (`import './x'`) are never touched; default and namespace
+imports follow the same rule (a module also imported for its side effects loses them with its
+last name: write `import './x'` for those). The removal is part of the same fix, with its
+applicability. An import only several deletions use (two entries naming one payload type) goes
+with the last of them, a round of `--fix` later. In a file that is a module only by its imports
+(no export), the last one becomes `export {};`: without it the file would be a script, and its
+`declare module` blocks would declare the module instead of augmenting it. `lint/tests/fix_typecheck.rs` checks every
+fixed fixture with `tsc --noUnusedLocals`.
+
 **Rust** (also in fences): a `const`/`static` whose value is a removed name (or an array of
 removed names only), a typed event (the struct with its `impl Event for T { const NAME … }` or
 name method, or its event attribute, and every other impl of it in the file) and an enum variant

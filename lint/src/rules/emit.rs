@@ -38,6 +38,9 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
 In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
 (`ctx`, `agent`) is renamed `_ctx`, `_agent`: code built with `noUnusedParameters` still compiles
 and no caller changes.
+
+The imports only the deleted emit named are removed with it (the whole `import` declaration when
+nothing of it is left), as for ML003's deletions, so `tsc --noUnusedLocals` still accepts the file.
 ",
     bad: r#"
 session.append("turn/start", json!({ "turn": turn }));

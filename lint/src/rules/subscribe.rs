@@ -37,7 +37,10 @@ untyped (`any`) and gives the new parameters no contextual type: an annotated ag
 annotated fields make `event: { type: string; data: unknown }` and destructure
 `event.data as { turn: number; … }` with the original types (`P['turn']` for a payload typed
 `P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do).
-`lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict`.
+`lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict --noUnusedLocals`: an
+import only the old handler's annotations named (the agent's type, when the handler did not use
+the agent) is removed with the rewrite, the whole `import` declaration when nothing of it is
+left, as for ML003's deletions.
 
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
   `agent.session` (which becomes `session`), the twin records exactly what the mirror

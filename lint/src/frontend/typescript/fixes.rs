@@ -18,9 +18,12 @@
 //!   enum that is used as a whole, `Object.values(Ev)`; no fix while anything else uses them:
 //!   those uses carry their own fixes, and the round after them deletes the declaration).
 //!
+//! Every fix also removes the imports it leaves unused ([`super::imports`]).
+//!
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+use super::imports::Imports;
 use super::listeners::{self, AgentMaps, MergeTarget, Returns};
 use super::references::References;
 use super::syntax::Resolver;
@@ -45,6 +48,8 @@ pub(super) struct Fixer<'s, 'c> {
     newline: &'static str,
     /// Where each name is referenced (a declaration is deleted only when unused).
     refs: References,
+    /// The file's imports (a fix removes those it leaves unused).
+    imports: Imports,
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
@@ -58,7 +63,7 @@ pub(super) struct Fixer<'s, 'c> {
     /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
     agent_map: Option<String>,
     /// The fixes found so far.
-    pub fixes: Vec<OccurrenceFix>,
+    fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
     scopes: Vec<FnScope>,
 }
@@ -82,6 +87,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         resolver: Resolver<'c>,
         program: &Program<'_>,
     ) -> Self {
+        let path = resolver.path;
         let mut comments: Vec<(usize, usize)> = program
             .comments
             .iter()
@@ -120,6 +126,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
+            imports: Imports::of(program, src, path),
             type_decls,
             global_statements,
             merge_for: HashMap::new(),
@@ -127,6 +134,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             fixes: Vec::new(),
             scopes: Vec::new(),
         }
+    }
+
+    /// The fixes of the program, once visited: with claims on the imports that only several
+    /// of them together leave unused.
+    pub fn finish(mut self) -> Vec<OccurrenceFix> {
+        self.imports.claim_shared(&self.refs, &mut self.fixes);
+        self.fixes
     }
 
     fn catalog(&self) -> &'c Catalog {
@@ -150,7 +164,27 @@ impl<'s, 'c> Fixer<'s, 'c> {
             .then_some((event, migration, r))
     }
 
-    fn push(&mut self, occurrence: Range<usize>, fix: Fix) {
+    /// Keeps `fix` for `occurrence`, with the removal of the imports it leaves unused.
+    fn push(&mut self, occurrence: Range<usize>, mut fix: Fix) {
+        let removal = self
+            .imports
+            .removals(self.src, &self.refs, &fix.edits, &|r| self.removal(r));
+        fix.claims.extend(removal.claims);
+        if !removal.names.is_empty() {
+            let names: Vec<String> = removal.names.iter().map(|n| format!("`{n}`")).collect();
+            let what = if names.len() == 1 {
+                "import"
+            } else {
+                "imports"
+            };
+            fix.message = format!(
+                "{}, and the {what} {} it leaves unused",
+                fix.message,
+                names.join(", ")
+            );
+            fix.edits.extend(removal.edits);
+            fix.edits.sort_by_key(|e| (e.start, e.end));
+        }
         self.fixes.push(OccurrenceFix {
             start: occurrence.start,
             end: occurrence.end,

@@ -7,6 +7,7 @@
 //! oxc cannot parse is scanned lexically, and says so.
 
 mod fixes;
+mod imports;
 pub mod lex;
 mod listeners;
 mod references;
@@ -275,7 +276,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             contexts: c.contexts,
             idents: c.occurrences,
             tokens,
-            fixes: fixer.fixes,
+            fixes: fixer.finish(),
         }
     })
 }
