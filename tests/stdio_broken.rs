@@ -361,6 +361,18 @@ fault!(
     }
 );
 
+// Death by a signal after `shutdown` is no exit status 0 either.
+fault!(
+    fault_killed_after_shutdown,
+    "FAULT-killed-after-shutdown",
+    |name: &str| {
+        let ran = run_fault(name, &["-j", "1", "--max-restarts", "0"]);
+        let lines = assert_faulted_with(&ran, name, "was killed by signal 6 after `shutdown`");
+        assert_eq!(lines.len(), 1, "{name}: one process, one fault: {lines:?}");
+        insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+    }
+);
+
 // Like a missing `seq`, a missing `time` breaks the schema: a fault under
 // `--validate-protocol` (without it, the driver reads events as `mirrorless check` does).
 fault!(
