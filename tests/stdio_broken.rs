@@ -204,12 +204,234 @@ broken!(
 );
 broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 
+// ---- protocol faults: `FAULT-*.py` breaks the protocol, not a requirement ----------------
+
+/// What `mirrorless run` made of a `FAULT-*` fixture: its exit status, the problems of its
+/// JSON report, and the requirements that failed.
+struct Faulted {
+    code: Option<i32>,
+    problems: Vec<String>,
+    failed: BTreeSet<String>,
+    stderr: String,
+}
+
+/// Runs the real binary on a `FAULT-*` fixture, 64 generated cases per profile, seed 7.
+fn run_fault(name: &str, args: &[&str]) -> Faulted {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args([
+            "run",
+            "--seed",
+            "7",
+            "--cases",
+            "64",
+            "--no-corpus",
+            "--no-shrink",
+        ])
+        .args([
+            "--format",
+            "json",
+            "--run-timeout",
+            "300",
+            "--message-timeout",
+            "20",
+        ])
+        .args(args)
+        .args(["--", "python3", &format!("{DIR}/{name}.py")])
+        .env_remove("CI")
+        .output()
+        .expect("mirrorless runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{name}: the JSON report does not parse ({e}); stderr:\n{stderr}")
+    });
+    let report = &json["report"];
+    let problems = report["problems"]
+        .as_array()
+        .map(|ps| {
+            ps.iter()
+                .filter_map(|p| p.as_str())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    let failed = report["profiles"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|p| p["requirements"].as_array().into_iter().flatten())
+        .filter(|r| r["status"] == "fail")
+        .filter_map(|r| r["id"].as_str().map(str::to_owned))
+        .collect();
+    Faulted {
+        code: out.status.code(),
+        problems,
+        failed,
+        stderr,
+    }
+}
+
+/// The line of a problem that says what happened (its first).
+fn headline(problem: &str) -> &str {
+    problem.lines().next().unwrap_or_default()
+}
+
+/// Asserts a run that ended in protocol faults only: exit 2, no requirement failing, and
+/// every problem is a fault saying `what`. Returns the headlines.
+fn assert_faulted_with(ran: &Faulted, name: &str, what: &str) -> Vec<String> {
+    assert_eq!(
+        ran.code,
+        Some(2),
+        "{name}: a protocol fault exits 2\n{}",
+        ran.stderr
+    );
+    assert!(
+        ran.failed.is_empty(),
+        "{name}: no requirement may fail: {:?}",
+        ran.failed
+    );
+    assert!(
+        !ran.problems.is_empty(),
+        "{name}: the fault must be reported\n{}",
+        ran.stderr
+    );
+    for p in &ran.problems {
+        assert!(
+            p.contains(what),
+            "{name}: every problem must be the fault `{what}`:\n{p}"
+        );
+    }
+    ran.problems
+        .iter()
+        .map(|p| headline(p).to_owned())
+        .collect()
+}
+
+macro_rules! fault {
+    ($test:ident, $name:literal, $body:expr) => {
+        #[test]
+        fn $test() {
+            ($body)($name);
+        }
+    };
+}
+
+// A dispose, idle or while the model streams, ends the case: a request after it is a fault.
+fault!(
+    fault_next_input_after_dispose,
+    "FAULT-next-input-after-dispose",
+    |name: &str| {
+        let ran = run_fault(name, &["-j", "1", "--max-restarts", "1000"]);
+        let lines = assert_faulted_with(
+            &ran,
+            name,
+            "it sent `next-input` after the agent was disposed",
+        );
+        for how in [
+            "(the answer to its `next-input` was `input {kind: dispose}`)",
+            "(a `dispose` stream item was delivered and its turn ended with `turn/end`)",
+        ] {
+            assert!(
+                lines.iter().any(|l| l.contains(how)),
+                "{name}: both ways a dispose takes effect must show: {how}"
+            );
+        }
+        assert!(ran.problems[0].contains("stdio.md §2, rule 5"));
+        // The restart accounting: every fault restarts the process, and says so.
+        assert!(ran.problems.iter().all(|p| p.contains("(restart ")));
+        insta::assert_snapshot!(format!("fault_{name}"), lines[..2].join("\n"));
+    }
+);
+
+// Every process is shut down and must exit 0: one fault per process, `-j` ones included,
+// and it takes no restart (nothing is restarted for it).
+fault!(
+    fault_exit_status_after_shutdown,
+    "FAULT-exit-status-after-shutdown",
+    |name: &str| {
+        let one = run_fault(name, &["-j", "1", "--max-restarts", "0"]);
+        let lines = assert_faulted_with(&one, name, "exited with status 1 after `shutdown`");
+        assert_eq!(lines.len(), 1, "{name}: one process, one fault: {lines:?}");
+        assert!(one.problems[0].contains("stderr (tail):\n    | shutdown received"));
+        assert!(!one.problems[0].contains("restart"), "{}", one.problems[0]);
+        insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+        // -j 2: the main process plus two per profile.
+        let parallel = run_fault(name, &["-j", "2", "--max-restarts", "0"]);
+        let lines = assert_faulted_with(&parallel, name, "exited with status 1 after `shutdown`");
+        assert_eq!(lines.len(), 5, "{name}: 1 + 2 × 2 processes: {lines:?}");
+    }
+);
+
+// Death by a signal after `shutdown` is no exit status 0 either.
+fault!(
+    fault_killed_after_shutdown,
+    "FAULT-killed-after-shutdown",
+    |name: &str| {
+        let ran = run_fault(name, &["-j", "1", "--max-restarts", "0"]);
+        let lines = assert_faulted_with(&ran, name, "was killed by signal 6 after `shutdown`");
+        assert_eq!(lines.len(), 1, "{name}: one process, one fault: {lines:?}");
+        insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+    }
+);
+
+// Like a missing `seq`, a missing `time` breaks the schema: a fault under
+// `--validate-protocol` (without it, the driver reads events as `mirrorless check` does).
+fault!(
+    fault_event_without_time,
+    "FAULT-event-without-time",
+    |name: &str| {
+        let ran = run_fault(name, &["--validate-protocol", "--max-restarts", "0"]);
+        let lines = assert_faulted_with(
+            &ran,
+            name,
+            "a message breaks the protocol schema: `event` lacks the required field `time`",
+        );
+        insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+    }
+);
+
+/// A run stopped by SIGINT closes stdin unchecked: an implementation that exits 1 then is no
+/// second fault.
+#[test]
+fn sigint_is_no_shutdown_fault() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args([
+            "run",
+            "--seed",
+            "7",
+            "--cases",
+            "100000",
+            "--no-corpus",
+            "--no-shrink",
+        ])
+        .args(["-j", "2", "--format", "json", "--run-timeout", "120", "--"])
+        .args([
+            "python3",
+            &format!("{DIR}/FAULT-exit-status-after-shutdown.py"),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("mirrorless runs");
+    std::thread::sleep(Duration::from_secs(3));
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("mirrorless ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted by SIGINT"), "{stderr}");
+    assert!(!stderr.contains("after `shutdown`"), "{stderr}");
+}
+
 /// Every fixture in the directory has its test above, and every test its fixture.
 #[test]
 fn every_fixture_is_tested() {
     let listed: BTreeSet<String> = include_str!("stdio_broken.rs")
         .split(concat!("broken", "!("))
-        .skip(1)
+        .chain(include_str!("stdio_broken.rs").split(concat!("fault", "!(")))
+        .filter(|invocation| !invocation.starts_with("//!"))
         .filter_map(|invocation| invocation.split('"').nth(1))
         .map(str::to_owned)
         .collect();

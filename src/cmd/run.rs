@@ -58,7 +58,8 @@ Exit status: 0 conformant, 1 not conformant (a requirement failed, a MUST requir
 never exercised, a coverage label stayed under its minimum, or a warning under
 --deny-warnings), 2 usage or harness error (also: a run that would execute no case, e.g.
 --cases 0 with an empty corpus, or an implementation that implements no known profile; a
-harness fault; --run-timeout), 130/143 stopped by SIGINT/SIGTERM.";
+harness fault, such as a stdio implementation that exits with a status other than 0 after
+`shutdown` at the end of the run; --run-timeout), 130/143 stopped by SIGINT/SIGTERM.";
 
 /// Arguments of `mirrorless run`.
 #[derive(Debug, Args)]

@@ -456,6 +456,12 @@ pub trait Driver {
     fn recovers(&self) -> bool {
         false
     }
+    /// Ends the implementation after the run's last case. An out-of-process implementation
+    /// is sent `shutdown` and must then exit with status 0; `Err` is the fault when it exited
+    /// otherwise. A later [`Driver::run_case`] starts it afresh.
+    fn shutdown(&mut self) -> Result<(), HarnessError> {
+        Ok(())
+    }
 }
 
 /// The factory of an in-process driver: a fresh agent per case.

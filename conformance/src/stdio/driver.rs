@@ -9,6 +9,7 @@
 //! the stderr tail; the process is stopped and started afresh for the next case.
 
 use super::PROTOCOL;
+use super::disposal::Disposal;
 use super::message::{
     Direction, Implementation, Input, Item, ToHarness, ToImplementation, parse_to_harness,
 };
@@ -403,6 +404,7 @@ impl StdioDriver {
             &limit,
         )?;
         let mut awaiting = "its first message of the case";
+        let mut disposal = Disposal::default();
         loop {
             let now = Instant::now();
             if now >= case_deadline {
@@ -459,8 +461,12 @@ impl StdioDriver {
             };
             self.note(Direction::ToHarness, line);
             checked?;
+            if let Some(what) = disposal.refuse(&msg) {
+                return Err(fault(what));
+            }
             let answer = match msg {
                 ToHarness::Append { event } => {
+                    disposal.appended(&event.kind);
                     harness.append(event);
                     awaiting = "its next message";
                     continue;
@@ -487,14 +493,14 @@ impl StdioDriver {
                 }
                 ToHarness::NextInput => {
                     awaiting = "its next message after `input`";
-                    ToImplementation::Input {
-                        input: match harness.next_input() {
-                            Some(UserInput::Prompt { content }) => Input::Prompt { content },
-                            Some(UserInput::Inject { content }) => Input::Inject { content },
-                            Some(UserInput::Dispose) => Input::Dispose,
-                            None => Input::End,
-                        },
-                    }
+                    let input = match harness.next_input() {
+                        Some(UserInput::Prompt { content }) => Input::Prompt { content },
+                        Some(UserInput::Inject { content }) => Input::Inject { content },
+                        Some(UserInput::Dispose) => Input::Dispose,
+                        None => Input::End,
+                    };
+                    disposal.input(&input);
+                    ToImplementation::Input { input }
                 }
                 ToHarness::RequestModel { turn, step } => {
                     awaiting = "its next message after `stream`";
@@ -510,6 +516,7 @@ impl StdioDriver {
                             StreamItem::End => break,
                         });
                     }
+                    disposal.stream(&items);
                     ToImplementation::Stream { items }
                 }
                 ToHarness::RunTool {
@@ -650,6 +657,9 @@ struct Limit {
     value: Duration,
 }
 
+/// How long a process may take to exit by itself after `shutdown` before it is stopped.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+
 /// The agent id the harness attributes live events to.
 const AGENT: &str = "agent-1";
 
@@ -726,6 +736,49 @@ impl Driver for StdioDriver {
         }))
     }
 
+    /// Sends `shutdown`, closes stdin and gives the process [`SHUTDOWN_GRACE`] to exit by
+    /// itself; then stops what is left of its group. An exit status other than 0 (or a death
+    /// by signal) within the grace is a fault (stdio.md §2: `shutdown` → exit 0). It takes no
+    /// restart: nothing is restarted for it. Not checked when the run was stopped, when the
+    /// harness could not write `shutdown`, or when the process had to be stopped.
+    fn shutdown(&mut self) -> Result<(), HarnessError> {
+        let Some(mut process) = self.process.take() else {
+            return Ok(());
+        };
+        let sent = match serde_json::to_vec(&ToImplementation::Shutdown) {
+            Ok(line) => {
+                process.write_line(&line);
+                let sent = process.flush(Instant::now() + SHUTDOWN_GRACE).is_ok();
+                let text = String::from_utf8_lossy(&line).into_owned();
+                self.note(Direction::ToImplementation, text);
+                sent
+            }
+            Err(_) => false,
+        };
+        process.close_stdin();
+        let exited = process.exit_within(SHUTDOWN_GRACE);
+        let status = process.stop(Duration::ZERO);
+        let failed = exited.filter(|s| !s.success());
+        match failed {
+            Some(how) if sent && self.config.stop.reason().is_none() => {
+                let stderr = process.stderr_since(0);
+                Err(HarnessError(self.report(
+                    &format!(
+                        "{} after `shutdown` at the end of the run: on `shutdown` an implementation exits with status 0 (docs/protocol/stdio.md §2)",
+                        match describe_status(how) {
+                            killed if killed.starts_with("killed") => format!("was {killed}"),
+                            exited => exited,
+                        }
+                    ),
+                    None,
+                    status,
+                    &stderr,
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
         if !self.implements(case.profile) {
             return Err(HarnessError(format!(
@@ -771,13 +824,8 @@ impl Driver for StdioDriver {
 
 impl Drop for StdioDriver {
     fn drop(&mut self) {
-        if let Some(mut p) = self.process.take() {
-            if let Ok(line) = serde_json::to_vec(&ToImplementation::Shutdown) {
-                p.write_line(&line);
-                let _ = p.flush(Instant::now() + Duration::from_secs(1));
-            }
-            p.stop(Duration::from_secs(1));
-        }
+        // Nobody is left to report to: the process is ended the same way, unchecked.
+        let _ = Driver::shutdown(self);
     }
 }
 

@@ -19,6 +19,7 @@
 //!
 //! The protocol is specified for implementers in `docs/protocol/stdio.md`.
 
+mod disposal;
 mod driver;
 pub mod message;
 mod process;

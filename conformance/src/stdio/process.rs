@@ -283,6 +283,13 @@ impl Process {
             .unwrap_or_default()
     }
 
+    /// Closes the process's stdin (what it reads as the end of its input); anything not yet
+    /// written is dropped.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+        self.pending.clear();
+    }
+
     /// Stops the process and everything it started: closes stdin and waits up to `grace` for
     /// it to exit by itself; then (Unix) sends SIGTERM to its process group, and SIGKILL
     /// after [`TERM_GRACE`] to whatever is left of the group, grandchildren included.

@@ -465,6 +465,9 @@ pub fn run_until(
             break;
         }
     }
+    if let Err(e) = driver.shutdown() {
+        record_fault(e, stop, &mut problems, on);
+    }
     if let Some(reason) = stop.reason() {
         let ran: u64 = profiles.iter().map(|p| p.generated + p.replayed).sum();
         let problem =
@@ -818,6 +821,13 @@ fn run_profile(
                 failures: tally.failed_cases,
                 elapsed: start.elapsed(),
             });
+        }
+    }
+
+    // Each parallel process ends with the profile (the next one forks anew) and must exit 0.
+    for fork in &mut forks {
+        if let Err(e) = fork.shutdown() {
+            record_fault(e, stop, problems, on);
         }
     }
 
