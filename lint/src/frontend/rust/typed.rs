@@ -384,6 +384,7 @@ impl<'c> Rewriter<'_, '_, 'c> {
 
         let mut edits = vec![name_edit];
         let mut notes = Vec::new();
+        let mut rebuilds = true;
         match peel(handler) {
             syn::Expr::Closure(c) => {
                 if c.asyncness.is_some() || c.constness.is_some() || c.lifetimes.is_some() {
@@ -415,6 +416,7 @@ impl<'c> Rewriter<'_, '_, 'c> {
                 let event = fresh(&taken, &["event", "ev", "session_event"]);
                 taken.insert(event.clone());
                 let mut lead = filter(&event);
+                rebuilds = used.is_some();
                 if let Some(b) = used {
                     let rebuilt = self.rebuild(d, m, &type_text, &event, &mut taken)?;
                     lead.extend(rebuilt.lines);
@@ -437,7 +439,7 @@ impl<'c> Rewriter<'_, '_, 'c> {
                     self.body_edits(range(call).start, &c.body, &lead, &[], "");
                 edits.extend(body_edits);
                 if !unit {
-                    notes.push("the handler may return a value: check its early returns".into());
+                    notes.push("the handler may return a value, mind the early returns".into());
                 }
             }
             syn::Expr::Path(hp) if hp.qself.is_none() => {
@@ -487,9 +489,12 @@ impl<'c> Rewriter<'_, '_, 'c> {
         edits.extend(imports);
         edits.sort_by_key(|e| (e.start, e.end));
         let mut message = migrate::subscription_message(target, None);
+        if rebuilds {
+            message.push_str(&format!(", rebuilding `{type_text}` from its data"));
+        }
         message.push_str(&format!(
-            ", rebuilding `{type_text}` from its data (a typed subscription: assumes your host \
-             delivers `{SESSION_EVENT}` as `SessionEvent {{ kind, data }}` through this method"
+            " (a typed subscription: assumes your host delivers `{SESSION_EVENT}` as \
+             `SessionEvent {{ kind, data }}` through this method"
         ));
         for n in &notes {
             message.push_str(&format!("; {n}"));
