@@ -56,6 +56,16 @@ pub fn payload_field<'m>(m: &'m Migration, key: &str) -> Option<&'m str> {
         .as_deref()
 }
 
+/// The twin field holding the removed event's argument `name` (a typed event's field of that
+/// name), read against the twin of `style`.
+pub fn named_field<'m>(m: &'m Migration, style: HandlerStyle, name: &str) -> Option<&'m str> {
+    let a = m.arguments.iter().find(|a| a.name == name)?;
+    match style {
+        HandlerStyle::Positional => a.field.as_deref(),
+        HandlerStyle::Payload => a.field_2026_08.as_deref(),
+    }
+}
+
 /// The message of a subscription rewrite filtering `twin`. `agent_lookup` is the expression
 /// the rewrite looks the agent up with, when the handler needs it.
 pub fn subscription_message(target: Target<'_>, agent_lookup: Option<&str>) -> String {
@@ -95,6 +105,12 @@ mod tests {
         assert_eq!(positional_field(&m, 3), None);
         assert_eq!(payload_field(&m, "turn"), None, "user/message has no turn");
         assert_eq!(payload_field(&m, "content"), Some("content"));
+        assert_eq!(
+            named_field(&m, HandlerStyle::Positional, "turn"),
+            Some("turn")
+        );
+        assert_eq!(named_field(&m, HandlerStyle::Payload, "turn"), None);
+        assert_eq!(named_field(&m, HandlerStyle::Positional, "agent"), None);
         let t = target(&m, HandlerStyle::Payload);
         assert_eq!((t.twin, t.exact), ("user/message", false));
         let t = target(&m, HandlerStyle::Positional);

@@ -57,6 +57,27 @@ pub struct Declaration {
     /// inline modules, and its package name. A qualified path or import through a module
     /// that is none of these (`llm::StreamChunk`) is another item with the same name.
     pub modules: Vec<String>,
+    /// For a typed event: its struct, when the file declaring the event declares it too, with
+    /// named fields (or none) and no generics. What a fix needs to build a value of it.
+    pub shape: Option<TypeShape>,
+}
+
+/// The struct of a typed event (see [`Declaration::shape`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TypeShape {
+    /// Its named fields, in declaration order (none for a unit struct).
+    pub fields: Vec<FieldShape>,
+}
+
+/// One named field of a typed event's struct.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldShape {
+    /// The field's name.
+    pub name: String,
+    /// Its type, as written in the declaring file.
+    pub ty: String,
+    /// Whether code outside the declaring module may name it (`pub`, `pub(crate)` …).
+    pub visible: bool,
 }
 
 /// Every declaration collected in pass 1, by identifier.

@@ -78,9 +78,35 @@ else names it), or named by the agent type's path (`&host::Agent` gives `&host::
   handler may return a value (an expression body).
 - *No fix* when the handler uses the agent beyond `session_id()` (keep a session-to-agent map
   from `agent/created`/`agent/disposed`, as the migration guide shows), reads an untyped
-  parameter, has an untyped agent parameter, is not a closure, is `async` or declares a return
-  type; for `once`/`off`; when the name comes from a local variable; and for typed subscriptions
-  (`bus.on::<TurnStart>(…)`: the typed event's fields have no decoding the linter can know).
+  parameter or one of a generic host type (`Vec<ContentBlock>`), has an untyped agent
+  parameter, is not a closure, is `async` or declares a return type; for `once`/`off`; when
+  the name comes from a local variable.
+
+**Rust typed subscriptions**, always a *suggestion*: `bus.on::<TurnStart>(|ev: &TurnStart| …)`
+(also `bus.subscribe::<StepEnd, _>(…)`, the other type arguments `_`) becomes
+`bus.on::<SessionEvent>(|event: &SessionEvent| …)`, and `bus.listen(TurnStart::NAME, …)` (the name
+taken from a typed event, through an alias too) becomes `bus.listen(\"session/event\", …)`. The
+body returns unless `event.kind` is the 2026-07 twin, reads each field of the typed event's
+struct from `event.data` by the field's name (the same vocabulary mapping and decoding as
+above: `turn: u32` from `data[\"turn\"]`, a host type with `T::from_value`), and rebuilds the
+value the handler had: `let ev = &TurnStart { turn };` (by value when the handler took it by
+value; the locals renamed when the body reads a name of theirs). A handler that is a path
+(`close_step`) is called with the rebuilt value from a new `move` closure. The fix assumes, and
+says so, that the bus delivers `session/event` as the host's `SessionEvent { kind, data }`
+through the same method, the way it delivered the typed event (by reference unless the handler
+took a value; a path handler after a turbofish is assumed to take `&T` unless it is a function
+of the file); `SessionEvent` is the name in scope, or is imported beside the receiver's type
+(`bus: &Bus`, a parameter of the enclosing function), or comes from a glob import. The typed
+struct and its `impl Event` stay while the rebuilt value uses them; once nothing does (a handler
+that ignored the value) the declaration fix deletes them in the next round.
+
+- *No fix* when the struct is not declared, with named fields (or none) and no generics, in the
+  file that declares the typed event (in the run); a field has no durable counterpart in the
+  mapping (`started_at`), is private to another file's module, or has a type that is neither a
+  JSON scalar nor a plain host type the subscribing file names; the handler is neither a
+  one-parameter closure typed with the event (or untyped, after a turbofish) nor a path; a path
+  handler after a name (`listen(T::NAME, f)`) is not a function of the file taking the event; a
+  turbofish has other concrete type arguments; `SessionEvent` cannot be named.
 ",
     bad: r#"
 bus.on("agent/turn-start", |agent, turn| render_header(agent, turn));

@@ -5,24 +5,34 @@
 //!   is deleted. Machine-applicable when the durable twin is appended earlier in the same
 //!   block (`session.append("turn/start", …)`) and the emit's arguments have no side effects;
 //!   a suggestion otherwise;
-//! - a subscription becomes a `session/event` subscription ([`super::subscription`]);
+//! - a subscription becomes a `session/event` subscription ([`super::subscription`]; a typed
+//!   one, `bus.on::<TurnStart>(…)`, as a suggestion: [`super::typed`]);
 //! - a declaration nothing uses any more is deleted ([`super::declaration`]).
 
 use super::declaration::Deleter;
 use super::facts::FileFacts;
 use super::subscription::{Planned, Rewriter};
 use super::syntax::{Env, local_strings};
+use super::typed;
 use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::{Applicability, Edit, Fix, Role};
+use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// The fixes of one parsed file (`src` is the text the spans point into).
-pub(super) fn collect(file: &syn::File, src: &str, cx: Context<'_>) -> Vec<OccurrenceFix> {
+pub(super) fn collect(
+    file: &syn::File,
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+) -> Vec<OccurrenceFix> {
     let facts = FileFacts::of(file);
     let locals = local_strings(file, cx.symbols);
+    let handler_fns = typed::handler_fns(file);
     let rewriter = Rewriter {
         src,
+        path,
         facts: &facts,
         cx,
         env: Env {
@@ -37,6 +47,8 @@ pub(super) fn collect(file: &syn::File, src: &str, cx: Context<'_>) -> Vec<Occur
         rewriter: &rewriter,
         fixes: Vec::new(),
         subscriptions: Vec::new(),
+        params: Vec::new(),
+        handler_fns: &handler_fns,
     };
     f.visit_file(file);
     let planned = std::mem::take(&mut f.subscriptions);
@@ -58,6 +70,24 @@ struct Fixer<'s, 'c, 'r> {
     rewriter: &'r Rewriter<'s, 'r, 'c>,
     fixes: Vec<OccurrenceFix>,
     subscriptions: Vec<Planned>,
+    /// The parameters of the enclosing functions (a typed rewrite's receiver type).
+    params: Vec<(String, syn::Type)>,
+    /// The file's one-parameter functions (handlers a typed subscription may name).
+    handler_fns: &'r HashMap<String, typed::FnParam>,
+}
+
+/// The named parameters of a function signature.
+fn named_params(sig: &syn::Signature) -> Vec<(String, syn::Type)> {
+    sig.inputs
+        .iter()
+        .filter_map(|a| match a {
+            syn::FnArg::Typed(t) => match &*t.pat {
+                syn::Pat::Ident(i) => Some((i.ident.to_string(), (*t.ty).clone())),
+                _ => None,
+            },
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
 }
 
 /// The call a statement consists of: method name, receiver, arguments.
@@ -204,7 +234,26 @@ impl<'ast> Visit<'ast> for Fixer<'_, '_, '_> {
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         if let Some(plan) = self.rewriter.subscription(m) {
             self.subscriptions.push(plan);
+        } else if let Some(fix) =
+            self.rewriter
+                .typed_subscription(m, &self.params, self.handler_fns)
+        {
+            self.fixes.push(fix);
         }
         syn::visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        let saved = self.params.len();
+        self.params.extend(named_params(&f.sig));
+        syn::visit::visit_item_fn(self, f);
+        self.params.truncate(saved);
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        let saved = self.params.len();
+        self.params.extend(named_params(&f.sig));
+        syn::visit::visit_impl_item_fn(self, f);
+        self.params.truncate(saved);
     }
 }

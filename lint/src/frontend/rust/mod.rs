@@ -7,8 +7,10 @@ mod facts;
 mod fixes;
 mod lex;
 mod locals;
+mod shapes;
 mod subscription;
 mod syntax;
+mod typed;
 
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
 use crate::model::{Occurrence, Role};
@@ -160,6 +162,7 @@ impl FrontEnd for Rust {
                         mod_stack: Vec::new(),
                         locals: syntax::local_strings(&file, cx.symbols),
                         pending: Default::default(),
+                        shapes: shapes::struct_shapes(&file),
                     };
                     c.visit_file(&file);
                     let mut pending: Vec<String> = c.pending.into_iter().collect();
@@ -200,7 +203,7 @@ impl FrontEnd for Rust {
                     Ok(file) => {
                         let mut c = syntax::Classifier::new(cx, path, &file);
                         c.visit_file(&file);
-                        let fixes = fixes::collect(&file, src, cx);
+                        let fixes = fixes::collect(&file, path, src, cx);
                         Ok((c.contexts, c.occurrences, fixes))
                     }
                     Err(e) => Err((e.span().byte_range().start, e.to_string())),

@@ -34,7 +34,7 @@ use syn::visit::Visit;
 
 /// Subscription methods whose listener stays registered: a `once` or `off` rewritten to
 /// `session/event` would mean something else.
-const PERSISTENT: &[&str] = &[
+pub(super) const PERSISTENT: &[&str] = &[
     "on",
     "subscribe",
     "subscribe_to",
@@ -54,6 +54,8 @@ const UNIT_MACROS: &[&str] = &[
 pub(super) struct Rewriter<'s, 'f, 'c> {
     /// The file's text, which the spans point into.
     pub src: &'s str,
+    /// The file, as reported (what a declaration's `file` is compared with).
+    pub path: &'s str,
     /// Its imports and identifier uses.
     pub facts: &'f FileFacts,
     /// The run's catalogue, symbols and call names.
@@ -64,11 +66,11 @@ pub(super) struct Rewriter<'s, 'f, 'c> {
     pub newline: &'static str,
 }
 
-fn range<T: Spanned>(node: &T) -> Range<usize> {
+pub(super) fn range<T: Spanned>(node: &T) -> Range<usize> {
     node.span().byte_range()
 }
 
-fn peel(e: &syn::Expr) -> &syn::Expr {
+pub(super) fn peel(e: &syn::Expr) -> &syn::Expr {
     match e {
         syn::Expr::Paren(p) => peel(&p.expr),
         syn::Expr::Group(g) => peel(&g.expr),
@@ -77,15 +79,15 @@ fn peel(e: &syn::Expr) -> &syn::Expr {
 }
 
 /// How a handler parameter is read from a JSON value.
-struct Decoder {
+pub(super) struct Decoder {
     /// `Some` or `Ok`: what the reading returns.
-    wrapper: &'static str,
+    pub wrapper: &'static str,
     /// The reading.
-    read: String,
+    pub read: String,
     /// Whether the handler takes a reference to what is read.
-    borrow: bool,
+    pub borrow: bool,
     /// Whether the reading is exact (a JSON scalar accessor, not a host decoder).
-    exact: bool,
+    pub exact: bool,
 }
 
 fn exact(read: String) -> Option<Decoder> {
@@ -108,12 +110,20 @@ fn host(t: String, v: &str, borrow: bool) -> Option<Decoder> {
 }
 
 /// How a parameter of type `ty` is read from `v`; `None`: not a type the rewrite can read.
-fn decoder(ty: &syn::Type, v: &str, src: &str) -> Option<Decoder> {
-    let text = |t: &syn::Type| src.get(range(t)).map(str::to_owned);
+pub(super) fn decoder(ty: &syn::Type, v: &str, src: &str) -> Option<Decoder> {
+    decoder_with(ty, v, &|t: &syn::Type| src.get(range(t)).map(str::to_owned))
+}
+
+/// [`decoder`], with the text of a type (for a host type's `T::from_value`) from `text`.
+pub(super) fn decoder_with(
+    ty: &syn::Type,
+    v: &str,
+    text: &dyn Fn(&syn::Type) -> Option<String>,
+) -> Option<Decoder> {
     match ty {
         syn::Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
             syn::Type::Path(p) if p.path.is_ident("str") => exact(format!("{v}.as_str()")),
-            syn::Type::Path(p) if p.qself.is_none() && scalar(p).is_none() => {
+            syn::Type::Path(p) if p.qself.is_none() && scalar(p).is_none() && plain(p) => {
                 host(text(&r.elem)?, v, true)
             }
             _ => None,
@@ -121,10 +131,20 @@ fn decoder(ty: &syn::Type, v: &str, src: &str) -> Option<Decoder> {
         syn::Type::Path(p) if p.qself.is_none() => match scalar(p) {
             Some(read) => exact(read.replace("{v}", v)),
             None if p.path.is_ident("String") => exact(format!("{v}.as_str().map(str::to_owned)")),
-            None => host(text(ty)?, v, false),
+            None if plain(p) => host(text(ty)?, v, false),
+            None => None,
         },
         _ => None,
     }
+}
+
+/// Whether a type path has no generic arguments (`T::from_value` is then an expression;
+/// `Vec<ContentBlock>::from_value` is not, and a host is not known to decode one).
+fn plain(p: &syn::TypePath) -> bool {
+    p.path
+        .segments
+        .iter()
+        .all(|s| matches!(s.arguments, syn::PathArguments::None))
 }
 
 /// The reading of a scalar type from `{v}`.
@@ -146,7 +166,7 @@ fn scalar(p: &syn::TypePath) -> Option<String> {
 }
 
 /// A closure parameter: its binding (if it binds a name) and its type (if written).
-fn param(p: &syn::Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::Type>)> {
+pub(super) fn param(p: &syn::Pat) -> Option<(Option<&syn::PatIdent>, Option<&syn::Type>)> {
     match p {
         syn::Pat::Type(t) => match &*t.pat {
             syn::Pat::Ident(i) if i.subpat.is_none() && i.by_ref.is_none() => {
@@ -194,7 +214,7 @@ impl<'ast> Visit<'ast> for SessionCalls<'_> {
 }
 
 /// A name not in `taken`, the first of `wanted` that is free.
-fn fresh(taken: &HashSet<String>, wanted: &[&str]) -> String {
+pub(super) fn fresh(taken: &HashSet<String>, wanted: &[&str]) -> String {
     wanted
         .iter()
         .find(|w| !taken.contains(**w))
@@ -223,7 +243,7 @@ impl Rewriter<'_, '_, '_> {
         }
     }
 
-    fn indent_at(&self, offset: usize) -> &str {
+    pub(super) fn indent_at(&self, offset: usize) -> &str {
         let line_start = self.src[..offset].rfind('\n').map_or(0, |i| i + 1);
         let line = &self.src[line_start..];
         &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
@@ -242,6 +262,65 @@ impl Rewriter<'_, '_, '_> {
         out
     }
 
+    /// The edits that make closure body `body` start with the statements `lead` (indented
+    /// like the body, or like the call at `call_start` plus one level when the body is one
+    /// line), with each of `subs` (ranges inside it) replaced by `with`; and whether the body
+    /// certainly evaluates to `()`.
+    pub(super) fn body_edits(
+        &self,
+        call_start: usize,
+        body: &syn::Expr,
+        lead: &[String],
+        subs: &[Range<usize>],
+        with: &str,
+    ) -> (Vec<Edit>, bool) {
+        let nl = self.newline;
+        let outer = self.indent_at(call_start).to_owned();
+        let mut edits = Vec::new();
+        let unit = match body {
+            syn::Expr::Block(b) if b.label.is_none() => {
+                let block = &b.block;
+                let open = range(&block.brace_token.span.open()).end;
+                let close = range(&block.brace_token.span.close()).start;
+                let first = block.stmts.first().map(|s| range(s).start);
+                let multiline = first.is_some_and(|f| self.src[open..f].contains('\n'));
+                if multiline {
+                    let indent = first.map_or(String::new(), |f| self.indent_at(f).to_owned());
+                    let text: String = lead.iter().map(|l| format!("{nl}{indent}{l}")).collect();
+                    edits.push(Edit::new(open, open, text));
+                    for r in subs {
+                        edits.push(Edit::new(r.start, r.end, with.to_owned()));
+                    }
+                } else {
+                    let indent = format!("{outer}    ");
+                    let mut text: String =
+                        lead.iter().map(|l| format!("{nl}{indent}{l}")).collect();
+                    let body = self.substituted(open..close, subs, with);
+                    if !body.trim().is_empty() {
+                        text.push_str(&format!("{nl}{indent}{}", body.trim()));
+                    }
+                    text.push_str(&format!("{nl}{outer}"));
+                    edits.push(Edit::new(open, close, text));
+                }
+                returns_unit(block)
+            }
+            body => {
+                let unit = matches!(body, syn::Expr::Macro(m) if m.mac.path.get_ident()
+                    .is_some_and(|i| UNIT_MACROS.contains(&i.to_string().as_str())));
+                let indent = format!("{outer}    ");
+                let expr = self.substituted(range(body), subs, with);
+                let mut text = String::from("{");
+                for l in lead {
+                    text.push_str(&format!("{nl}{indent}{l}"));
+                }
+                text.push_str(&format!("{nl}{indent}{expr}{nl}{outer}}}"));
+                edits.push(Edit::new(range(body).start, range(body).end, text));
+                unit
+            }
+        };
+        (edits, unit)
+    }
+
     /// How the rewritten closure names the host's session types, and the import edits that
     /// bring them in. The agent type's import is dropped when no use of it is left outside
     /// `rewritten`: the closure parameters of the rewrites applied with this one.
@@ -250,7 +329,26 @@ impl Rewriter<'_, '_, '_> {
         agent_ty: &syn::Type,
         rewritten: &[Range<usize>],
     ) -> Option<(String, String, Vec<Edit>)> {
-        let inner = match agent_ty {
+        let (mut names, edits) =
+            self.host_names(agent_ty, &["Session", "SessionEvent"], Some(rewritten))?;
+        let event = names.pop()?;
+        let session = names.pop()?;
+        Some((session, event, edits))
+    }
+
+    /// How code beside `anchor` (a host type the file names: the agent's, a bus's) names the
+    /// host's `wanted` types, and the import edits that bring them in: the anchor's siblings
+    /// by its path (`&host::Agent` gives `host::Session`), or imported beside it. With
+    /// `rewritten`, the anchor's import is dropped when no use of it is left outside those
+    /// ranges. `None` when the names cannot be found (the anchor is not a path, or is declared
+    /// here without the wanted names, or by a glob-less import of nothing).
+    pub(super) fn host_names(
+        &self,
+        anchor: &syn::Type,
+        wanted: &[&str],
+        rewritten: Option<&[Range<usize>]>,
+    ) -> Option<(Vec<String>, Vec<Edit>)> {
+        let inner = match anchor {
             syn::Type::Reference(r) => &*r.elem,
             t => t,
         };
@@ -264,20 +362,17 @@ impl Rewriter<'_, '_, '_> {
         if p.path.segments.len() > 1 {
             // `&host::Agent`: its siblings by the same path.
             let prefix = self.src.get(range(p).start..range(&last.ident).start)?;
-            return Some((
-                format!("{prefix}Session"),
-                format!("{prefix}SessionEvent"),
-                Vec::new(),
-            ));
+            let names = wanted.iter().map(|w| format!("{prefix}{w}")).collect();
+            return Some((names, Vec::new()));
         }
         let agent = last.ident.to_string();
-        let wanted = ["Session", "SessionEvent"];
         let missing: Vec<&str> = wanted
             .iter()
             .copied()
             .filter(|n| !self.facts.has_name(n))
             .collect();
-        let unused_after = self.facts.count_in_scope_outside(&agent, rewritten) == 0;
+        let unused_after =
+            rewritten.is_some_and(|r| self.facts.count_in_scope_outside(&agent, r) == 0);
         let leaf = self.facts.leaf(&agent);
         let mut edits = Vec::new();
         match (leaf, missing.is_empty()) {
@@ -326,7 +421,7 @@ impl Rewriter<'_, '_, '_> {
             (None, false) if self.facts.glob => {}
             (None, false) => return None,
         }
-        Some(("Session".to_owned(), "SessionEvent".to_owned(), edits))
+        Some((wanted.iter().map(|w| (*w).to_owned()).collect(), edits))
     }
 
     /// `recv.on(<removed>, |agent: &Agent, …| …)` → a `session/event` subscription.
@@ -361,6 +456,10 @@ impl Rewriter<'_, '_, '_> {
         }
         let (agent_binding, agent_ty) = param(agent_pat)?;
         let agent_ty = agent_ty?;
+        // `|ev: &TurnStart|` is a typed handler, not an agent: see `super::typed`.
+        if self.typed_event_of(agent_ty).is_some() {
+            return None;
+        }
         let body_idents = expr_idents(&c.body);
         let uses = |name: &str| body_idents.iter().filter(|(n, _)| n == name).count();
         let mut taken: HashSet<String> = body_idents.iter().map(|(n, _)| n.clone()).collect();
@@ -441,51 +540,14 @@ impl Rewriter<'_, '_, '_> {
             inputs_range.end,
             format!("|{session}: &{session_ty}, {event}: &{event_ty}|"),
         ));
-        let nl = self.newline;
-        let outer = self.indent_at(range(call).start).to_owned();
-        let unit = match &*c.body {
-            syn::Expr::Block(b) if b.label.is_none() => {
-                let block = &b.block;
-                let open = range(&block.brace_token.span.open()).end;
-                let close = range(&block.brace_token.span.close()).start;
-                let first = block.stmts.first().map(|s| range(s).start);
-                let multiline = first.is_some_and(|f| self.src[open..f].contains('\n'));
-                if multiline {
-                    let indent = first.map_or(String::new(), |f| self.indent_at(f).to_owned());
-                    let text: String = lead.iter().map(|l| format!("{nl}{indent}{l}")).collect();
-                    edits.push(Edit::new(open, open, text));
-                    for r in &session_calls {
-                        edits.push(Edit::new(r.start, r.end, format!("{session}.id()")));
-                    }
-                } else {
-                    let indent = format!("{outer}    ");
-                    let mut text: String =
-                        lead.iter().map(|l| format!("{nl}{indent}{l}")).collect();
-                    let body =
-                        self.substituted(open..close, &session_calls, &format!("{session}.id()"));
-                    if !body.trim().is_empty() {
-                        text.push_str(&format!("{nl}{indent}{}", body.trim()));
-                    }
-                    text.push_str(&format!("{nl}{outer}"));
-                    edits.push(Edit::new(open, close, text));
-                }
-                returns_unit(block)
-            }
-            body => {
-                let unit = matches!(body, syn::Expr::Macro(m) if m.mac.path.get_ident()
-                    .is_some_and(|i| UNIT_MACROS.contains(&i.to_string().as_str())));
-                let indent = format!("{outer}    ");
-                let expr =
-                    self.substituted(range(body), &session_calls, &format!("{session}.id()"));
-                let mut text = String::from("{");
-                for l in &lead {
-                    text.push_str(&format!("{nl}{indent}{l}"));
-                }
-                text.push_str(&format!("{nl}{indent}{expr}{nl}{outer}}}"));
-                edits.push(Edit::new(range(body).start, range(body).end, text));
-                unit
-            }
-        };
+        let (body_edits, unit) = self.body_edits(
+            range(call).start,
+            &c.body,
+            &lead,
+            &session_calls,
+            &format!("{session}.id()"),
+        );
+        edits.extend(body_edits);
         edits.sort_by_key(|e| (e.start, e.end));
         let machine = migrate::keeps_behaviour(target, false) && exact && unit;
         let mut message = migrate::subscription_message(target, None);

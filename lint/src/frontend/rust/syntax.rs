@@ -317,6 +317,8 @@ pub(super) struct Collector<'a> {
     pub locals: HashMap<String, String>,
     /// Identifiers referred to by items that could not be resolved yet.
     pub pending: HashSet<String>,
+    /// The file's structs by name (see [`super::shapes`]), for the typed events it declares.
+    pub shapes: HashMap<String, Option<crate::frontend::TypeShape>>,
 }
 
 /// Every identifier in an expression (paths and macro tokens).
@@ -355,6 +357,23 @@ impl Collector<'_> {
         event: String,
         description: String,
     ) {
+        let shape = match kind {
+            DeclKind::Type => self.shapes.get(&ident.to_string()).cloned().flatten(),
+            _ => None,
+        };
+        self.add_shaped(ident, kind, owner, event, description, shape);
+    }
+
+    /// [`Collector::add`] with the struct shape given (an alias has its target's).
+    fn add_shaped(
+        &mut self,
+        ident: &syn::Ident,
+        kind: DeclKind,
+        owner: Option<String>,
+        event: String,
+        description: String,
+        shape: Option<crate::frontend::TypeShape>,
+    ) {
         let mut modules = self.modules.clone();
         modules.extend(self.mod_stack.iter().cloned());
         let d = Declaration {
@@ -366,6 +385,7 @@ impl Collector<'_> {
             location: format!("{}:{}", self.path, line_of(ident.span())),
             description,
             modules,
+            shape,
         };
         if !self.found.contains(&d) {
             self.found.push(d);
@@ -665,7 +685,8 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 d.event.clone(),
                 format!("`{}`, an alias of {}", i.ident, d.description),
             );
-            self.add(&i.ident, DeclKind::Type, None, ev, desc);
+            let shape = d.shape.clone();
+            self.add_shaped(&i.ident, DeclKind::Type, None, ev, desc, shape);
         }
         visit::visit_item_type(self, i);
     }
@@ -688,7 +709,7 @@ impl<'ast> Visit<'ast> for Collector<'_> {
                 .unwrap_or_default();
             for d in found {
                 let desc = format!("`{alias}`, an alias of {}", d.description);
-                self.add(&alias, d.kind, None, d.event.clone(), desc);
+                self.add_shaped(&alias, d.kind, None, d.event.clone(), desc, d.shape.clone());
             }
         }
     }

@@ -469,6 +469,7 @@ impl<'a> Collector<'a> {
             description,
             file: self.resolver.path.to_owned(),
             modules: module_words(self.resolver.path),
+            shape: None,
         };
         let known = match kind {
             DeclKind::Variant => d

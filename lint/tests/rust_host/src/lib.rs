@@ -1,6 +1,7 @@
 //! `agent_host`: a stub of the host API the Rust lint fixtures and the migration guide are
 //! written against (`ctx.on(name, closure)`, `Session`, `SessionEvent { kind, data }` with a
-//! JSON `data`, `Agent::session_id()`, host types with `from_value`). It has no behaviour:
+//! JSON `data`, `Agent::session_id()`, host types with `from_value`; and a typed bus, `Bus`,
+//! whose subscriptions name a typed `Event`, `SessionEvent` among them). It has no behaviour:
 //! `tests/rust_fix_compiles.rs` type-checks the fixtures against it before and after `--fix`.
 //! It has no dependencies, so the check runs offline on a fresh machine.
 
@@ -169,4 +170,27 @@ impl Context {
     pub fn once<H: Handler<M> + 'static, M>(&self, _name: &str, _handler: H) {}
     /// Emits live event `name` with `args`.
     pub fn emit<A>(&self, _name: &str, _args: A) {}
+}
+
+/// A typed live event: a payload type with its event name.
+pub trait Event {
+    /// The live event's name.
+    const NAME: &'static str;
+}
+
+impl Event for SessionEvent {
+    const NAME: &'static str = "session/event";
+}
+
+/// A typed bus: subscriptions by event type, handlers take the event by reference.
+#[derive(Debug, Default)]
+pub struct Bus;
+
+impl Bus {
+    /// Subscribes `handler` to typed event `E` (`bus.on::<E>(…)`).
+    pub fn on<E: Event>(&self, _handler: impl Fn(&E) + 'static) {}
+    /// Subscribes `handler` to typed event `E` (`bus.subscribe::<E, _>(…)`).
+    pub fn subscribe<E: Event, H: Fn(&E) + 'static>(&self, _handler: H) {}
+    /// Subscribes `handler` to the event named `name`, delivered as an `E`.
+    pub fn listen<E: Event, H: Fn(&E) + 'static>(&self, _name: &str, _handler: H) {}
 }
