@@ -27,6 +27,8 @@ pub struct Cache {
     symbols: Vec<Declaration>,
     /// By display path.
     files: HashMap<String, Entry>,
+    /// How many files the last run parsed for pass 2 (the others were reused).
+    analyzed: usize,
 }
 
 #[derive(Debug)]
@@ -136,6 +138,17 @@ impl Cache {
     /// Forgets the files that are not in `keep` (no longer in the run, or no longer candidates).
     pub(crate) fn retain(&mut self, keep: &HashSet<&str>) {
         self.files.retain(|d, _| keep.contains(d.as_str()));
+    }
+
+    /// Records how many files the run parsed for pass 2.
+    pub(crate) fn set_analyzed(&mut self, n: usize) {
+        self.analyzed = n;
+    }
+
+    /// How many files the last run parsed for pass 2; the other candidates' findings were
+    /// reused.
+    pub fn analyzed(&self) -> usize {
+        self.analyzed
     }
 
     /// How many files the cache holds results for.

@@ -412,6 +412,7 @@ fn run(
         .collect();
     report.stats.candidates = candidate.iter().filter(|c| **c).count();
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
+    let misses = per_file.iter().filter(|(.., hit)| !hit).count();
     for (i, findings, suppressed, hit) in per_file {
         let s = &sources[i];
         if !hit && let Some(c) = cache.as_deref_mut() {
@@ -430,6 +431,7 @@ fn run(
         report.findings.extend(findings);
     }
     if let Some(c) = cache {
+        c.set_analyzed(misses);
         let keep: HashSet<&str> = (sources.iter().zip(&candidate))
             .filter(|(_, c)| **c)
             .map(|(s, _)| s.display.as_str())
