@@ -174,3 +174,77 @@ fn neovim_applies_the_suppression_and_the_buffer_lints_clean() {
     );
     assert_eq!(lint_exit(&file), Some(0), "{saved}");
 }
+
+/// The fix `mirrorless lint --format json` in `root` gives the emit of `host.ts`: its
+/// applicability and message.
+fn cli_emit_fix(root: &Path) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["lint", "--format", "json"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let emit = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "host.ts" && f["rule"] == "ML002")
+        .unwrap_or_else(|| panic!("no emit in host.ts: {report}"));
+    let fix = &emit["fix"];
+    (
+        fix["applicability"].as_str().unwrap().to_owned(),
+        fix["message"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// The emit in `host.ts` sits beside its durable append, but `plugin.ts`, never opened in the
+/// editor, still listens to the mirror: Neovim is offered the deletion as the suggestion
+/// `mirrorless lint` in the root makes of it (not preferred, the CLI's message); once the
+/// listener is migrated on disk, the deletion is preferred, as for `mirrorless lint --fix`.
+#[test]
+fn neovim_is_offered_a_fix_held_back_by_an_unopened_file_as_the_cli_holds_it_back() {
+    if skip_without_nvim() {
+        return;
+    }
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint/fix/emit_with_listener");
+    let dir = tempfile::tempdir().unwrap();
+    let (host, plugin) = (dir.path().join("host.ts"), dir.path().join("plugin.ts"));
+    let host_text = std::fs::read_to_string(fixture.join("host.ts")).unwrap();
+    let plugin_text = std::fs::read_to_string(fixture.join("plugin.ts")).unwrap();
+    std::fs::write(&host, &host_text).unwrap();
+    std::fs::write(&plugin, &plugin_text).unwrap();
+
+    let (applicability, message) = cli_emit_fix(dir.path());
+    assert_eq!(applicability, "suggestion", "{message}");
+    assert!(message.contains("still used at plugin.ts:4"), "{message}");
+    let seen = drive(&host, "delete the emit");
+    assert_eq!(seen["diagnostics"], "1", "{seen:?}");
+    assert_eq!(seen["first.code"], "ML002", "{seen:?}");
+    assert_eq!(seen["action.preferred"], "false", "{seen:?}");
+    assert_eq!(
+        seen["action.title"],
+        format!("{message} (suggestion: check the result)"),
+        "the CLI's message"
+    );
+    // Applied on request, the suggestion deleted the emit (the buffer linted clean).
+    assert_eq!(seen["after"], "0", "{seen:?}");
+    assert!(!std::fs::read_to_string(&host).unwrap().contains("ctx.emit"));
+
+    // The listener migrated on disk: the deletion is machine-applicable, for both.
+    std::fs::write(&host, &host_text).unwrap();
+    std::fs::write(
+        &plugin,
+        plugin_text.replace(
+            "ctx.on('agent/turn-start', (agent, turn) => {",
+            "ctx.on('session/event', (session, event) => {\n    if (event.type !== 'turn/start') return;\n    const agent = ctx.agents.get(session.agentId);\n    const turn = event.data.turn;",
+        ),
+    )
+    .unwrap();
+    let (applicability, message) = cli_emit_fix(dir.path());
+    assert_eq!(applicability, "machine-applicable", "{message}");
+    let seen = drive(&host, "preferred");
+    assert_eq!(seen["action.preferred"], "true", "{seen:?}");
+    assert_eq!(seen["action.title"], message, "the CLI's message");
+    assert_eq!(seen["after"], "0", "{seen:?}");
+}

@@ -630,14 +630,223 @@ fn language(path: &Path) -> Option<&'static str> {
     }
 }
 
+/// A fix as the editor offers it: title, preferred, and its edits (LSP range, new text),
+/// sorted.
+type OfferedFix = (String, bool, Vec<((u64, u64), (u64, u64), String)>);
+
+/// The quick fix `mirrorless lint --format json` implies for a finding in `text`: the fix's
+/// message (a suggestion's says so), preferred when machine-applicable, the same edits.
+fn expected_fix(finding: &Value, text: &str) -> Option<OfferedFix> {
+    let fix = finding.get("fix").filter(|f| !f.is_null())?;
+    let preferred = fix["applicability"] == "machine-applicable";
+    let message = fix["message"].as_str().unwrap();
+    let title = if preferred {
+        message.to_owned()
+    } else {
+        format!("{message} (suggestion: check the result)")
+    };
+    let mut edits: Vec<_> = fix["edits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            let r = &e["range"];
+            let n = |k: &str| r[k].as_u64().unwrap();
+            (
+                utf16(text, n("line"), n("column")),
+                utf16(text, n("end_line"), n("end_column")),
+                e["replacement"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    edits.sort();
+    Some((title, preferred, edits))
+}
+
+/// The fixes the server offers for diagnostic `d` of `uri` (every quick fix but the
+/// suppression).
+fn offered_fixes(c: &mut Client, uri: &str, d: &Value) -> Vec<OfferedFix> {
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": d["range"],
+            "context": { "diagnostics": [d] }
+        }),
+    );
+    let actions = actions["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{actions}"));
+    actions
+        .iter()
+        .filter(|a| {
+            a["diagnostics"][0]["range"] == d["range"]
+                && a["diagnostics"][0]["code"] == d["code"]
+                && a["diagnostics"][0]["message"] == d["message"]
+                && !a["title"].as_str().unwrap().starts_with("Suppress ")
+        })
+        .map(|a| {
+            let mut edits: Vec<_> = a["edit"]["changes"][uri]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    let (a, b, x, y) = range(e);
+                    ((a, b), (x, y), e["newText"].as_str().unwrap().to_owned())
+                })
+                .collect();
+            edits.sort();
+            (
+                a["title"].as_str().unwrap().to_owned(),
+                a["isPreferred"] == true,
+                edits,
+            )
+        })
+        .collect()
+}
+
+/// `mirrorless lint --format json` run in `root`.
+fn cli_lint(root: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["lint", "--format", "json"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: {}",
+            root.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// How much [`compare_with_cli`] compared.
+#[derive(Default)]
+struct Compared {
+    findings: usize,
+    fixes: usize,
+    /// Fixes the CLI holds back because another file still uses the event.
+    held_back: usize,
+}
+
+/// Asserts that the server shows for `file` (open as `uri`, with `text`) what `cli` (the CLI's
+/// JSON report in `root`) reports: the same findings at the same places, and for each the same
+/// fix — the same edits, preferred exactly when the CLI says machine-applicable, with its
+/// message (which says where a held-back fix's event is still used).
+fn compare_with_cli(
+    c: &mut Client,
+    cli: &Value,
+    root: &Path,
+    (file, uri, text): (&Path, &str, &str),
+    count: &mut Compared,
+) {
+    let rel = file
+        .strip_prefix(root)
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let severity = |s: &str| match s {
+        "error" => 1,
+        "warning" => 2,
+        _ => 3,
+    };
+    let mine: Vec<&Value> = cli["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == rel.as_str())
+        .collect();
+    let mut expected: Vec<Shown> = mine
+        .iter()
+        .map(|f| {
+            let n = |k: &str| f[k].as_u64().unwrap();
+            let mut message = format!(
+                "{}\nhelp: {}",
+                f["message"].as_str().unwrap(),
+                f["help"].as_str().unwrap()
+            );
+            if let Some(note) = f["note"].as_str() {
+                message.push_str(&format!("\nnote: {note}"));
+            }
+            (
+                f["rule"].as_str().unwrap().to_owned(),
+                utf16(text, n("line"), n("column")),
+                utf16(text, n("end_line"), n("end_column")),
+                severity(f["severity"].as_str().unwrap()),
+                message,
+            )
+        })
+        .collect();
+    let diagnostics = c.diagnostics(uri);
+    let mut got: Vec<Shown> = diagnostics
+        .iter()
+        .map(|d| {
+            let (a, b, e, g) = range(d);
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                (a, b),
+                (e, g),
+                d["severity"].as_i64().unwrap(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected, "{} in workspace {}", rel, root.display());
+    count.findings += expected.len();
+
+    // The fix of each finding, by its diagnostic (same rule, place and message).
+    for f in mine {
+        let n = |k: &str| f[k].as_u64().unwrap();
+        let (start, end) = (
+            utf16(text, n("line"), n("column")),
+            utf16(text, n("end_line"), n("end_column")),
+        );
+        let d = diagnostics
+            .iter()
+            .find(|d| {
+                let (a, b, x, y) = range(d);
+                d["code"] == f["rule"]
+                    && (a, b) == start
+                    && (x, y) == end
+                    && d["message"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with(f["message"].as_str().unwrap())
+            })
+            .unwrap_or_else(|| panic!("{rel}: no diagnostic for {f}"));
+        let want: Vec<OfferedFix> = expected_fix(f, text).into_iter().collect();
+        let offered = offered_fixes(c, uri, d);
+        assert_eq!(
+            offered,
+            want,
+            "the fix of {rel}:{}:{} {} in workspace {}",
+            n("line"),
+            n("column"),
+            f["rule"],
+            root.display()
+        );
+        count.fixes += want.len();
+        count.held_back += (want.iter())
+            .filter(|(title, _, _)| title.contains("(not yet: "))
+            .count();
+    }
+}
+
 /// What the editor shows is what `mirrorless lint` prints: for every lint fixture directory
 /// (and each of its subdirectories, some with their own configuration), the CLI run there and
-/// the server with that directory as its workspace report the same findings for every file,
-/// at the same places.
+/// the server with that directory as its workspace report the same findings and fixes for
+/// every file ([`compare_with_cli`]) — first with each file open alone (the others unopened,
+/// read from disk: a fix held back by a use in another file must be held back in the editor
+/// too), then with every file open at once. The fix fixtures include workspaces where a
+/// file's fix is held back by another file.
 #[test]
 fn findings_equal_the_cli_on_every_lint_fixture() {
     let mut roots = Vec::new();
-    for lang in ["ts", "rust", "md"] {
+    for lang in ["ts", "rust", "md", "fix"] {
         let top = repo().join("fixtures/lint").join(lang);
         roots.push(top.clone());
         for e in std::fs::read_dir(&top).unwrap() {
@@ -647,93 +856,153 @@ fn findings_equal_the_cli_on_every_lint_fixture() {
             }
         }
     }
-    let mut compared = 0;
+    let (mut alone, mut together) = (Compared::default(), Compared::default());
     for root in roots {
-        let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-            .args(["lint", "--format", "json"])
-            .current_dir(&root)
-            .output()
-            .unwrap();
-        let cli: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}: {}",
-                root.display(),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        let cli = cli_lint(&root);
         let mut c = Client::start(&root);
-        let files: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+        let files: Vec<(PathBuf, String)> = walkdir::WalkDir::new(&root)
             .sort_by_file_name()
             .into_iter()
             .filter_map(Result::ok)
             .map(|e| e.into_path())
             .filter(|p| p.is_file() && language(p).is_some())
+            .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
             .collect();
-        let mut uris = Vec::new();
-        for f in &files {
-            let Ok(text) = std::fs::read_to_string(f) else {
-                continue;
-            };
-            let uri = c.open(f, language(f).unwrap(), &text);
-            uris.push((f.clone(), uri, text));
+        for (file, text) in &files {
+            let uri = c.open(file, language(file).unwrap(), text);
+            compare_with_cli(&mut c, &cli, &root, (file, &uri, text), &mut alone);
+            c.notify(
+                "textDocument/didClose",
+                json!({ "textDocument": { "uri": uri } }),
+            );
         }
+        let uris: Vec<String> = (files.iter())
+            .map(|(file, text)| c.open(file, language(file).unwrap(), text))
+            .collect();
         c.sync();
-        for (file, uri, text) in uris {
-            let rel = file
-                .strip_prefix(&root)
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .to_owned();
-            let severity = |s: &str| match s {
-                "error" => 1,
-                "warning" => 2,
-                _ => 3,
-            };
-            let mut expected: Vec<Shown> = cli["findings"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|f| f["path"] == rel.as_str())
-                .map(|f| {
-                    let n = |k: &str| f[k].as_u64().unwrap();
-                    let mut message = format!(
-                        "{}\nhelp: {}",
-                        f["message"].as_str().unwrap(),
-                        f["help"].as_str().unwrap()
-                    );
-                    if let Some(note) = f["note"].as_str() {
-                        message.push_str(&format!("\nnote: {note}"));
-                    }
-                    (
-                        f["rule"].as_str().unwrap().to_owned(),
-                        utf16(&text, n("line"), n("column")),
-                        utf16(&text, n("end_line"), n("end_column")),
-                        severity(f["severity"].as_str().unwrap()),
-                        message,
-                    )
-                })
-                .collect();
-            let mut got: Vec<Shown> = c
-                .diagnostics(&uri)
-                .iter()
-                .map(|d| {
-                    let (a, b, e, g) = range(d);
-                    (
-                        d["code"].as_str().unwrap().to_owned(),
-                        (a, b),
-                        (e, g),
-                        d["severity"].as_i64().unwrap(),
-                        d["message"].as_str().unwrap().to_owned(),
-                    )
-                })
-                .collect();
-            expected.sort();
-            got.sort();
-            assert_eq!(got, expected, "{} in workspace {}", rel, root.display());
-            compared += expected.len();
+        for ((file, text), uri) in files.iter().zip(&uris) {
+            compare_with_cli(&mut c, &cli, &root, (file, uri, text), &mut together);
         }
         assert_eq!(c.shutdown(), Some(0));
     }
-    assert!(compared > 100, "only {compared} findings compared");
+    for count in [alone, together] {
+        assert!(count.findings > 100, "only {} findings", count.findings);
+        assert!(count.fixes > 50, "only {} fixes", count.fixes);
+        assert!(
+            count.held_back >= 3,
+            "only {} fixes held back by another file's use",
+            count.held_back
+        );
+    }
+}
+
+/// The CLI's fix of the finding of `rule` in `rel`, from `mirrorless lint --format json` in
+/// `root` (`text` is the file's text).
+fn cli_fix(root: &Path, rel: &str, rule: &str, text: &str) -> OfferedFix {
+    let cli = cli_lint(root);
+    let f = cli["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == rel && f["rule"] == rule)
+        .unwrap_or_else(|| panic!("no {rule} in {rel}: {cli}"))
+        .clone();
+    expected_fix(&f, text).unwrap_or_else(|| panic!("no fix: {f}"))
+}
+
+/// The one fix the server offers for the only diagnostic of `rule` in `uri`.
+fn server_fix(c: &mut Client, uri: &str, rule: &str) -> OfferedFix {
+    let d = c.diagnostics(uri);
+    let d: Vec<_> = d.iter().filter(|d| d["code"] == rule).collect();
+    assert_eq!(d.len(), 1, "{d:?}");
+    let mut offered = offered_fixes(c, uri, d[0]);
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    offered.remove(0)
+}
+
+/// The emit in `host.ts` sits beside its durable append: alone, its deletion is
+/// machine-applicable. But `plugin.ts`, never opened, still listens to the mirror (a handler
+/// that uses the agent, so its migration is a suggestion): `mirrorless lint` in the root holds
+/// the deletion back, and so must the editor — a suggestion, not preferred, with the CLI's
+/// message. Once the listener is migrated — on disk (reported by the file watcher) or in an
+/// unsaved buffer — the deletion is machine-applicable again, in both.
+#[test]
+fn a_fix_held_back_by_an_unopened_file_is_a_suggestion_as_for_the_cli() {
+    let fixture = repo().join("fixtures/lint/fix/emit_with_listener");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let host_text = std::fs::read_to_string(fixture.join("host.ts")).unwrap();
+    let plugin_text = std::fs::read_to_string(fixture.join("plugin.ts")).unwrap();
+    let (host, plugin) = (root.join("host.ts"), root.join("plugin.ts"));
+    std::fs::write(&host, &host_text).unwrap();
+    std::fs::write(&plugin, &plugin_text).unwrap();
+    // The listener, migrated by hand (what its suggestion does, with the agent recovered).
+    let migrated = plugin_text.replace(
+        "ctx.on('agent/turn-start', (agent, turn) => {",
+        "ctx.on('session/event', (session, event) => {\n    if (event.type !== 'turn/start') return;\n    const agent = ctx.agents.get(session.agentId);\n    const turn = event.data.turn;",
+    );
+    assert_ne!(migrated, plugin_text);
+
+    // Alone, the deletion is machine-applicable …
+    let alone = tempfile::tempdir().unwrap();
+    std::fs::write(alone.path().join("host.ts"), &host_text).unwrap();
+    let (title, preferred, edits) = cli_fix(alone.path(), "host.ts", "ML002", &host_text);
+    assert!(preferred, "{title}");
+    // … in the workspace, the CLI holds it back, naming the listener.
+    let held = cli_fix(root, "host.ts", "ML002", &host_text);
+    assert!(!held.1, "{held:?}");
+    assert_eq!(held.2, edits, "the same edits, only not applied by --fix");
+    assert!(
+        held.0
+            .contains("(not yet: `agent/turn-start` is still used at plugin.ts:4)"),
+        "{held:?}"
+    );
+
+    let mut c = Client::start_with(
+        root,
+        json!({ "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } } }),
+    );
+    let uri = c.open(&host, "typescript", &host_text);
+    assert_eq!(server_fix(&mut c, &uri, "ML002"), held, "the editor agrees");
+
+    // The listener migrated on disk (a `git pull`), reported by the watcher.
+    std::fs::write(&plugin, &migrated).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&plugin), "type": 2 }] }),
+    );
+    let freed = cli_fix(root, "host.ts", "ML002", &host_text);
+    assert!(freed.1, "{freed:?}");
+    assert_eq!(freed.0, title);
+    assert_eq!(server_fix(&mut c, &uri, "ML002"), freed);
+
+    // Back on disk; the editor sees the listener again.
+    std::fs::write(&plugin, &plugin_text).unwrap();
+    c.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri_of(&plugin), "type": 2 }] }),
+    );
+    assert_eq!(server_fix(&mut c, &uri, "ML002"), held);
+
+    // Opened and fixed in the editor, not saved: the unsaved text counts. Its own fix is the
+    // suggestion the server offers (the handler uses the agent).
+    let plugin_uri = c.open(&plugin, "typescript", &plugin_text);
+    let (ptitle, ppreferred, _) = server_fix(&mut c, &plugin_uri, "ML001");
+    assert!(!ppreferred && ptitle.contains("suggestion"), "{ptitle}");
+    c.notify(
+        "textDocument/didChange",
+        change(&plugin_uri, 2, json!([{ "text": migrated }])),
+    );
+    assert_eq!(c.diagnostics(&plugin_uri), Vec::<Value>::new());
+    assert_eq!(server_fix(&mut c, &uri, "ML002"), freed);
+    // Saved, the CLI agrees.
+    std::fs::write(&plugin, &migrated).unwrap();
+    assert_eq!(cli_fix(root, "host.ts", "ML002", &host_text), freed);
+    // Undone in the buffer: held back again.
+    c.notify(
+        "textDocument/didChange",
+        change(&plugin_uri, 3, json!([{ "text": plugin_text }])),
+    );
+    assert_eq!(server_fix(&mut c, &uri, "ML002"), held);
+    assert_eq!(c.shutdown(), Some(0));
 }

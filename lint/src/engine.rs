@@ -3,16 +3,19 @@
 //! talks to front ends through [`FrontEnd`].
 
 use crate::baseline::{self, Baseline, Entry};
+pub use crate::cache::Cache;
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{CallNames, Context, Declarations, FileAnalysis, FrontEnd, Symbols};
+use crate::frontend::{
+    CallNames, Context, Declaration, Declarations, FileAnalysis, FrontEnd, Symbols,
+};
 use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, read_source};
 use crate::suppress::{self, Suppression};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
@@ -209,13 +212,38 @@ pub fn lint_document(path: &Path, text: &str, config: &Config) -> Report {
 
 /// Lints texts already in memory as one run (identifiers declared in one resolve uses in the
 /// others, as in [`lint`]), with `opts.config`; `errors` are reported as they are. With
-/// `only`, findings are computed for the sources whose `display` is listed there; the others
-/// still take part in resolution.
+/// `only`, the report holds the findings of the sources whose `display` is listed there; every
+/// source still takes part in resolution and in the run-level passes (whether a deletion is
+/// safe depends on the uses in the other files), so those findings are exactly what a run
+/// without `only` reports for them.
 pub fn lint_sources(
     opts: &Options,
     sources: &[Source],
     errors: &[FileError],
     only: Option<&[String]>,
+) -> Report {
+    run(opts, sources, errors, only, None)
+}
+
+/// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
+/// not changed (see [`Cache`]): the language server lints the whole workspace on every change
+/// and parses only the documents that changed. The report is the one [`lint_sources`] gives.
+pub fn lint_sources_cached(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+    cache: &mut Cache,
+) -> Report {
+    run(opts, sources, errors, only, Some(cache))
+}
+
+fn run(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+    mut cache: Option<&mut Cache>,
 ) -> Report {
     let fronts = front_ends();
     let mut report = Report {
@@ -240,6 +268,9 @@ pub fn lint_sources(
             return report;
         }
     };
+    if let Some(c) = cache.as_deref_mut() {
+        c.begin(config);
+    }
     let mut calls = CallNames::default();
     calls
         .subscribe
@@ -259,7 +290,9 @@ pub fn lint_sources(
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
-    for _round in 0..16 {
+    // Every declaration of the run, for the cache: analyses are reused only with the same.
+    let mut declared: Vec<Declaration> = Vec::new();
+    for round in 0..16 {
         if frontier.is_empty() {
             break;
         }
@@ -269,22 +302,41 @@ pub fn lint_sources(
             calls: &calls,
             mentions_declared: !symbols.is_empty(),
         };
-        let results: Vec<(usize, Declarations)> = frontier
+        // The first round sees no declarations yet: its result depends on the text alone.
+        let cached = |i: usize| {
+            let s = &sources[i];
+            let c = cache.as_deref().filter(|_| round == 0)?;
+            c.declarations(&s.display, &s.path, &s.text).cloned()
+        };
+        let results: Vec<(usize, Declarations, bool)> = frontier
             .par_iter()
-            .map(|&i| {
-                let s = &sources[i];
-                let d = front_of(s).map_or_else(Declarations::default, |f| {
-                    f.declarations(&s.display, &s.text, cx)
-                });
-                (i, d)
+            .map(|&i| match cached(i) {
+                Some(d) => (i, d, true),
+                None => {
+                    let s = &sources[i];
+                    let d = front_of(s).map_or_else(Declarations::default, |f| {
+                        f.declarations(&s.display, &s.text, cx)
+                    });
+                    (i, d, false)
+                }
             })
             .collect();
         let mut new_idents = Vec::new();
-        for (i, d) in results {
+        for (i, d, hit) in results {
+            if round == 0
+                && !hit
+                && let Some(c) = cache.as_deref_mut()
+            {
+                let s = &sources[i];
+                c.store_declarations(&s.display, &s.path, &s.text, d.clone());
+            }
             collected[i] = true;
             pending[i] = d.pending;
             for decl in d.found {
                 let ident = decl.ident.clone();
+                if cache.is_some() {
+                    declared.push(decl.clone());
+                }
                 if symbols.insert(decl) {
                     new_idents.push(ident);
                 }
@@ -324,32 +376,73 @@ pub fn lint_sources(
     }
     report.stats.declarations = symbols.len();
 
-    // Pass 2: every candidate file, with the whole run's symbols.
-    let per_file: Vec<(Vec<Finding>, usize)> = sources
+    // Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
+    // with `only`: the run-level passes below need them all).
+    if let Some(c) = cache.as_deref_mut() {
+        declared.sort();
+        declared.dedup();
+        c.use_symbols(declared);
+    }
+    let per_file: Vec<(usize, Vec<Finding>, usize, bool)> = sources
         .par_iter()
         .enumerate()
-        .filter(|(i, s)| candidate[*i] && only.is_none_or(|o| o.contains(&s.display)))
-        .map(|(i, s)| match front_of(s) {
-            Some(f) => {
-                let cx = Context {
-                    catalog: &catalog,
-                    symbols: &symbols,
-                    calls: &calls,
-                    mentions_declared: ident_hit[i],
-                };
-                let analysis = f.analyze(&s.display, &s.text, cx);
-                file_findings(s, analysis, &catalog, config)
+        .filter(|(i, _)| candidate[*i])
+        .map(|(i, s)| {
+            if let Some((findings, suppressed)) = cache
+                .as_deref()
+                .and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit[i]))
+            {
+                return (i, findings.to_vec(), suppressed, true);
             }
-            None => (Vec::new(), 0),
+            let (findings, suppressed) = match front_of(s) {
+                Some(f) => {
+                    let cx = Context {
+                        catalog: &catalog,
+                        symbols: &symbols,
+                        calls: &calls,
+                        mentions_declared: ident_hit[i],
+                    };
+                    let analysis = f.analyze(&s.display, &s.text, cx);
+                    file_findings(s, analysis, &catalog, config)
+                }
+                None => (Vec::new(), 0),
+            };
+            (i, findings, suppressed, false)
         })
         .collect();
     report.stats.candidates = candidate.iter().filter(|c| **c).count();
-    for (findings, suppressed) in per_file {
+    let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
+    let misses = per_file.iter().filter(|(.., hit)| !hit).count();
+    for (i, findings, suppressed, hit) in per_file {
+        let s = &sources[i];
+        if !hit && let Some(c) = cache.as_deref_mut() {
+            c.store_analysis(
+                &s.display,
+                &s.path,
+                &s.text,
+                ident_hit[i],
+                findings.clone(),
+                suppressed,
+            );
+        }
+        if wanted(s) {
+            report.stats.suppressed += suppressed;
+        }
         report.findings.extend(findings);
-        report.stats.suppressed += suppressed;
+    }
+    if let Some(c) = cache {
+        c.set_analyzed(misses);
+        let keep: HashSet<&str> = (sources.iter().zip(&candidate))
+            .filter(|(_, c)| **c)
+            .map(|(s, _)| s.display.as_str())
+            .collect();
+        c.retain(&keep);
     }
     drop_deletions_used_elsewhere(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
+    if let Some(only) = only {
+        report.findings.retain(|f| only.contains(&f.path));
+    }
     report.findings.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.rule, &a.event)
             .cmp(&(&b.path, b.line, b.column, b.rule, &b.event))

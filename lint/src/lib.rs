@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod baseline;
+pub mod cache;
 pub mod catalog;
 pub mod config;
 pub mod engine;
@@ -32,7 +33,7 @@ pub mod source;
 pub mod suppress;
 pub mod walk;
 
-pub use engine::{Options, Report, lint, lint_document, lint_sources};
+pub use engine::{Options, Report, lint, lint_document, lint_sources, lint_sources_cached};
 
 /// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,
 /// case-insensitive), as `mirrorless explain` prints it, or `None` if there is no such rule.

@@ -1,10 +1,13 @@
 //! The in-memory entry points give what `lint` gives from disk: `lint_document` on every
 //! single-file lint fixture, and `lint_sources` (with `only`) on every fixture directory, find
-//! exactly the findings — fixes included — that `lint` finds reading the same files.
+//! exactly the findings — fixes included — that `lint` finds reading the same files; and
+//! `lint_sources_cached` gives what `lint_sources` gives, run after run, while files change.
 
+use mirrorless_lint::cache::Cache;
 use mirrorless_lint::config::Config;
 use mirrorless_lint::engine::read_sources;
-use mirrorless_lint::{Options, lint, lint_document, lint_sources};
+use mirrorless_lint::source::Source;
+use mirrorless_lint::{Options, lint, lint_document, lint_sources, lint_sources_cached};
 use std::path::PathBuf;
 
 fn cases() -> Vec<PathBuf> {
@@ -56,7 +59,11 @@ fn lint_document_equals_lint_on_every_single_file_fixture() {
 #[test]
 fn lint_sources_with_only_equals_lint_on_every_fixture_directory() {
     let mut dirs = 0;
-    for case in cases().into_iter().filter(|p| p.is_dir()) {
+    // The fix fixtures' directories hold fixes that another file's use holds back.
+    let fix_dirs = std::fs::read_dir("../fixtures/lint/fix")
+        .unwrap()
+        .map(|e| e.unwrap().path());
+    for case in cases().into_iter().chain(fix_dirs).filter(|p| p.is_dir()) {
         let opts = options(&case);
         let from_disk = lint(&opts);
         let (sources, _) = read_sources(&opts);
@@ -75,4 +82,115 @@ fn lint_sources_with_only_equals_lint_on_every_fixture_directory() {
         dirs += 1;
     }
     assert!(dirs >= 5, "{dirs} fixture directories");
+}
+
+/// `lint_sources_cached` against `lint_sources` on the same sources: the same report.
+fn assert_cached_equals_uncached(
+    opts: &Options,
+    sources: &[Source],
+    cache: &mut Cache,
+    what: &str,
+) -> usize {
+    let cached = lint_sources_cached(opts, sources, &[], None, cache);
+    let analyzed = cache.analyzed();
+    let uncached = lint_sources(opts, sources, &[], None);
+    assert_eq!(cached.findings, uncached.findings, "{what}");
+    assert_eq!(cached.stats, uncached.stats, "{what}");
+    // With `only`, the same findings of that file.
+    if let Some(s) = sources.first() {
+        let only = [s.display.clone()];
+        let one = lint_sources_cached(opts, sources, &[], Some(&only), cache);
+        let expected: Vec<_> = (uncached.findings.iter())
+            .filter(|f| f.path == s.display)
+            .cloned()
+            .collect();
+        assert_eq!(one.findings, expected, "{what}, only {}", s.display);
+        assert_eq!(cache.analyzed(), 0, "{what}: the same texts again");
+    }
+    analyzed
+}
+
+fn set(sources: &mut [Source], display: &str, edit: impl FnOnce(&str) -> String) {
+    let s = sources
+        .iter_mut()
+        .find(|s| s.display.ends_with(display))
+        .unwrap_or_else(|| panic!("no {display}"));
+    s.text = edit(&s.text);
+}
+
+/// The language server's runs: the whole tree linted again after each change, through one
+/// cache. Each run reports what an uncached run reports, and only changed files are parsed
+/// again, unless the declarations of the run changed.
+#[test]
+fn a_cached_run_equals_an_uncached_one_while_files_change() {
+    let root = PathBuf::from("../fixtures/lint");
+    let opts = Options {
+        paths: vec![root.join("fix"), root.join("ts")],
+        config: Config::default(),
+        ..Options::default()
+    };
+    let (mut sources, _) = read_sources(&opts);
+    let mut cache = Cache::default();
+    let first = assert_cached_equals_uncached(&opts, &sources, &mut cache, "first run");
+    assert!(first > 50, "{first} files analysed");
+    assert_eq!(cache.len(), first);
+    assert_eq!(
+        assert_cached_equals_uncached(&opts, &sources, &mut cache, "unchanged"),
+        0,
+        "nothing changed, nothing is parsed again"
+    );
+
+    // One file changes: only it is parsed again, and the deletion it held back no longer
+    // names it (other files of this tree still use the event).
+    let host_fix = |cache: &mut Cache, sources: &[Source]| {
+        let report = lint_sources_cached(&opts, sources, &[], None, cache);
+        let emit = (report.findings.into_iter())
+            .find(|f| f.path.ends_with("emit_with_listener/host.ts") && f.rule == "ML002")
+            .unwrap();
+        emit.fix.unwrap().message
+    };
+    let held = host_fix(&mut cache, &sources);
+    assert!(held.contains("emit_with_listener/plugin.ts:4"), "{held}");
+    set(&mut sources, "emit_with_listener/plugin.ts", |t| {
+        t.replace("agent/turn-start", "agent/turn-started")
+    });
+    assert_eq!(
+        assert_cached_equals_uncached(&opts, &sources, &mut cache, "listener gone"),
+        1
+    );
+    let now = host_fix(&mut cache, &sources);
+    assert!(!now.contains("emit_with_listener/plugin.ts"), "{now}");
+
+    // A declaration moves a line down: every note that names it changes, every file is
+    // analysed again with the new declarations.
+    set(&mut sources, "consts_cross_file/src/events.ts", |t| {
+        format!("\n{t}")
+    });
+    let moved = assert_cached_equals_uncached(&opts, &sources, &mut cache, "declaration moved");
+    assert!(moved > 1, "{moved}");
+    // A declaration is added in one file and used by another.
+    set(&mut sources, "ts/near_misses.ts", |t| {
+        format!("{t}\nexport const LATE = 'agent/step-end';\n")
+    });
+    set(&mut sources, "declaration_in_use/loop.ts", |t| {
+        format!("{t}\nbus.on(LATE, h);\n")
+    });
+    assert_cached_equals_uncached(&opts, &sources, &mut cache, "declaration added");
+    // A file is removed, another stops naming any removed event.
+    let gone = sources.remove(0).display;
+    set(&mut sources, "listener_with_emitter/ui.spec.ts", |_| {
+        "export {};\n".to_owned()
+    });
+    assert_cached_equals_uncached(&opts, &sources, &mut cache, "file removed");
+    assert!(cache.len() < first, "{gone} and ui.spec.ts are forgotten");
+
+    // Another configuration: nothing is reused.
+    let mut other = opts.clone();
+    other
+        .config
+        .lint
+        .severity
+        .insert("ML001".into(), "warning".into());
+    let all = assert_cached_equals_uncached(&other, &sources, &mut cache, "new configuration");
+    assert_eq!(all, cache.len());
 }

@@ -14,7 +14,10 @@
 //! incremental edit (a removed event name is made and unmade in turn, so every publication
 //! differs), timed from sending `didChange` to receiving its `publishDiagnostics`. Two
 //! workspaces: the document alone, and the document among 400 other files of which 40 name
-//! removed events (every change re-resolves identifiers across the workspace, as the CLI does).
+//! removed events (every change re-resolves identifiers across the workspace, as the CLI does),
+//! and that workspace with 10 more files that listen to the mirror the document emits (which
+//! holds the document's emit deletions back to suggestions, decided over the whole workspace on
+//! every change).
 //! Results are recorded in `docs/benchmarks/lsp.md`.
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
@@ -263,4 +266,24 @@ fn main() {
         std::fs::write(dir.join(format!("m{i}.ts")), body).expect("write");
     }
     scenario("workspace of 400 files", tree.path(), lines, changes, bin);
+
+    // The same workspace, where 10 more files still listen to the mirror the document emits
+    // (handlers that use the agent, so their migration is a suggestion): every change decides
+    // again, over the whole workspace, that the document's emit deletions are held back.
+    for i in 0..10 {
+        let dir = tree.path().join("listeners");
+        std::fs::create_dir_all(&dir).expect("dir");
+        std::fs::write(
+            dir.join(format!("l{i}.ts")),
+            "export function watch(ctx) {\n  ctx.on('agent/stream-chunk', (agent, turn, step, chunk) => agent.note(chunk));\n}\n",
+        )
+        .expect("write");
+    }
+    scenario(
+        "workspace of 410 files, 10 listening to the mirror",
+        tree.path(),
+        lines,
+        changes,
+        bin,
+    );
 }

@@ -1,11 +1,18 @@
 //! The files the server lints as one run: the workspace's files as `mirrorless lint` in the
 //! workspace root reads them, with each open document's unsaved text in place of its file.
+//!
+//! Every lint is a run over the whole workspace, as `mirrorless lint` in the root is: whether a
+//! fix may delete an emit or a declaration depends on the uses of its event in every other file
+//! (`mirrorless_lint` holds it back to a suggestion while one remains), so the run-level passes
+//! see every file's findings, unsaved text counted. A [`Cache`] keeps each file's analysis by
+//! its text, so a change parses only the documents that changed.
 
+use mirrorless_lint::cache::Cache;
 use mirrorless_lint::config::Config;
 use mirrorless_lint::engine;
 use mirrorless_lint::model::Finding;
 use mirrorless_lint::source::{Source, display_path};
-use mirrorless_lint::{Options, lint_sources};
+use mirrorless_lint::{Options, lint_sources_cached};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -21,6 +28,8 @@ pub struct Workspace {
     /// Files under the root that the walk skipped (`exclude`, `allow-paths`, `.gitignore`):
     /// `mirrorless lint` in the root does not lint them, so neither does the server.
     walked: HashSet<PathBuf>,
+    /// Each file's analysis from the last lint, reused while its text is unchanged.
+    cache: Cache,
 }
 
 impl Workspace {
@@ -163,9 +172,10 @@ impl Workspace {
         }
     }
 
-    /// The findings of each of `paths` (as `mirrorless lint` would report them in the root),
-    /// resolving identifiers across every file of the workspace.
-    pub fn lint(&self, paths: &[PathBuf]) -> HashMap<PathBuf, Vec<Finding>> {
+    /// The findings of each of `paths` (as `mirrorless lint` would report them in the root):
+    /// identifiers resolve across every file of the workspace, and a fix is machine-applicable
+    /// only when no other file of it still needs what the fix removes.
+    pub fn lint(&mut self, paths: &[PathBuf]) -> HashMap<PathBuf, Vec<Finding>> {
         let wanted: Vec<(PathBuf, String)> = paths
             .iter()
             .map(|p| canonical(p))
@@ -185,7 +195,8 @@ impl Workspace {
             config: self.config.clone(),
             ..Options::default()
         };
-        let report = lint_sources(&opts, &self.sources, &[], Some(&displays));
+        let report =
+            lint_sources_cached(&opts, &self.sources, &[], Some(&displays), &mut self.cache);
         let by_display: HashMap<&str, &PathBuf> =
             wanted.iter().map(|(p, d)| (d.as_str(), p)).collect();
         let asked: HashMap<PathBuf, &PathBuf> = paths.iter().map(|p| (canonical(p), p)).collect();

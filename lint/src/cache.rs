@@ -1,0 +1,163 @@
+//! What one run keeps for the next run over the same files: the language server lints the
+//! whole workspace on every change (so that the run-level passes, which decide whether a
+//! deletion is safe, see every file's findings, as `mirrorless lint` does), but only the
+//! documents that changed are parsed again.
+//!
+//! Per file, by its exact text, the cache holds the first round of pass 1 (which depends on the
+//! text and the configuration alone) and pass 2: the file's findings before the run-level
+//! passes (which depend on the text, the configuration and the declarations of the whole run).
+//! A run that finds other declarations analyses every file again; another configuration empties
+//! the cache. The run-level passes always run on the full set of findings, so a cached run
+//! reports exactly what an uncached one does.
+
+use crate::config::{Config, LintConfig};
+use crate::frontend::{Declaration, Declarations};
+use crate::model::Finding;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// The per-file results a run can reuse; pass it to [`crate::engine::lint_sources_cached`]
+/// run after run. It holds a copy of the text of every file that names a removed event (the
+/// candidates), no other file.
+#[derive(Debug, Default)]
+pub struct Cache {
+    /// The configuration the entries were computed with.
+    config: Option<(LintConfig, Option<PathBuf>, PathBuf)>,
+    /// Every declaration of the run the analyses were computed with, sorted.
+    symbols: Vec<Declaration>,
+    /// By display path.
+    files: HashMap<String, Entry>,
+    /// How many files the last run parsed for pass 2 (the others were reused).
+    analyzed: usize,
+}
+
+#[derive(Debug)]
+struct Entry {
+    path: PathBuf,
+    text: String,
+    /// The first round of pass 1.
+    declarations: Option<Declarations>,
+    /// Pass 2: whether the file mentions a declared identifier (part of its context), its
+    /// findings before the run-level passes, and how many its suppressions removed.
+    analysis: Option<(bool, Vec<Finding>, usize)>,
+}
+
+impl Cache {
+    /// Starts a run with `config`: entries computed with another configuration are dropped.
+    pub(crate) fn begin(&mut self, config: &Config) {
+        let key = (
+            config.lint.clone(),
+            config.source.clone(),
+            config.root.clone(),
+        );
+        if self.config.as_ref() != Some(&key) {
+            self.files.clear();
+            self.symbols.clear();
+            self.config = Some(key);
+        }
+    }
+
+    fn entry(&self, display: &str, path: &std::path::Path, text: &str) -> Option<&Entry> {
+        self.files
+            .get(display)
+            .filter(|e| e.path == path && e.text == text)
+    }
+
+    fn entry_mut(&mut self, display: &str, path: &std::path::Path, text: &str) -> &mut Entry {
+        let fresh = || Entry {
+            path: path.to_path_buf(),
+            text: text.to_owned(),
+            declarations: None,
+            analysis: None,
+        };
+        let e = self.files.entry(display.to_owned()).or_insert_with(fresh);
+        if e.path != path || e.text != text {
+            *e = fresh();
+        }
+        e
+    }
+
+    /// The first round of pass 1 for this text, if it was computed.
+    pub(crate) fn declarations(
+        &self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+    ) -> Option<&Declarations> {
+        self.entry(display, path, text)?.declarations.as_ref()
+    }
+
+    /// Records the first round of pass 1 for this text.
+    pub(crate) fn store_declarations(
+        &mut self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+        d: Declarations,
+    ) {
+        self.entry_mut(display, path, text).declarations = Some(d);
+    }
+
+    /// Pass 2 is about to run with these declarations (sorted): analyses computed with others
+    /// are dropped.
+    pub(crate) fn use_symbols(&mut self, symbols: Vec<Declaration>) {
+        if self.symbols != symbols {
+            for e in self.files.values_mut() {
+                e.analysis = None;
+            }
+            self.symbols = symbols;
+        }
+    }
+
+    /// Pass 2 of this text with this context, if it was computed.
+    pub(crate) fn analysis(
+        &self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+        mentions_declared: bool,
+    ) -> Option<(&[Finding], usize)> {
+        let (m, findings, suppressed) = self.entry(display, path, text)?.analysis.as_ref()?;
+        (*m == mentions_declared).then_some((findings.as_slice(), *suppressed))
+    }
+
+    /// Records pass 2 of this text.
+    pub(crate) fn store_analysis(
+        &mut self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+        mentions_declared: bool,
+        findings: Vec<Finding>,
+        suppressed: usize,
+    ) {
+        self.entry_mut(display, path, text).analysis =
+            Some((mentions_declared, findings, suppressed));
+    }
+
+    /// Forgets the files that are not in `keep` (no longer in the run, or no longer candidates).
+    pub(crate) fn retain(&mut self, keep: &HashSet<&str>) {
+        self.files.retain(|d, _| keep.contains(d.as_str()));
+    }
+
+    /// Records how many files the run parsed for pass 2.
+    pub(crate) fn set_analyzed(&mut self, n: usize) {
+        self.analyzed = n;
+    }
+
+    /// How many files the last run parsed for pass 2; the other candidates' findings were
+    /// reused.
+    pub fn analyzed(&self) -> usize {
+        self.analyzed
+    }
+
+    /// How many files the cache holds results for.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether the cache holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
