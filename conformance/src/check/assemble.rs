@@ -84,9 +84,14 @@ impl Call {
                 (None, Some(kind @ ("text" | "reasoning"))) => {
                     json!({"type": kind, "text": b.text})
                 }
+                // Without a delta, upstream's assembler names the call `call-<index>`.
                 (None, Some("tool-call")) => json!({
                     "type": "tool-call",
-                    "id": b.tool_id.clone().unwrap_or_default(),
+                    "id": b.tool_id.clone().unwrap_or_else(|| if b.deltas == 0 {
+                        format!("call-{}", b.index)
+                    } else {
+                        String::new()
+                    }),
                     "name": b.tool_name.clone().unwrap_or_default(),
                     "arguments": b.text,
                 }),

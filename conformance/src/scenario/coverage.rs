@@ -49,8 +49,16 @@ pub const LABELS: &[Label] = &[
         Profiles::BOTH,
     ),
     label("block without deltas", 100, Profiles::BOTH),
+    label("block left open without deltas", 10, Profiles::BOTH),
+    label(
+        "interleaved blocks (a later-started block streams first)",
+        50,
+        Profiles::BOTH,
+    ),
     label("usage chunk", 200, Profiles::BOTH),
     label("two usage chunks in one call", 50, Profiles::BOTH),
+    label("usage before the first block", 15, Profiles::BOTH),
+    label("a block ends after the last usage", 50, Profiles::BOTH),
     label("finish stop", 200, Profiles::BOTH),
     label("finish tool-calls", 100, Profiles::BOTH),
     label("finish max-tokens", 50, Profiles::BOTH),
@@ -76,6 +84,12 @@ pub const LABELS: &[Label] = &[
     label("cancel with a non-whitespace prefix", 10, Profiles::BOTH),
     label(
         "cancel with a prefix only some languages call whitespace",
+        5,
+        Profiles::BOTH,
+    ),
+    label("cancel with a whitespace-only prefix", 5, Profiles::BOTH),
+    label(
+        "cancel with a punctuation-only prefix (no letter or digit)",
         5,
         Profiles::BOTH,
     ),
@@ -142,6 +156,55 @@ fn has_contested_whitespace_prefix(call: &ModelCall, upto: usize) -> bool {
             .chars()
             .all(|c| crate::vocab::text::is_js_whitespace(c) || contested(c))
         && text.chars().any(|c| contested(c) || !c.is_ascii())
+}
+
+/// The text and reasoning streamed in chunks `0..=upto` of `call`: deltas, and the text of
+/// the blocks that ended.
+fn prefix_text(call: &ModelCall, upto: usize) -> String {
+    let mut text = String::new();
+    for c in call.chunks.iter().take(upto + 1) {
+        match c {
+            StreamChunk::TextDelta { text: t, .. }
+            | StreamChunk::ReasoningDelta { text: t, .. } => text.push_str(t),
+            StreamChunk::BlockEnd {
+                block:
+                    crate::vocab::chunk::ContentBlock::Text { text: t, .. }
+                    | crate::vocab::chunk::ContentBlock::Reasoning { text: t, .. },
+                ..
+            } => text.push_str(t),
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Whether some text or reasoning delta comes before the cancel point.
+fn streams_text_before(call: &ModelCall, upto: usize) -> bool {
+    call.chunks.iter().take(upto + 1).any(|c| {
+        matches!(
+            c,
+            StreamChunk::TextDelta { .. } | StreamChunk::ReasoningDelta { .. }
+        )
+    })
+}
+
+/// Whether the order of the blocks' `block-start`s differs from the order in which their first
+/// delta or `block-end` arrives (two blocks open at once, the later started one first).
+fn blocks_interleave(chunks: &[StreamChunk]) -> bool {
+    let mut started: Vec<u32> = Vec::new();
+    let mut first_content: Vec<u32> = Vec::new();
+    for c in chunks {
+        match (c, c.index()) {
+            (StreamChunk::BlockStart { index, .. }, _) => started.push(*index),
+            (_, Some(index)) if !first_content.contains(&index) => first_content.push(index),
+            _ => {}
+        }
+    }
+    let started: Vec<u32> = started
+        .into_iter()
+        .filter(|i| first_content.contains(i))
+        .collect();
+    started != first_content
 }
 
 /// The labels of [`LABELS`] that apply to `case`, in table order.
@@ -225,17 +288,52 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
             .iter()
             .filter(|c| matches!(c, StreamChunk::BlockStart { .. }))
             .count();
-        let blocks_with_deltas = {
-            let mut seen: Vec<u32> = delivered
+        let with_deltas: std::collections::BTreeSet<u32> = delivered
+            .iter()
+            .filter(|c| c.is_delta())
+            .filter_map(StreamChunk::index)
+            .collect();
+        if starts > with_deltas.len() {
+            add("block without deltas");
+        }
+        // A successful call's content holds such a block as an empty one.
+        if call.ending() == CallEnding::Success {
+            let ended: std::collections::BTreeSet<u32> = delivered
                 .iter()
-                .filter(|c| c.is_delta())
+                .filter(|c| matches!(c, StreamChunk::BlockEnd { .. }))
                 .filter_map(StreamChunk::index)
                 .collect();
-            seen.dedup();
-            seen.len()
-        };
-        if starts > blocks_with_deltas {
-            add("block without deltas");
+            if delivered.iter().any(|c| {
+                matches!(c, StreamChunk::BlockStart { index, .. } if !with_deltas.contains(index) && !ended.contains(index))
+            }) {
+                add("block left open without deltas");
+            }
+        }
+        if blocks_interleave(delivered) {
+            add("interleaved blocks (a later-started block streams first)");
+        }
+        let usages: Vec<usize> = delivered
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, StreamChunk::Usage { .. }))
+            .map(|(k, _)| k)
+            .collect();
+        if let (Some(&first), Some(&last)) = (usages.first(), usages.last()) {
+            if !delivered[..first]
+                .iter()
+                .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
+                && delivered[first..]
+                    .iter()
+                    .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
+            {
+                add("usage before the first block");
+            }
+            if delivered[last..]
+                .iter()
+                .any(|c| matches!(c, StreamChunk::BlockEnd { .. }))
+            {
+                add("a block ends after the last usage");
+            }
         }
         if !call.dispatched_tool_calls().is_empty() {
             add("tool call dispatched");
@@ -288,6 +386,18 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
                 }
                 if has_contested_whitespace_prefix(call, i.after) {
                     add("cancel with a prefix only some languages call whitespace");
+                }
+                if streams_text_before(call, i.after) {
+                    let text = prefix_text(call, i.after);
+                    if crate::vocab::text::is_blank(&text) {
+                        add("cancel with a whitespace-only prefix");
+                    } else if text.chars().all(|c| {
+                        crate::vocab::text::is_js_whitespace(c)
+                            || c.is_ascii_punctuation()
+                            || c == '\u{2026}'
+                    }) {
+                        add("cancel with a punctuation-only prefix (no letter or digit)");
+                    }
                 }
             }
         }

@@ -10,6 +10,13 @@
 //!
 //! Payloads come from small fixed alphabets (empty deltas, spaces, multi-byte text): chunk
 //! accounting does not need more, and regex strategies would dominate the run time.
+//!
+//! The stream shapes follow what a model adapter may stream (docs/protocol/stdio.md §4): a
+//! block may have no delta (`block-start` then `block-end`, or a text or reasoning block left
+//! open), two blocks may be open at once with their deltas interleaved by index, and `usage`
+//! may come anywhere before `finish` (before the first block, between blocks, inside one).
+//! Tool-call blocks always name their call, with a `tool-call-delta` or a `block-end`, except in
+//! a call that finishes `max-tokens` or fails, where a tool call is never dispatched.
 
 use super::{
     Action, CallEnding, Case, InterruptAt, InterruptKind, ModelCall, Script, SteerAt, ToolOutcome,
@@ -68,6 +75,36 @@ pub const NEAR_WHITESPACE_VARIANTS: &[&str] = &[
     "\u{1d}", "\u{1e}", "\u{1f}", "\u{180e}", "\u{1fff}", "\u{200b}", "_",
 ];
 
+/// The kinds of text an interrupted prefix can consist of, each with the alphabet a call aimed
+/// at it streams: whitespace (ASCII and what JavaScript's `trim` removes, so nothing is kept),
+/// near-whitespace (code points JavaScript keeps although other languages call them
+/// whitespace), and punctuation with no letter or digit (what a whitespace set or a `\W`
+/// pattern most easily swallows by mistake). A cancel or dispose aimed at a kind lands right
+/// after a delta of a call whose every text and reasoning delta comes from that alphabet, so each
+/// kind of prefix is reached in every run, not by luck (coverage labels pin it).
+pub const PREFIX_ALPHABETS: &[(&str, &[&str])] = &[
+    (
+        "whitespace",
+        &[
+            " ",
+            "\n",
+            "",
+            "\t",
+            "\u{feff}",
+            "\u{a0}",
+            "\u{2028}",
+            ALL_JS_WHITESPACE,
+        ],
+    ),
+    (
+        "near-whitespace",
+        &[
+            "\u{1c}", "\u{85}", "\u{1d}", "\u{1e}", "\u{1f}", "\u{180e}", "\u{1fff}", "\u{200b}",
+        ],
+    ),
+    ("punctuation", &["_", ".", "_ ", "-", "\u{2026}", "?!"]),
+];
+
 /// The text of a text or reasoning delta whose raw byte is `d`. Bytes below
 /// `TEXT_FRAGMENTS.len()` (where shrinking ends) select [`TEXT_FRAGMENTS`] directly, and so does
 /// every higher byte, except that one selecting a non-ASCII whitespace or near-whitespace
@@ -120,12 +157,19 @@ pub struct RawBlock {
 #[derive(Debug, Clone)]
 pub struct RawCall {
     blocks: Vec<RawBlock>,
+    /// The first two blocks stream at once, their deltas interleaved by index (the later
+    /// started one first).
+    interleave: bool,
     usage: Option<(u8, u8)>,
+    /// Where the usage chunks go: 0 after the last block, otherwise before content chunk
+    /// `(at - 1) % (content chunks + 1)` (the second one never before the first).
+    usage_at: (u8, u8),
     /// 0 stop, 1 tool-calls, 2 max-tokens, 3 finish error, 4 finish aborted, 5 throw.
     end: u8,
     cut: u16,
     steer: Vec<u16>,
-    interrupt: Option<(u16, bool)>,
+    /// Position, dispose (or cancel), and the [`PREFIX_ALPHABETS`] kind the interrupt aims at.
+    interrupt: Option<(u16, bool, Option<u8>)>,
     retry: bool,
     tool_errors: Vec<bool>,
 }
@@ -153,10 +197,15 @@ fn raw_block() -> impl Strategy<Value = RawBlock> {
         .prop_map(|(kind, deltas, end)| RawBlock { kind, deltas, end })
 }
 
+fn usage_position() -> impl Strategy<Value = u8> {
+    prop_oneof![1 => Just(0u8), 1 => 1u8..=u8::MAX]
+}
+
 fn raw_call() -> impl Strategy<Value = RawCall> {
     (
-        vec(raw_block(), 0..=3),
+        (vec(raw_block(), 0..=3), prop::bool::weighted(0.2)),
         prop::option::weighted(0.6, (0u8..50, 0u8..50)),
+        (usage_position(), usage_position()),
         prop_oneof![
             5 => Just(0u8),
             5 => Just(1u8),
@@ -170,14 +219,33 @@ fn raw_call() -> impl Strategy<Value = RawCall> {
             v.truncate(if v.len() == 2 && v[0] % 3 != 0 { 1 } else { 2 });
             v
         }),
-        prop::option::weighted(0.2, (any::<u16>(), prop::bool::weighted(0.25))),
+        prop::option::weighted(
+            0.2,
+            (
+                any::<u16>(),
+                prop::bool::weighted(0.25),
+                prop::option::weighted(0.6, 0u8..PREFIX_ALPHABETS.len() as u8),
+            ),
+        ),
         prop::bool::weighted(0.5),
         vec(prop::bool::weighted(0.3), 1..=3),
     )
         .prop_map(
-            |(blocks, usage, end, cut, steer, interrupt, retry, tool_errors)| RawCall {
-                blocks,
+            |(
+                (blocks, interleave),
                 usage,
+                usage_at,
+                end,
+                cut,
+                steer,
+                interrupt,
+                retry,
+                tool_errors,
+            )| RawCall {
+                blocks,
+                interleave,
+                usage,
+                usage_at,
                 end,
                 cut,
                 steer,
@@ -310,22 +378,26 @@ fn closing_call(turn: usize, call: usize) -> ModelCall {
     }
 }
 
+/// The chunks of one block. `alphabet` replaces the text alphabet of text and reasoning
+/// deltas (a call aimed at a kind of interrupted prefix); `may_stay_unnamed` lets a tool-call
+/// block without deltas stay open (a call that finishes `max-tokens` or fails never dispatches
+/// it). A text or reasoning block without deltas may stay open: it assembles to an empty block.
 fn block_chunks(
     index: u32,
     raw: &RawBlock,
     id: &str,
-    out: &mut Vec<StreamChunk>,
-    with_end: bool,
-) -> usize {
+    alphabet: Option<&[&'static str]>,
+    may_stay_unnamed: bool,
+) -> Vec<StreamChunk> {
     let kind = match raw.kind {
         0 => BlockType::Text,
         1 => BlockType::Reasoning,
         _ => BlockType::ToolCall,
     };
-    out.push(StreamChunk::BlockStart {
+    let mut out = vec![StreamChunk::BlockStart {
         index,
         block_type: kind,
-    });
+    }];
     let name = TOOL_NAMES[usize::from(raw.deltas.first().copied().unwrap_or(0)) % TOOL_NAMES.len()];
     let mut text = String::new();
     for (i, &raw_delta) in raw.deltas.iter().enumerate() {
@@ -342,7 +414,10 @@ fn block_chunks(
                 });
             }
             _ => {
-                let frag = text_fragment(raw_delta);
+                let frag = match alphabet {
+                    Some(a) => a[d % a.len()],
+                    None => text_fragment(raw_delta),
+                };
                 text.push_str(frag);
                 out.push(if kind == BlockType::Text {
                     StreamChunk::TextDelta {
@@ -358,8 +433,10 @@ fn block_chunks(
             }
         }
     }
-    // A block with no delta must end, or it would assemble to nothing.
-    if with_end && (raw.end || raw.deltas.is_empty()) {
+    // A tool call is named by its deltas or its `block-end`: one without deltas ends, unless
+    // the call never dispatches it.
+    let unnamed = kind == BlockType::ToolCall && raw.deltas.is_empty() && !may_stay_unnamed;
+    if raw.end || unnamed {
         let block = match kind {
             BlockType::Text => ContentBlock::text(text),
             BlockType::Reasoning => ContentBlock::reasoning(text),
@@ -367,7 +444,39 @@ fn block_chunks(
         };
         out.push(StreamChunk::BlockEnd { index, block });
     }
-    out.len()
+    out
+}
+
+/// Two blocks streaming at once: both start, then their remaining chunks alternate, the later
+/// started block's first, so the order of first deltas differs from the order of `block-start`s.
+fn interleave(first: Vec<StreamChunk>, second: Vec<StreamChunk>) -> Vec<StreamChunk> {
+    let mut a = first.into_iter();
+    let mut b = second.into_iter();
+    let mut out: Vec<StreamChunk> = a.next().into_iter().chain(b.next()).collect();
+    loop {
+        match (b.next(), a.next()) {
+            (None, None) => return out,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+}
+
+/// Inserts the usage chunks at their drawn positions among the content chunks.
+fn insert_usage(chunks: &mut Vec<StreamChunk>, usage: Vec<StreamChunk>, at: (u8, u8)) {
+    let position = |raw: u8, len: usize| match raw {
+        0 => len,
+        r => usize::from(r - 1) % (len + 1),
+    };
+    let len = chunks.len();
+    let mut first = None;
+    let n = usage.len();
+    for (k, u) in usage.into_iter().enumerate() {
+        let raw = if k + 1 == n && n > 1 { at.1 } else { at.0 };
+        // Positions count content chunks; each usage inserted before shifts the later ones.
+        let p = position(raw, len).max(first.unwrap_or(0));
+        first = Some(p);
+        chunks.insert(p + k, u);
+    }
 }
 
 fn build_call(
@@ -377,11 +486,25 @@ fn build_call(
     call: usize,
     names: &mut Names,
 ) -> ModelCall {
-    let mut chunks = Vec::new();
-    for (b, block) in raw.blocks.iter().enumerate() {
-        let id = format!("call-{turn}-{call}-{b}");
-        block_chunks(b as u32, block, &id, &mut chunks, true);
+    let alphabet = raw
+        .interrupt
+        .and_then(|(_, _, aim)| aim)
+        .map(|k| PREFIX_ALPHABETS[usize::from(k) % PREFIX_ALPHABETS.len()].1);
+    let mut blocks: Vec<Vec<StreamChunk>> = raw
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(b, block)| {
+            let id = format!("call-{turn}-{call}-{b}");
+            block_chunks(b as u32, block, &id, alphabet, raw.end >= 2)
+        })
+        .collect();
+    if raw.interleave && blocks.len() >= 2 {
+        let second = blocks.remove(1);
+        let first = std::mem::take(&mut blocks[0]);
+        blocks[0] = interleave(first, second);
     }
+    let mut chunks: Vec<StreamChunk> = blocks.into_iter().flatten().collect();
     let mut throw = None;
     let failed = raw.end >= 3;
     if failed {
@@ -417,11 +540,14 @@ fn build_call(
                 },
             };
             // Some providers report usage twice (a running count, then the total): the
-            // message's usage is the last one (MSG-4).
+            // message's usage is the last one (MSG-4). Usage may come before the first block
+            // (as a `message_start` does) or between blocks: nothing but `finish` resets it.
+            let mut reports = Vec::new();
             if input % 3 == 0 {
-                chunks.push(usage(u64::from(output / 2)));
+                reports.push(usage(u64::from(output / 2)));
             }
-            chunks.push(usage(u64::from(output)));
+            reports.push(usage(u64::from(output)));
+            insert_usage(&mut chunks, reports, raw.usage_at);
         }
         chunks.push(finish(match raw.end {
             0 => FinishReason::Stop,
@@ -436,9 +562,26 @@ fn build_call(
     };
     let n = model_call.chunks.len();
     model_call.retry = failed && raw.retry && profile == Profile::V2026_08;
-    if let Some((at, dispose)) = raw.interrupt.filter(|_| n >= 2) {
+    if let Some((at, dispose, aim)) = raw.interrupt.filter(|_| n >= 2) {
+        // An aimed interrupt lands right after a text or reasoning delta (never the last chunk:
+        // the interrupt needs a chunk after it), so the prefix holds text of its kind.
+        let deltas: Vec<usize> = model_call.chunks[..n - 1]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| {
+                matches!(
+                    c,
+                    StreamChunk::TextDelta { .. } | StreamChunk::ReasoningDelta { .. }
+                )
+            })
+            .map(|(k, _)| k)
+            .collect();
+        let after = match aim {
+            Some(_) if !deltas.is_empty() => deltas[usize::from(at) % deltas.len()],
+            _ => usize::from(at) % (n - 1),
+        };
         model_call.interrupt = Some(InterruptAt {
-            after: usize::from(at) % (n - 1),
+            after,
             kind: if dispose {
                 InterruptKind::Dispose
             } else {
@@ -499,6 +642,60 @@ mod tests {
             });
             assert!(result.is_ok(), "{result:?}");
         }
+    }
+
+    fn text(index: u32, t: &str) -> StreamChunk {
+        StreamChunk::TextDelta {
+            index,
+            text: t.into(),
+        }
+    }
+
+    fn start(index: u32) -> StreamChunk {
+        StreamChunk::BlockStart {
+            index,
+            block_type: BlockType::Text,
+        }
+    }
+
+    #[test]
+    fn interleaved_blocks_start_together_and_the_later_streams_first() {
+        let merged = interleave(
+            vec![start(0), text(0, "a"), text(0, "b")],
+            vec![start(1), text(1, "c")],
+        );
+        assert_eq!(
+            merged,
+            vec![start(0), start(1), text(1, "c"), text(0, "a"), text(0, "b")]
+        );
+    }
+
+    #[test]
+    fn usage_goes_where_it_is_drawn_and_the_last_one_never_first() {
+        let usage = |n: u64| StreamChunk::Usage {
+            usage: TokenUsage {
+                output_tokens: n,
+                ..TokenUsage::default()
+            },
+        };
+        let content = vec![start(0), text(0, "a")];
+        let placed = |at: (u8, u8), n: usize| {
+            let mut chunks = content.clone();
+            insert_usage(&mut chunks, (1..=n as u64).map(usage).collect(), at);
+            chunks
+        };
+        // 0: after the last block (where shrinking ends).
+        assert_eq!(placed((0, 0), 1), vec![start(0), text(0, "a"), usage(1)]);
+        // 1: before the first chunk, as a provider's `message_start` reports it.
+        assert_eq!(placed((1, 0), 1), vec![usage(1), start(0), text(0, "a")]);
+        assert_eq!(
+            placed((2, 1), 2),
+            vec![start(0), usage(1), usage(2), text(0, "a")]
+        );
+        assert_eq!(
+            placed((1, 0), 2),
+            vec![usage(1), start(0), text(0, "a"), usage(2)]
+        );
     }
 
     #[test]

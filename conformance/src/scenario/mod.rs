@@ -19,7 +19,7 @@ pub mod generate;
 pub mod validate;
 
 use crate::vocab::Profile;
-use crate::vocab::chunk::{ContentBlock, FinishReason, LlmFailure, StreamChunk};
+use crate::vocab::chunk::{BlockType, ContentBlock, FinishReason, LlmFailure, StreamChunk};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -189,59 +189,87 @@ impl ModelCall {
 }
 
 /// The tool calls (id, name, arguments) assembled from a chunk list: the `block-end` block
-/// when present, otherwise the concatenated deltas, in first-seen block order.
+/// when present, otherwise the concatenated deltas, in first-seen block order (a block is seen
+/// at its `block-start`, as upstream's `BlockAssembler` orders them). A tool-call block with
+/// neither delta nor `block-end` assembles as upstream's does: id `call-<index>`, empty name
+/// and arguments (scripts only hold one in a call that never dispatches it).
 pub fn tool_calls_of(chunks: &[StreamChunk]) -> Vec<(String, String, String)> {
-    let mut order: Vec<u32> = Vec::new();
-    let mut calls: Vec<(u32, String, String, String, bool)> = Vec::new();
+    struct Partial {
+        index: u32,
+        tool: bool,
+        id: Option<String>,
+        name: String,
+        arguments: String,
+        ended: bool,
+    }
+    let mut blocks: Vec<Partial> = Vec::new();
+    fn seen(blocks: &mut Vec<Partial>, index: u32, tool: bool) -> &mut Partial {
+        let pos = match blocks.iter().position(|b| b.index == index) {
+            Some(p) => p,
+            None => {
+                blocks.push(Partial {
+                    index,
+                    tool,
+                    id: None,
+                    name: String::new(),
+                    arguments: String::new(),
+                    ended: false,
+                });
+                blocks.len() - 1
+            }
+        };
+        &mut blocks[pos]
+    }
     for c in chunks {
         match c {
+            StreamChunk::BlockStart { index, block_type } => {
+                seen(&mut blocks, *index, *block_type == BlockType::ToolCall);
+            }
             StreamChunk::ToolCallDelta {
                 index,
                 id,
                 name,
                 arguments_delta,
             } => {
-                if let Some(e) = calls.iter_mut().find(|e| e.0 == *index) {
-                    if !e.4 {
-                        e.3.push_str(arguments_delta);
-                        if let Some(n) = name {
-                            e.2.clone_from(n);
-                        }
+                let b = seen(&mut blocks, *index, true);
+                if !b.ended {
+                    b.id = Some(id.clone());
+                    if let Some(n) = name {
+                        b.name.clone_from(n);
                     }
-                } else {
-                    order.push(*index);
-                    calls.push((
-                        *index,
-                        id.clone(),
-                        name.clone().unwrap_or_default(),
-                        arguments_delta.clone(),
-                        false,
-                    ));
+                    b.arguments.push_str(arguments_delta);
                 }
             }
-            StreamChunk::BlockEnd {
-                index,
-                block:
-                    ContentBlock::ToolCall {
+            StreamChunk::BlockEnd { index, block } => {
+                let b = seen(&mut blocks, *index, false);
+                if !b.ended {
+                    b.ended = true;
+                    b.tool = false;
+                    if let ContentBlock::ToolCall {
                         id,
                         name,
                         arguments,
                         ..
-                    },
-            } => {
-                if let Some(e) = calls.iter_mut().find(|e| e.0 == *index) {
-                    if !e.4 {
-                        *e = (*index, id.clone(), name.clone(), arguments.clone(), true);
+                    } = block
+                    {
+                        b.tool = true;
+                        b.id = Some(id.clone());
+                        b.name.clone_from(name);
+                        b.arguments.clone_from(arguments);
                     }
-                } else {
-                    order.push(*index);
-                    calls.push((*index, id.clone(), name.clone(), arguments.clone(), true));
                 }
             }
             _ => {}
         }
     }
-    calls.into_iter().map(|(_, i, n, a, _)| (i, n, a)).collect()
+    blocks
+        .into_iter()
+        .filter(|b| b.tool)
+        .map(|b| {
+            let id = b.id.unwrap_or_else(|| format!("call-{}", b.index));
+            (id, b.name, b.arguments)
+        })
+        .collect()
 }
 
 /// How a model call ends, as the loop sees it.
@@ -481,7 +509,6 @@ impl fmt::Display for Case {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab::chunk::BlockType;
 
     fn text_call(text: &str, finish: FinishReason) -> ModelCall {
         ModelCall {
@@ -538,6 +565,24 @@ mod tests {
         };
         let e = script.validate(Profile::V2026_07).unwrap_err();
         assert_eq!((e.action, e.call), (0, Some(0)));
+    }
+
+    #[test]
+    fn tool_calls_come_in_block_start_order() {
+        let delta = |index: u32, id: &str| StreamChunk::ToolCallDelta {
+            index,
+            id: id.into(),
+            name: Some("read".into()),
+            arguments_delta: "{}".into(),
+        };
+        let start = |index: u32| StreamChunk::BlockStart {
+            index,
+            block_type: BlockType::ToolCall,
+        };
+        // Block 1 streams first, but block 0 started first: upstream's order is 0, 1.
+        let chunks = vec![start(0), start(1), delta(1, "b"), delta(0, "a"), start(2)];
+        let ids: Vec<String> = tool_calls_of(&chunks).into_iter().map(|c| c.0).collect();
+        assert_eq!(ids, ["a", "b", "call-2"]);
     }
 
     #[test]

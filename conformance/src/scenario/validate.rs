@@ -8,7 +8,13 @@
 //!   arithmetic on an index can wrap: `interrupt.after = 18446744073709551615` is refused);
 //! - **a well-formed stream**: every delta belongs to a block that was started (`block-start`)
 //!   and not yet ended, of the delta's kind; a block index starts once per call; a
-//!   `block-end` closes a started block of the same kind;
+//!   `block-end` closes a started block of the same kind; blocks may stay open, have no
+//!   delta, and interleave (deltas of two open blocks, told apart by index);
+//! - **tool calls the model named**: a tool-call block's deltas carry one id and at most one
+//!   name; in a call that finishes `stop` or `tool-calls` (whose tool calls the loop
+//!   dispatches) every tool-call block has a `block-end`, or deltas that name the tool (a block
+//!   with only its `block-start` names no call to run; a call that finishes `max-tokens` or
+//!   fails may leave one, since it is never dispatched);
 //! - **steering the user can send**: never after the chunk at which a cancel or dispose was
 //!   sent (the harness stops streaming there);
 //! - **what the oracle tells apart**: prompt, injection and steering texts are unique within
@@ -17,7 +23,7 @@
 //! The generators only produce cases that pass (a test checks it).
 
 use super::{Action, Case, ModelCall};
-use crate::vocab::chunk::{BlockType, ContentBlock, StreamChunk};
+use crate::vocab::chunk::{BlockType, ContentBlock, FinishReason, StreamChunk};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Why a case cannot be played, and where.
@@ -117,6 +123,62 @@ fn name(kind: BlockType) -> &'static str {
     }
 }
 
+/// What the chunks of one tool-call block name.
+struct ToolBlock<'a> {
+    /// The chunk index of its `block-start`.
+    start: usize,
+    deltas: usize,
+    id: Option<&'a str>,
+    name: Option<&'a str>,
+    ended: bool,
+}
+
+impl<'a> ToolBlock<'a> {
+    fn started_at(start: usize) -> Self {
+        ToolBlock {
+            start,
+            deltas: 0,
+            id: None,
+            name: None,
+            ended: false,
+        }
+    }
+
+    /// One delta: a tool call has one id and one name, so which delta supplies them never
+    /// matters (upstream keeps the last, other assemblers the first).
+    fn delta(&mut self, id: &'a str, name: Option<&'a str>) -> Result<(), String> {
+        self.deltas += 1;
+        match self.id {
+            Some(earlier) if earlier != id => {
+                return Err(format!(
+                    "carries id `{id}`, but an earlier delta of the block carries `{earlier}`: a tool call has one id"
+                ));
+            }
+            _ => self.id = Some(id),
+        }
+        if let Some(n) = name {
+            match self.name {
+                Some(earlier) if earlier != n => {
+                    return Err(format!(
+                        "names the tool `{n}`, but an earlier delta of the block names `{earlier}`: a tool call has one name"
+                    ));
+                }
+                _ => self.name = Some(n),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The call's `finish` kind, for messages.
+fn finish_name(call: &ModelCall) -> &'static str {
+    match call.finish() {
+        Some(FinishReason::Stop) => "`stop`",
+        Some(FinishReason::ToolCalls) => "`tool-calls`",
+        _ => "successfully",
+    }
+}
+
 /// Checks one model call; the error carries the chunk index where there is one.
 fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
     let n = call.chunks.len();
@@ -155,6 +217,8 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
     // Block index → (kind, still open).
     let mut blocks: BTreeMap<u32, (BlockType, bool)> = BTreeMap::new();
     let mut tool_ids: BTreeSet<&str> = BTreeSet::new();
+    // Tool-call block index → what its chunks name (see `ToolBlock`).
+    let mut tools: BTreeMap<u32, ToolBlock<'_>> = BTreeMap::new();
     for (k, chunk) in call.chunks.iter().enumerate() {
         let at = |m: String| (Some(k), m);
         let delta_kind = match chunk {
@@ -170,6 +234,9 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
                     return Err(at(format!(
                         "`block-start` for block {index}, which already started in this call"
                     )));
+                }
+                if *block_type == BlockType::ToolCall {
+                    tools.insert(*index, ToolBlock::started_at(k));
                 }
             }
             StreamChunk::BlockEnd { index, block } => match blocks.get_mut(index) {
@@ -192,6 +259,9 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
                         )));
                     }
                     *open = false;
+                    if let Some(t) = tools.get_mut(index) {
+                        t.ended = true;
+                    }
                     if let ContentBlock::ToolCall { id, .. } = block
                         && !tool_ids.insert(id)
                     {
@@ -223,6 +293,46 @@ fn validate_call(call: &ModelCall) -> Result<(), (Option<usize>, String)> {
                     )));
                 }
                 Some(_) => {}
+            }
+        }
+        if let (
+            StreamChunk::ToolCallDelta {
+                index, id, name, ..
+            },
+            Some(t),
+        ) = (chunk, chunk.index().and_then(|i| tools.get_mut(&i)))
+        {
+            t.delta(id, name.as_deref())
+                .map_err(|m| at(format!("`tool-call-delta` for block {index} {m}")))?;
+        }
+    }
+    // Only a call that finishes `stop` or `tool-calls` dispatches its tool calls.
+    let dispatches = matches!(
+        call.finish(),
+        Some(FinishReason::Stop | FinishReason::ToolCalls)
+    ) && call.throw.is_none();
+    if dispatches {
+        for (index, t) in &tools {
+            if t.ended {
+                continue;
+            }
+            if t.deltas == 0 {
+                return Err((
+                    Some(t.start),
+                    format!(
+                        "tool-call block {index} has neither a `tool-call-delta` nor a `block-end`, in a call that finishes {}: the model never named the call, so no loop could dispatch it (only a call that finishes `max-tokens` or fails may leave such a block)",
+                        finish_name(call)
+                    ),
+                ));
+            }
+            if t.name.is_none_or(str::is_empty) {
+                return Err((
+                    Some(t.start),
+                    format!(
+                        "tool-call block {index} has no `block-end` and none of its deltas names the tool, in a call that finishes {}: no loop could dispatch it",
+                        finish_name(call)
+                    ),
+                ));
             }
         }
     }
@@ -370,6 +480,74 @@ mod tests {
         ));
         assert!(
             e.ends_with("two scripted results for tool call `c1`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn blocks_may_stay_open_be_empty_and_interleave() {
+        // Two blocks open at once, the later started one streaming first; an empty text block
+        // left open; a usage chunk before the first block.
+        let chunks = r#"{"type":"usage","usage":{"inputTokens":1,"outputTokens":0}},{"type":"block-start","index":0,"blockType":"text"},{"type":"block-start","index":1,"blockType":"reasoning"},{"type":"reasoning-delta","index":1,"text":"r"},{"type":"text-delta","index":0,"text":"t"},{"type":"block-end","index":0,"block":{"type":"text","text":"t"}},{"type":"block-start","index":2,"blockType":"text"},{"type":"finish","reason":{"kind":"stop"}}"#;
+        assert_eq!(validate_case(&case(&one_call(chunks, ""))), Ok(()));
+    }
+
+    #[test]
+    fn tool_calls_the_model_never_named_are_refused() {
+        let open_tool = r#"{"type":"block-start","index":0,"blockType":"tool-call"}"#;
+        let e = refused(&one_call(&format!("{open_tool},{FINISH}"), ""));
+        assert_eq!(
+            e,
+            "action 0, call 0, chunk 0: tool-call block 0 has neither a `tool-call-delta` nor a `block-end`, in a call that finishes `stop`: the model never named the call, so no loop could dispatch it (only a call that finishes `max-tokens` or fails may leave such a block)"
+        );
+        // max-tokens drops it and a failure dispatches nothing: such a stream is legal there.
+        for end in [
+            r#"{"type":"finish","reason":{"kind":"max-tokens"}}"#,
+            r#"{"type":"finish","reason":{"kind":"aborted"}}"#,
+        ] {
+            assert_eq!(
+                validate_case(&case(&one_call(&format!("{open_tool},{end}"), ""))),
+                Ok(())
+            );
+        }
+        let unnamed = r#"{"type":"tool-call-delta","index":0,"id":"c1","argumentsDelta":"{}"}"#;
+        let e = refused(&one_call(
+            &format!(
+                r#"{open_tool},{unnamed},{{"type":"finish","reason":{{"kind":"tool-calls"}}}}"#
+            ),
+            r#","tools":[{"callId":"c1","isError":false,"content":"r"}]"#,
+        ));
+        assert!(
+            e.ends_with("chunk 0: tool-call block 0 has no `block-end` and none of its deltas names the tool, in a call that finishes `tool-calls`: no loop could dispatch it"),
+            "{e}"
+        );
+        let delta = |id: &str, name: &str| {
+            format!(
+                r#"{{"type":"tool-call-delta","index":0,"id":"{id}","name":"{name}","argumentsDelta":""}}"#
+            )
+        };
+        let e = refused(&one_call(
+            &format!(
+                "{open_tool},{},{},{FINISH}",
+                delta("c1", "read"),
+                delta("c2", "read")
+            ),
+            "",
+        ));
+        assert!(
+            e.ends_with("chunk 2: `tool-call-delta` for block 0 carries id `c2`, but an earlier delta of the block carries `c1`: a tool call has one id"),
+            "{e}"
+        );
+        let e = refused(&one_call(
+            &format!(
+                "{open_tool},{},{},{FINISH}",
+                delta("c1", "read"),
+                delta("c1", "")
+            ),
+            "",
+        ));
+        assert!(
+            e.contains("names the tool ``, but an earlier delta of the block names `read`"),
             "{e}"
         );
     }
