@@ -5,7 +5,10 @@
 
 mod lsp_wire;
 
-use lsp_wire::{read_message, uri_of, write_message};
+use lsp_wire::{
+    Shown, language, read_message, shown_of_diagnostic, shown_of_finding, uri_of, utf16,
+    write_message,
+};
 use serde_json::{Value, json};
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -604,32 +607,6 @@ fn bad_requests_get_errors_and_the_server_goes_on() {
     assert_eq!(c.shutdown(), Some(0));
 }
 
-/// A diagnostic as the editor shows it: rule, start, end (LSP positions), severity, message.
-type Shown = (String, (u64, u64), (u64, u64), i64, String);
-
-/// The linter's 1-based line and character column as an LSP position in `text`.
-fn utf16(text: &str, line: u64, column: u64) -> (u64, u64) {
-    let l = text.split('\n').nth(line as usize - 1).unwrap_or("");
-    let units: usize = l
-        .chars()
-        .take(column as usize - 1)
-        .map(char::len_utf16)
-        .sum();
-    (line - 1, units as u64)
-}
-
-fn language(path: &Path) -> Option<&'static str> {
-    match path.extension()?.to_str()? {
-        "ts" | "mts" | "cts" => Some("typescript"),
-        "tsx" => Some("typescriptreact"),
-        "js" | "mjs" | "cjs" => Some("javascript"),
-        "jsx" => Some("javascriptreact"),
-        "rs" => Some("rust"),
-        "md" | "markdown" | "mdx" => Some("markdown"),
-        _ => None,
-    }
-}
-
 /// A fix as the editor offers it: title, preferred, and its edits (LSP range, new text),
 /// sorted.
 type OfferedFix = (String, bool, Vec<((u64, u64), (u64, u64), String)>);
@@ -747,52 +724,15 @@ fn compare_with_cli(
         .to_str()
         .unwrap()
         .to_owned();
-    let severity = |s: &str| match s {
-        "error" => 1,
-        "warning" => 2,
-        _ => 3,
-    };
     let mine: Vec<&Value> = cli["findings"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|f| f["path"] == rel.as_str())
         .collect();
-    let mut expected: Vec<Shown> = mine
-        .iter()
-        .map(|f| {
-            let n = |k: &str| f[k].as_u64().unwrap();
-            let mut message = format!(
-                "{}\nhelp: {}",
-                f["message"].as_str().unwrap(),
-                f["help"].as_str().unwrap()
-            );
-            if let Some(note) = f["note"].as_str() {
-                message.push_str(&format!("\nnote: {note}"));
-            }
-            (
-                f["rule"].as_str().unwrap().to_owned(),
-                utf16(text, n("line"), n("column")),
-                utf16(text, n("end_line"), n("end_column")),
-                severity(f["severity"].as_str().unwrap()),
-                message,
-            )
-        })
-        .collect();
+    let mut expected: Vec<Shown> = mine.iter().map(|f| shown_of_finding(f, text)).collect();
     let diagnostics = c.diagnostics(uri);
-    let mut got: Vec<Shown> = diagnostics
-        .iter()
-        .map(|d| {
-            let (a, b, e, g) = range(d);
-            (
-                d["code"].as_str().unwrap().to_owned(),
-                (a, b),
-                (e, g),
-                d["severity"].as_i64().unwrap(),
-                d["message"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let mut got: Vec<Shown> = diagnostics.iter().map(shown_of_diagnostic).collect();
     expected.sort();
     got.sort();
     assert_eq!(got, expected, "{} in workspace {}", rel, root.display());

@@ -19,7 +19,9 @@
 
 mod lsp_wire;
 
-use lsp_wire::{read_message, uri_of, write_message};
+use lsp_wire::{
+    Shown, language, read_message, shown_of_diagnostic, shown_of_finding, uri_of, write_message,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
@@ -525,32 +527,6 @@ impl Drop for Client {
     }
 }
 
-fn language(path: &Path) -> Option<&'static str> {
-    match path.extension()?.to_str()? {
-        "ts" | "mts" | "cts" => Some("typescript"),
-        "tsx" => Some("typescriptreact"),
-        "js" | "mjs" | "cjs" => Some("javascript"),
-        "jsx" => Some("javascriptreact"),
-        "rs" => Some("rust"),
-        "md" | "markdown" | "mdx" => Some("markdown"),
-        _ => None,
-    }
-}
-
-/// The linter's 1-based line and character column as an LSP (UTF-16) position in `text`.
-fn utf16(text: &str, line: u64, column: u64) -> (u64, u64) {
-    let l = text.split('\n').nth(line as usize - 1).unwrap_or("");
-    let units: usize = l
-        .chars()
-        .take(column as usize - 1)
-        .map(char::len_utf16)
-        .sum();
-    (line - 1, units as u64)
-}
-
-/// A diagnostic as the editor shows it: rule, start, end, severity, message.
-type Shown = (String, (u64, u64), (u64, u64), i64, String);
-
 /// Opens every file of `root` the linter reads in a language server whose workspace is
 /// `root`, and compares what it publishes per file with the CLI's `report`; one line per
 /// difference.
@@ -580,54 +556,19 @@ fn lsp_differs_from_cli(root: &Path, report: &Value) -> Vec<String> {
         "textDocument/hover",
         json!({ "textDocument": { "uri": "file:///nowhere.ts" }, "position": { "line": 0, "character": 0 } }),
     );
-    let severity = |s: &str| match s {
-        "error" => 1,
-        "warning" => 2,
-        _ => 3,
-    };
     let mut differences = Vec::new();
     for (file, uri, text) in &opened {
         let rel = file.strip_prefix(root).unwrap_or(file).to_string_lossy();
         let mut expected: Vec<Shown> = findings(report)
             .iter()
             .filter(|f| f["path"] == rel.as_ref())
-            .map(|f| {
-                let n = |k: &str| f[k].as_u64().unwrap_or(1);
-                let mut message = format!(
-                    "{}\nhelp: {}",
-                    f["message"].as_str().unwrap_or_default(),
-                    f["help"].as_str().unwrap_or_default()
-                );
-                if let Some(note) = f["note"].as_str() {
-                    message.push_str(&format!("\nnote: {note}"));
-                }
-                (
-                    f["rule"].as_str().unwrap_or_default().to_owned(),
-                    utf16(text, n("line"), n("column")),
-                    utf16(text, n("end_line"), n("end_column")),
-                    severity(f["severity"].as_str().unwrap_or_default()),
-                    message,
-                )
-            })
+            .map(|f| shown_of_finding(f, text))
             .collect();
         let Some(published) = client.published.get(uri) else {
             differences.push(format!("{rel}: the language server published nothing"));
             continue;
         };
-        let n = |v: &Value| v.as_u64().unwrap_or(u64::MAX);
-        let mut got: Vec<Shown> = published
-            .iter()
-            .map(|d| {
-                let r = &d["range"];
-                (
-                    d["code"].as_str().unwrap_or_default().to_owned(),
-                    (n(&r["start"]["line"]), n(&r["start"]["character"])),
-                    (n(&r["end"]["line"]), n(&r["end"]["character"])),
-                    d["severity"].as_i64().unwrap_or_default(),
-                    d["message"].as_str().unwrap_or_default().to_owned(),
-                )
-            })
-            .collect();
+        let mut got: Vec<Shown> = published.iter().map(shown_of_diagnostic).collect();
         expected.sort();
         got.sort();
         if got != expected {

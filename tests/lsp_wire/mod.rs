@@ -1,5 +1,6 @@
-//! The wire side of an LSP client, shared by the tests that speak to `mirrorless lsp` as an
-//! editor does (each says `mod lsp_wire;`).
+//! The client side shared by the tests that speak to `mirrorless lsp` as an editor does (each
+//! says `mod lsp_wire;`): the message framing, URIs and language ids, and a diagnostic in the
+//! form both the server and `mirrorless lint --format json` can be compared in.
 
 use serde_json::Value;
 use std::io::{BufRead, Write};
@@ -46,4 +47,70 @@ pub fn write_message(w: &mut impl Write, msg: &Value) {
     let body = msg.to_string();
     write!(w, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
     w.flush().expect("flush to the server");
+}
+
+/// The language id an editor sends for `path`, for the files the linter reads.
+pub fn language(path: &Path) -> Option<&'static str> {
+    match path.extension()?.to_str()? {
+        "ts" | "mts" | "cts" => Some("typescript"),
+        "tsx" => Some("typescriptreact"),
+        "js" | "mjs" | "cjs" => Some("javascript"),
+        "jsx" => Some("javascriptreact"),
+        "rs" => Some("rust"),
+        "md" | "markdown" | "mdx" => Some("markdown"),
+        _ => None,
+    }
+}
+
+/// A diagnostic as the editor shows it: rule, start, end (LSP positions), severity, message.
+pub type Shown = (String, (u64, u64), (u64, u64), i64, String);
+
+/// The linter's 1-based line and character column as an LSP (UTF-16) position in `text`.
+pub fn utf16(text: &str, line: u64, column: u64) -> (u64, u64) {
+    let l = text.split('\n').nth(line as usize - 1).unwrap_or("");
+    let units: usize = l
+        .chars()
+        .take(column as usize - 1)
+        .map(char::len_utf16)
+        .sum();
+    (line - 1, units as u64)
+}
+
+/// The diagnostic the server must publish for one finding of `mirrorless lint --format json`
+/// in `text` (a field the finding lacks reads as empty, so the comparison fails visibly).
+pub fn shown_of_finding(f: &Value, text: &str) -> Shown {
+    let n = |k: &str| f[k].as_u64().unwrap_or(1);
+    let severity = match f["severity"].as_str() {
+        Some("error") => 1,
+        Some("warning") => 2,
+        _ => 3,
+    };
+    let mut message = format!(
+        "{}\nhelp: {}",
+        f["message"].as_str().unwrap_or_default(),
+        f["help"].as_str().unwrap_or_default()
+    );
+    if let Some(note) = f["note"].as_str() {
+        message.push_str(&format!("\nnote: {note}"));
+    }
+    (
+        f["rule"].as_str().unwrap_or_default().to_owned(),
+        utf16(text, n("line"), n("column")),
+        utf16(text, n("end_line"), n("end_column")),
+        severity,
+        message,
+    )
+}
+
+/// A published LSP diagnostic in the same form.
+pub fn shown_of_diagnostic(d: &Value) -> Shown {
+    let n = |v: &Value| v.as_u64().unwrap_or(u64::MAX);
+    let r = &d["range"];
+    (
+        d["code"].as_str().unwrap_or_default().to_owned(),
+        (n(&r["start"]["line"]), n(&r["start"]["character"])),
+        (n(&r["end"]["line"]), n(&r["end"]["character"])),
+        d["severity"].as_i64().unwrap_or_default(),
+        d["message"].as_str().unwrap_or_default().to_owned(),
+    )
 }
