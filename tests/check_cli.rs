@@ -3,17 +3,9 @@
 
 mod common;
 
+use common::mirrorless;
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn mirrorless(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("run mirrorless")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

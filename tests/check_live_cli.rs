@@ -1,16 +1,9 @@
 //! `mirrorless check --live` on the lifecycle fixtures (LIVE-4 … LIVE-8): each invalid trace
 //! exits 1 with its one requirement, and the report a user reads is pinned with insta.
 
-use std::process::{Command, Output};
+mod common;
 
-fn mirrorless(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("run mirrorless")
-}
+use common::mirrorless;
 
 /// A conforming log of `profile`, checked alongside each trace (`check` needs a log).
 fn valid_log(profile: &str) -> &'static str {

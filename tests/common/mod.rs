@@ -4,6 +4,18 @@
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+/// Runs mirrorless in the repository root, with colour left to its own choice (`NO_COLOR`
+/// unset), and returns what it printed.
+#[allow(dead_code)] // not every test file that includes this module uses every helper
+pub fn mirrorless(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run mirrorless")
+}
+
 /// Runs mirrorless in the repository root and fails the test (instead of hanging or exhausting
 /// memory) if it has not finished within `deadline`.
 #[allow(dead_code)] // not every test file that includes this module uses every helper
