@@ -1,10 +1,11 @@
 //! The typed live-event API of an in-process implementation.
 //!
-//! An implementation emits live events through [`Host::emit`](super::Host::emit) with a
-//! [`LiveEvent`], or through [`emit`](super::HostExt::emit_event) with any type that implements
-//! [`Emit`]. The six removed mirrors cannot be expressed: `LiveEvent` has no variant for them,
-//! and the stand-in types in [`removed`] do not implement [`Emit`]. Passing one fails to compile
-//! with a message that names the durable event to append instead:
+//! An implementation emits typed live events through
+//! [`emit_event`](super::HostExt::emit_event) with any type that implements [`Emit`] (or
+//! [`Host::emit`](super::Host::emit) with a [`LiveEvent`]). The six removed mirrors cannot be
+//! expressed: `LiveEvent` has no variant for them, and the stand-in types in [`removed`] do not
+//! implement [`Emit`]. Passing one fails to compile with a message that names the durable event
+//! to append instead:
 //!
 //! ```compile_fail
 //! use mirrorless_conformance::driver::{Host, HostExt, live::removed};
@@ -14,6 +15,11 @@
 //!     // `assistant/chunk` instead
 //! }
 //! ```
+//!
+//! A loop whose event bus names its events by string reports them with
+//! [`Host::emit_named`](super::Host::emit_named) instead. Nothing is refused at compile time
+//! there: the suite judges every name it is given, exactly as over stdio, so a removed mirror
+//! emitted by string fails its MIRROR requirement.
 
 use crate::vocab::live::LiveEmit;
 use serde_json::{Value, json};
@@ -81,7 +87,17 @@ impl LiveEvent {
     /// The normalized trace record of the event, emitted by `agent` when the durable log held
     /// `at` events.
     pub fn to_emit(&self, agent: &str, at: u64) -> LiveEmit {
-        let data = match self {
+        LiveEmit {
+            event: self.name().to_owned(),
+            agent: Some(agent.to_owned()),
+            data: self.data(),
+            at: Some(at),
+        }
+    }
+
+    /// The payload of the event: its named fields without the agent (`null` for none).
+    pub fn data(&self) -> Value {
+        match self {
             LiveEvent::Created | LiveEvent::Disposed => Value::Null,
             LiveEvent::Status(s) => json!({ "status": s.as_str() }),
             LiveEvent::Error {
@@ -90,12 +106,6 @@ impl LiveEvent {
                 message,
             } => json!({ "turn": turn, "step": step, "error": { "message": message } }),
             LiveEvent::SessionStart { source } => json!({ "source": source }),
-        };
-        LiveEmit {
-            event: self.name().to_owned(),
-            agent: Some(agent.to_owned()),
-            data,
-            at: Some(at),
         }
     }
 }

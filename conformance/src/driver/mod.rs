@@ -16,7 +16,10 @@
 //! 3. It runs each tool call through [`Host::run_tool`], and under 2026-08 asks
 //!    [`Host::request_error`] whether to retry a failed call.
 //! 4. It records every durable event it appends to its session log with [`Host::append`]
-//!    (it assigns `seq` itself) and every live event it emits with [`Host::emit`].
+//!    (it assigns `seq` itself) and every live event it emits: typed with
+//!    [`HostExt::emit_event`], or by name and JSON payload with [`Host::emit_named`] when the
+//!    loop's event bus names events by string. Both are judged exactly like an `emit` message of
+//!    the stdio protocol, removed mirrors included.
 //!
 //! The same conversation is the stdio protocol's: each `Host` method is one message.
 //!
@@ -116,8 +119,16 @@ pub trait Host {
     fn request_error(&mut self, turn: u64, step: u64, failure: &LlmFailure) -> bool;
     /// Records a durable event the implementation appended to its session log.
     fn append(&mut self, event: SessionEvent);
-    /// Records a live event the implementation emitted.
-    fn emit(&mut self, event: LiveEvent);
+    /// Records a live event the implementation emitted, by name (`agent/status`) and payload
+    /// (the named fields without the agent, `null` for none), exactly as the stdio protocol's
+    /// `emit` message does: any name is accepted and judged, so a removed mirror or an unknown
+    /// name is reported (MIRROR-*, LIVE-*), never dropped. Use it when the loop's event bus
+    /// names its events by string; report every live event it emits.
+    fn emit_named(&mut self, event: &str, data: serde_json::Value);
+    /// Records a typed live event; the same as [`Host::emit_named`] with its name and payload.
+    fn emit(&mut self, event: LiveEvent) {
+        self.emit_named(event.name(), event.data());
+    }
 }
 
 /// Typed emission on any [`Host`].
@@ -423,9 +434,15 @@ impl Host for Harness<'_> {
         self.obs.log.push(event);
     }
 
-    fn emit(&mut self, event: LiveEvent) {
-        let emit = event.to_emit(&self.agent, self.obs.log.len() as u64);
-        self.obs.live.push(emit);
+    fn emit_named(&mut self, event: &str, data: serde_json::Value) {
+        // The stdio driver's path: one way for a live event into the observation.
+        let agent = Some(self.agent.clone());
+        self.record_live(LiveEmit {
+            event: event.to_owned(),
+            agent,
+            data,
+            at: None,
+        });
     }
 }
 
@@ -537,5 +554,49 @@ impl Driver for InProcess {
 
     fn fork(&self) -> Option<Box<dyn Driver + Send>> {
         Some(Box::new(self.clone()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Script;
+    use serde_json::json;
+
+    #[test]
+    fn an_event_emitted_by_name_is_recorded_as_a_stdio_emit_is() {
+        let case = Case {
+            profile: Profile::V2026_08,
+            script: Script::default(),
+        };
+        let turn_start = SessionEvent {
+            kind: "turn/start".into(),
+            seq: Some(0),
+            time: None,
+            data: json!({ "turn": 1 }),
+            surface_op: None,
+            source_event_seqs: None,
+            ignorable: None,
+        };
+        let data = json!({ "turn": 1 });
+        let mut inproc = Harness::new(&case, "agent-1");
+        inproc.append(turn_start.clone());
+        inproc.emit_named("agent/turn-start", data.clone());
+        inproc.emit(LiveEvent::Status(AgentStatus::Running));
+        // The stdio driver's path for the same two `emit` messages.
+        let mut stdio = Harness::new(&case, "agent-1");
+        stdio.append(turn_start);
+        for (event, data) in [
+            ("agent/turn-start", data),
+            ("agent/status", json!({ "status": "running" })),
+        ] {
+            stdio.record_live(LiveEmit {
+                event: event.into(),
+                agent: Some("agent-1".into()),
+                data,
+                at: None,
+            });
+        }
+        assert_eq!(inproc.finish().live, stdio.finish().live);
     }
 }

@@ -5,7 +5,7 @@
 
 use super::PROTOCOL;
 use super::message::{Implementation, Input, Item, ToHarness, ToImplementation};
-use crate::driver::{AgentLoop, Host, LiveEvent, StreamItem, ToolRequest, ToolResult, UserInput};
+use crate::driver::{AgentLoop, Host, StreamItem, ToolRequest, ToolResult, UserInput};
 use crate::vocab::Profile;
 use crate::vocab::chunk::LlmFailure;
 use crate::vocab::durable::SessionEvent;
@@ -150,12 +150,11 @@ impl<R: BufRead, W: Write> Host for WireHost<'_, R, W> {
         self.send(&ToHarness::Append { event });
     }
 
-    fn emit(&mut self, event: LiveEvent) {
-        let e = event.to_emit(&self.agent, 0);
+    fn emit_named(&mut self, event: &str, data: serde_json::Value) {
         self.send(&ToHarness::Emit {
-            event: e.event,
-            agent: e.agent,
-            data: e.data,
+            event: event.to_owned(),
+            agent: Some(self.agent.clone()),
+            data,
         });
     }
 }

@@ -8,12 +8,23 @@
 //! ```
 //!
 //! expands to a module `mirrorless_conformance_suite` with one test per requirement the driver
-//! enforces (`chunk_1`, `mirror_3`, …), plus `coverage` (anti-vacuity) and `no_crash`. The
+//! enforces (`chunk_1`, `mirror_3`, …), plus `coverage` (anti-vacuity), `no_crash`, and one
+//! test per profile (`profile_2026_07`, `profile_2026_08`: the profile ran and conforms). The
 //! suite runs once per test binary (the first test to need it runs it; the others read the
-//! shared result), under every profile, honouring `PROPTEST_CASES`, `PROPTEST_RNG_SEED`,
+//! shared result), under every selected profile, honouring `PROPTEST_CASES`, `PROPTEST_RNG_SEED`,
 //! `PROPTEST_MAX_SHRINK_TIME` and `PROPTEST_MAX_SHRINK_ITERS`. A failing test names its
 //! requirement and prints the minimal counterexample as JSON. `MIRRORLESS_CORPUS=DIR` replays
 //! the case files in `DIR` first and saves new counterexamples there.
+//!
+//! A loop that implements only some profiles names them (the [`Profile`] variants):
+//!
+//! ```ignore
+//! mirrorless_conformance::suite!(MyLoop, profiles = [V2026_08]);
+//! ```
+//!
+//! Only those run. Each unselected profile's test (`profile_2026_07` here) is ignored with the
+//! reason, so `cargo test` lists it as `ignored`, never as passing; run with `--ignored`, it fails
+//! and says why. The requirement tests judge the selected profiles only.
 
 use super::{Config, RunReport, Status, run};
 use crate::driver::{AgentLoop, InProcess};
@@ -32,14 +43,59 @@ pub const SUITE_REQUIREMENTS: &[&str] = &[
     "MSG-7", "MSG-8", "MSG-9", "TOOL-5", "TURN-10", "TURN-11",
 ];
 
-/// Runs the suite for `L` with [`Config::from_env`]; the `suite!` tests share the result.
-pub fn run_for_tests<L: AgentLoop + 'static>(name: &str) -> Result<RunReport, String> {
+/// Runs the suite for `L` under `profiles` with [`Config::from_env`]; the `suite!` tests share
+/// the result.
+pub fn run_for_tests<L: AgentLoop + 'static>(
+    name: &str,
+    profiles: &[Profile],
+) -> Result<RunReport, String> {
     let mut driver = InProcess::new(name, |p: Profile| Box::new(L::new(p)) as Box<dyn AgentLoop>)
         .with_replay_command(
             "put {case} in a directory DIR and run `MIRRORLESS_CORPUS=DIR cargo test` (it is replayed first)",
         );
-    let config = Config::from_env();
+    let mut config = Config::from_env();
+    config.profiles = profiles.to_vec();
     run(&mut driver, &config, &mut |_| {}).map_err(|e| e.to_string())
+}
+
+/// Fails (panics) unless `profile` ran at least one case and conforms, naming what failed.
+pub fn check_profile(report: &Result<RunReport, String>, profile: Profile) {
+    let report = report_of(report);
+    let Some(p) = report.profiles.iter().find(|p| p.profile == profile) else {
+        panic!("{profile} did not run, so nothing under it passed");
+    };
+    if p.conformant() {
+        return;
+    }
+    let failed: Vec<&str> = p
+        .requirements
+        .iter()
+        .filter(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+        .map(|r| r.id)
+        .collect();
+    let low = p.coverage.iter().filter(|l| l.count < l.minimum).count();
+    panic!(
+        "{profile} does not conform: {} case(s) failed; failing or never exercised: {}; \
+         coverage labels under their minimum: {low}; each requirement's test shows its \
+         counterexample\nseed {} (reproduce with PROPTEST_RNG_SEED={})",
+        p.failed_cases,
+        if failed.is_empty() {
+            "none".to_owned()
+        } else {
+            failed.join(", ")
+        },
+        report.seed,
+        report.seed
+    );
+}
+
+/// The body of an unselected profile's (ignored) test: run with `--ignored`, it fails, so a
+/// profile the loop does not implement can never pass.
+pub fn unselected_profile(profile: Profile) -> ! {
+    panic!(
+        "{profile} is not selected in `suite!(…, profiles = […])`: skipped, nothing was checked \
+         under it"
+    );
 }
 
 fn report_of(report: &Result<RunReport, String>) -> &RunReport {
@@ -116,6 +172,18 @@ macro_rules! suite {
             fn is_an_agent_loop<L: $crate::driver::AgentLoop + 'static>() {}
             is_an_agent_loop::<$impl>();
         };
+        $crate::suite!(@suite $impl, [V2026_07, V2026_08]);
+    };
+    ($impl:ty, profiles = [$($profile:ident),+ $(,)?]) => {
+        const _: fn() = || {
+            fn is_an_agent_loop<L: $crate::driver::AgentLoop + 'static>() {}
+            is_an_agent_loop::<$impl>();
+        };
+        // Each name must be a profile.
+        const _: &[$crate::Profile] = &[$($crate::Profile::$profile),+];
+        $crate::suite!(@suite $impl, [$($profile),+]);
+    };
+    (@suite $impl:ty, [$($profile:ident),+]) => {
 
         #[cfg(test)]
         mod mirrorless_conformance_suite {
@@ -127,8 +195,17 @@ macro_rules! suite {
                 static REPORT: ::std::sync::OnceLock<
                     ::std::result::Result<$crate::suite::RunReport, ::std::string::String>,
                 > = ::std::sync::OnceLock::new();
-                REPORT.get_or_init(|| m::run_for_tests::<$impl>(stringify!($impl)))
+                REPORT.get_or_init(|| {
+                    m::run_for_tests::<$impl>(
+                        stringify!($impl),
+                        &[$($crate::Profile::$profile),+],
+                    )
+                })
             }
+
+            // One test per profile: ignored, with the reason, when not selected.
+            $crate::suite!(@v2026_07 [$($profile)+]);
+            $crate::suite!(@v2026_08 [$($profile)+]);
 
             $crate::suite!(@tests
                 seq_1 "SEQ-1", surf_1 "SURF-1", surf_2 "SURF-2", surf_3 "SURF-3", turn_1 "TURN-1", turn_2 "TURN-2",
@@ -153,6 +230,38 @@ macro_rules! suite {
             fn no_crash() {
                 m::check_no_crash(report());
             }
+        }
+    };
+    (@v2026_07 [V2026_07 $($rest:ident)*]) => {
+        #[test]
+        fn profile_2026_07() {
+            m::check_profile(report(), $crate::Profile::V2026_07);
+        }
+    };
+    (@v2026_07 [$other:ident $($rest:ident)*]) => {
+        $crate::suite!(@v2026_07 [$($rest)*]);
+    };
+    (@v2026_07 []) => {
+        #[test]
+        #[ignore = "2026-07 is not selected in `suite!(…, profiles = […])`: skipped, not checked"]
+        fn profile_2026_07() {
+            m::unselected_profile($crate::Profile::V2026_07);
+        }
+    };
+    (@v2026_08 [V2026_08 $($rest:ident)*]) => {
+        #[test]
+        fn profile_2026_08() {
+            m::check_profile(report(), $crate::Profile::V2026_08);
+        }
+    };
+    (@v2026_08 [$other:ident $($rest:ident)*]) => {
+        $crate::suite!(@v2026_08 [$($rest)*]);
+    };
+    (@v2026_08 []) => {
+        #[test]
+        #[ignore = "2026-08 is not selected in `suite!(…, profiles = […])`: skipped, not checked"]
+        fn profile_2026_08() {
+            m::unselected_profile($crate::Profile::V2026_08);
         }
     };
     (@tests $($name:ident $id:literal),* $(,)?) => {
@@ -186,6 +295,13 @@ mod tests {
             "update SUITE_REQUIREMENTS and the test list in `suite!`"
         );
         let source = include_str!("macros.rs");
+        for p in crate::Profile::ALL {
+            let test = format!("profile_{}", p.name().replace('-', "_"));
+            assert!(
+                source.contains(&format!("fn {test}()")),
+                "`suite!` has no test `{test}` for the profile {p}"
+            );
+        }
         for id in expected {
             let test = id.to_ascii_lowercase().replace('-', "_");
             assert!(
