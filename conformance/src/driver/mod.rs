@@ -30,6 +30,8 @@
 //! JSON lines and feeds them to the same [`Harness`].
 
 pub mod live;
+#[cfg(feature = "tokio")]
+pub mod tokio_bridge;
 
 use crate::scenario::{Action, Case, InterruptKind, ModelCall};
 use crate::vocab::Profile;
