@@ -1,0 +1,146 @@
+//! The Rust crates under `docs/examples/` work as a user copies them: each is copied out of the
+//! tree into a temporary directory, the dependency line its comment asks the user to point at
+//! their checkout of mirrorless is pointed at this one (the only edit), and `cargo test
+//! --offline` runs there. Every test the crate's `suite!` expands to must run and pass, and a
+//! profile the crate does not select must be ignored, not passed.
+//!
+//! The build shares one target directory, `target/rust-examples/`, across runs, so only the
+//! first run compiles the suite from scratch.
+
+use mirrorless_conformance::suite::macros::SUITE_REQUIREMENTS;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The line of an example's `Cargo.toml` the user must edit, and the comment that says so.
+const IN_TREE_PATH: &str = r#"path = "../../../conformance""#;
+const POINT_HERE: &str = "# Point this at your checkout of mirrorless";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Copies the example's files (not a `target/` or `Cargo.lock` left by an in-tree build).
+fn copy_example(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from)
+        .into_iter()
+        .filter_entry(|e| e.file_name() != "target")
+    {
+        let entry = entry.unwrap_or_else(|e| panic!("walking {}: {e}", from.display()));
+        let rel = entry.path().strip_prefix(from).unwrap_or(entry.path());
+        let dest = to.join(rel);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&dest)
+                .unwrap_or_else(|e| panic!("creating {}: {e}", dest.display()));
+        } else if entry.file_name() != "Cargo.lock" {
+            std::fs::copy(entry.path(), &dest).unwrap_or_else(|e| {
+                panic!(
+                    "copying {} to {}: {e}",
+                    entry.path().display(),
+                    dest.display()
+                )
+            });
+        }
+    }
+}
+
+/// What the user does after copying: point the marked dependency at their checkout.
+fn point_at_checkout(manifest: &Path) {
+    let text = std::fs::read_to_string(manifest)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", manifest.display()));
+    assert!(
+        text.contains(POINT_HERE),
+        "{}: no comment telling the user where to point the suite",
+        manifest.display()
+    );
+    assert!(
+        text.contains(IN_TREE_PATH),
+        "{}: no `{IN_TREE_PATH}` dependency",
+        manifest.display()
+    );
+    let checkout = root().join("conformance");
+    let pointed = text.replace(
+        IN_TREE_PATH,
+        &format!("path = {:?}", checkout.display().to_string()),
+    );
+    std::fs::write(manifest, pointed)
+        .unwrap_or_else(|e| panic!("writing {}: {e}", manifest.display()));
+}
+
+/// Copies `docs/examples/<name>` out, runs `cargo test --offline` there and returns its
+/// standard output (the test harness's).
+fn test_as_copied(name: &str) -> String {
+    let tmp = tempfile::Builder::new()
+        .prefix("mirrorless-example-")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = tmp.path().join(name);
+    copy_example(&root().join("docs/examples").join(name), &dir);
+    point_at_checkout(&dir.join("Cargo.toml"));
+    // The versions this workspace is tested with, so that `--offline` finds every crate.
+    std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).expect("copying Cargo.lock");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command
+        .args(["test", "--offline", "--target-dir"])
+        .arg(root().join("target/rust-examples"))
+        .current_dir(&dir)
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("MIRRORLESS_CORPUS");
+    for (key, _) in std::env::vars_os() {
+        if key.to_string_lossy().starts_with("PROPTEST_") {
+            command.env_remove(key);
+        }
+    }
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("running cargo test in {}: {e}", dir.display()));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "docs/examples/{name}, copied to {}, fails `cargo test --offline`:\n{stdout}\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The `test result:` line of the one test binary that runs tests.
+fn result_line(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("test result:") && !l.contains(" 0 passed"))
+        .last()
+        .unwrap_or_else(|| panic!("no test ran:\n{stdout}"))
+}
+
+/// `suite!`'s tests: one per requirement, `coverage`, `no_crash`, and one per profile.
+fn suite_tests() -> usize {
+    SUITE_REQUIREMENTS.len() + 2 + mirrorless_conformance::Profile::ALL.len()
+}
+
+#[test]
+fn the_rust_suite_example_passes_when_copied() {
+    let stdout = test_as_copied("rust-suite");
+    let want = format!(
+        "test result: ok. {} passed; 0 failed; 0 ignored;",
+        suite_tests()
+    );
+    assert!(result_line(&stdout).starts_with(&want), "{want}\n{stdout}");
+}
+
+#[test]
+fn the_tokio_example_passes_its_profile_and_skips_the_other_when_copied() {
+    let stdout = test_as_copied("rust-tokio");
+    let want = format!(
+        "test result: ok. {} passed; 0 failed; 1 ignored;",
+        suite_tests() - 1
+    );
+    assert!(result_line(&stdout).starts_with(&want), "{want}\n{stdout}");
+    assert!(
+        stdout.contains(
+            "test mirrorless_conformance_suite::profile_2026_07 ... ignored, 2026-07 is not selected"
+        ),
+        "{stdout}"
+    );
+}
