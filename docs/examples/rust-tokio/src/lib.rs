@@ -169,7 +169,12 @@ impl Agent {
         let mut step = 0;
         loop {
             step += 1;
-            self.append("step/start", json!({ "turn": turn, "step": step }), false, None);
+            self.append(
+                "step/start",
+                json!({ "turn": turn, "step": step }),
+                false,
+                None,
+            );
             for content in std::mem::take(&mut inbox) {
                 self.user_message(content);
             }
@@ -197,7 +202,12 @@ impl Agent {
                     }
                 }
             }
-            self.append("step/end", json!({ "turn": turn, "step": step }), false, None);
+            self.append(
+                "step/end",
+                json!({ "turn": turn, "step": step }),
+                false,
+                None,
+            );
             if !go_on || self.aborted().is_some() || failure.is_some() {
                 break;
             }
@@ -219,7 +229,12 @@ impl Agent {
             (None, None) if max_tokens => json!({ "kind": "max-tokens" }),
             (None, None) => json!({ "kind": "completed" }),
         };
-        self.append("turn/end", json!({ "turn": turn, "reason": reason }), false, None);
+        self.append(
+            "turn/end",
+            json!({ "turn": turn, "reason": reason }),
+            false,
+            None,
+        );
         if abort == Some(Abort::Dispose) {
             self.host.emit_event(LiveEvent::Disposed);
             return true;
@@ -235,7 +250,8 @@ impl Agent {
             match self.stream(turn, step).await {
                 CallOutcome::Failed(f) if self.host.request_error(turn, step, f.clone()).await => {
                     attempt += 1;
-                    let data = json!({ "turn": turn, "step": step, "attempt": attempt, "failure": f });
+                    let data =
+                        json!({ "turn": turn, "step": step, "attempt": attempt, "failure": f });
                     self.append("llm/retry", data, false, None);
                 }
                 other => return other,
@@ -343,10 +359,22 @@ impl Agent {
         if interrupted {
             data["interrupted"] = json!(true);
         }
-        self.append("assistant/message", data, true, Some(assembled.seqs.clone()));
+        self.append(
+            "assistant/message",
+            data,
+            true,
+            Some(assembled.seqs.clone()),
+        );
     }
 
-    async fn run_tool(&mut self, turn: u64, step: u64, id: String, name: String, arguments: String) {
+    async fn run_tool(
+        &mut self,
+        turn: u64,
+        step: u64,
+        id: String,
+        name: String,
+        arguments: String,
+    ) {
         let call = json!({ "turn": turn, "step": step, "callId": id, "name": name, "arguments": arguments });
         let call_seq = self.append("tool/call", call, false, None);
         let request = ToolRequest {
