@@ -109,8 +109,7 @@ fn test_as_copied(name: &str) -> String {
 fn result_line(stdout: &str) -> &str {
     stdout
         .lines()
-        .filter(|l| l.starts_with("test result:") && !l.contains(" 0 passed"))
-        .last()
+        .rfind(|l| l.starts_with("test result:") && !l.contains(" 0 passed"))
         .unwrap_or_else(|| panic!("no test ran:\n{stdout}"))
 }
 

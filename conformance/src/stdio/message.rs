@@ -171,7 +171,7 @@ pub enum ToHarness {
         /// The event, with the `seq` the implementation assigned.
         event: SessionEvent,
     },
-    /// A live event was emitted (`Host::emit`).
+    /// A live event was emitted (`Host::emit_named`, or `Host::emit` for a typed one).
     Emit {
         /// The live event name, e.g. `agent/status`.
         event: String,
