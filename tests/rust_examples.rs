@@ -67,8 +67,19 @@ fn point_at_checkout(manifest: &Path) {
 }
 
 /// Copies `docs/examples/<name>` out, runs `cargo test --offline` there and returns its
-/// standard output (the test harness's).
+/// standard output (the test harness's); it must pass.
 fn test_as_copied(name: &str) -> String {
+    let (passed, stdout) = run_copied(name, |_| {});
+    assert!(
+        passed,
+        "docs/examples/{name}, copied out, fails `cargo test --offline`:\n{stdout}"
+    );
+    stdout
+}
+
+/// Copies `docs/examples/<name>` out, lets `edit` change the copy, runs `cargo test --offline`
+/// there and returns whether it passed and everything it printed.
+fn run_copied(name: &str, edit: impl FnOnce(&Path)) -> (bool, String) {
     let tmp = tempfile::Builder::new()
         .prefix("mirrorless-example-")
         .tempdir()
@@ -76,6 +87,7 @@ fn test_as_copied(name: &str) -> String {
     let dir = tmp.path().join(name);
     copy_example(&root().join("docs/examples").join(name), &dir);
     point_at_checkout(&dir.join("Cargo.toml"));
+    edit(&dir);
     // The versions this workspace is tested with, so that `--offline` finds every crate.
     std::fs::copy(root().join("Cargo.lock"), dir.join("Cargo.lock")).expect("copying Cargo.lock");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
@@ -95,14 +107,12 @@ fn test_as_copied(name: &str) -> String {
     let out = command
         .output()
         .unwrap_or_else(|e| panic!("running cargo test in {}: {e}", dir.display()));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "docs/examples/{name}, copied to {}, fails `cargo test --offline`:\n{stdout}\n{}",
-        dir.display(),
+    let printed = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    stdout
+    (out.status.success(), printed)
 }
 
 /// The `test result:` line of the one test binary that runs tests.
@@ -141,5 +151,29 @@ fn the_tokio_example_passes_its_profile_and_skips_the_other_when_copied() {
             "test mirrorless_conformance_suite::profile_2026_07 ... ignored, 2026-07 is not selected"
         ),
         "{stdout}"
+    );
+}
+
+/// The pitfall the bridge handles, shown by the example itself: with a bare `tokio::spawn` for
+/// its abort controller instead of `host.spawn`, the abort is set whenever the scheduler gets to
+/// it, a chunk past the cancel is recorded, and the suite fails CHUNK-5.
+#[test]
+fn the_tokio_example_fails_chunk_5_when_its_abort_task_is_spawned_bare() {
+    let (passed, printed) = run_copied("rust-tokio", |dir| {
+        let lib = dir.join("src/lib.rs");
+        let text = std::fs::read_to_string(&lib).expect("the example's lib.rs");
+        let spawned = "self.host.spawn(async move {";
+        assert_eq!(
+            text.matches(spawned).count(),
+            1,
+            "the abort task is spawned once"
+        );
+        std::fs::write(&lib, text.replace(spawned, "tokio::spawn(async move {"))
+            .expect("writing lib.rs");
+    });
+    assert!(!passed, "{printed}");
+    assert!(
+        printed.contains("test mirrorless_conformance_suite::chunk_5 ... FAILED"),
+        "{printed}"
     );
 }

@@ -12,7 +12,7 @@
 //! user cancels or disposes: spawned with `host.spawn`, the bridge lets it finish before the
 //! harness delivers the next chunk, so the chunk at which the abort is observed is never
 //! recorded. (With a bare `tokio::spawn`, the flag is set whenever the scheduler gets to it,
-//! often one chunk late.)
+//! often one chunk late, and the suite fails CHUNK-5.)
 
 use mirrorless_conformance::Profile;
 use mirrorless_conformance::driver::tokio_bridge::{self, AsyncHost};
