@@ -3,7 +3,7 @@
 //! (optional arguments: number of turns, default 4000 ≈ 1.2M events; `--profile 2026-07` or
 //! `--profile 2026-08` for one profile, default both; `--cli PATH` also runs the `mirrorless`
 //! binary at PATH on the same file, `mirrorless check --profile P FILE`, as a user does, and
-//! reports its CPU time against the same floor).
+//! reports its CPU time against the same floor; `MIRRORLESS_BENCH_KEEP=DIR` keeps the logs).
 //!
 //! The synthetic log is realistic in mix: every turn has a prompt, a reasoning + text + two
 //! tool-call step with its tool results, then a text answer; chunks dominate (≈ 95 % of
@@ -120,7 +120,8 @@ impl<W: Write> Gen<W> {
         self.ev(
             "assistant/message",
             &format!(
-                r#"{{"turn":{turn},"step":{step},"message":{{"id":"m","role":"assistant","content":[{}],"source":{{"kind":"model","provider":"p","model":"m"}}}},"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                r#"{{"turn":{turn},"step":{step},"message":{{"id":"m{}","role":"assistant","content":[{}],"source":{{"kind":"model","provider":"p","model":"m"}}}},"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                self.seq,
                 content.join(",")
             ),
             &format!(r#","sourceEventSeqs":[{}],"surfaceOp":"append""#, cited.join(",")),
@@ -210,10 +211,11 @@ impl<W: Write> Gen<W> {
                 )?;
                 continue;
             }
+            let seq = self.seq;
             self.ev(
                 "tool/result",
                 &format!(
-                    r#"{{"turn":{turn},"step":1,"message":{{"id":"t","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}],"source":{{"kind":"tool","callId":"{id}"}}}}}}"#
+                    r#"{{"turn":{turn},"step":1,"message":{{"id":"t{seq}","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}],"source":{{"kind":"tool","callId":"{id}"}}}}}}"#
                 ),
                 &format!(r#","sourceEventSeqs":[{call}],"surfaceOp":"append""#),
             )?;
@@ -311,7 +313,11 @@ fn bench(profile: Profile, turns: u64, cli: Option<&str>) -> std::io::Result<()>
     let v07 = profile == Profile::V2026_07;
     println!("== profile {profile} ==");
     let dir = tempfile::tempdir()?;
-    let path = dir.path().join("synthetic.jsonl");
+    // `MIRRORLESS_BENCH_KEEP=DIR` keeps the logs (`DIR/synthetic-PROFILE.jsonl`), for a profiler.
+    let path = match std::env::var_os("MIRRORLESS_BENCH_KEEP") {
+        Some(keep) => std::path::PathBuf::from(keep).join(format!("synthetic-{profile}.jsonl")),
+        None => dir.path().join("synthetic.jsonl"),
+    };
     let words: Vec<&str> = "the loop records every streamed delta as a durable chunk event in its session log and consumers read session event to filter the durable twin instead of the removed live mirror"
         .split(' ')
         .cycle()
