@@ -248,3 +248,149 @@ fn neovim_is_offered_a_fix_held_back_by_an_unopened_file_as_the_cli_holds_it_bac
     assert_eq!(seen["action.title"], message, "the CLI's message");
     assert_eq!(seen["after"], "0", "{seen:?}");
 }
+
+/// The installed Neovim's (major, minor) version.
+fn nvim_version() -> (u32, u32) {
+    let out = Command::new("nvim").arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = text.lines().next().unwrap_or_default();
+    let version = first.trim_start_matches("NVIM v");
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+/// The editor guide's Neovim snippets: each `<!-- nvim-snippet: FROM[-TO] -->` marker with the
+/// `lua` block under it, as (from, to, code).
+fn guide_snippets() -> Vec<((u32, u32), Option<(u32, u32)>, String)> {
+    let guide = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/guides/editor.md"),
+    )
+    .unwrap();
+    let parse = |v: &str| {
+        let (major, minor) = v.trim().split_once('.').expect("MAJOR.MINOR");
+        (major.parse().unwrap(), minor.parse().unwrap())
+    };
+    let mut snippets = Vec::new();
+    let mut rest = guide.as_str();
+    while let Some(at) = rest.find("<!-- nvim-snippet: ") {
+        rest = &rest[at + "<!-- nvim-snippet: ".len()..];
+        let (range, after) = rest.split_once(" -->").expect("a closed marker");
+        let (from, to) = match range.split_once('-') {
+            Some((from, to)) => (parse(from), Some(parse(to))),
+            None => (parse(range), None),
+        };
+        let code = after
+            .trim_start()
+            .strip_prefix("```lua\n")
+            .expect("a lua block right under the marker");
+        let code = &code[..code.find("```").expect("a closed block")];
+        snippets.push((from, to, code.to_owned()));
+        rest = after;
+    }
+    snippets
+}
+
+#[test]
+fn the_guide_has_a_snippet_for_every_supported_neovim() {
+    let snippets = guide_snippets();
+    // Supported: 0.7 and later, with no gap between the ranges.
+    let mut next = (0, 7);
+    for (from, to, _) in &snippets_in_order(snippets) {
+        assert_eq!(*from, next, "the snippets leave a gap before {from:?}");
+        match to {
+            Some((major, minor)) => next = (*major, minor + 1),
+            None => return,
+        }
+    }
+    panic!("no snippet covers the newest Neovim");
+}
+
+fn snippets_in_order(
+    mut snippets: Vec<((u32, u32), Option<(u32, u32)>, String)>,
+) -> Vec<((u32, u32), Option<(u32, u32)>, String)> {
+    snippets.sort_by_key(|s| s.0);
+    snippets
+}
+
+#[test]
+fn the_guide_snippet_for_the_installed_neovim_starts_the_server_as_written() {
+    if skip_without_nvim() {
+        return;
+    }
+    let version = nvim_version();
+    let snippet = guide_snippets()
+        .into_iter()
+        .find(|(from, to, _)| *from <= version && to.is_none_or(|to| version <= to))
+        .unwrap_or_else(|| panic!("the editor guide has no snippet for Neovim {version:?}"));
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("mirrorless.toml"), "").unwrap();
+    let file = project.join("src/plugin.ts");
+    std::fs::write(
+        &file,
+        format!("export function activate(ctx) {{\n{LINE}\n}}\n"),
+    )
+    .unwrap();
+    // The snippet exactly as the guide prints it, as the user's init.lua.
+    let init = dir.path().join("init.lua");
+    std::fs::write(&init, &snippet.2).unwrap();
+    let result = dir.path().join("result");
+    let probe = dir.path().join("probe.lua");
+    std::fs::write(
+        &probe,
+        format!(
+            r#"local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local d = vim.diagnostic.get(0)[1]
+local root = ''
+for _, c in pairs(vim.lsp.get_active_clients()) do
+  if c.name == 'mirrorless' then root = c.config.root_dir end
+end
+local f = io.open({result:?}, 'w')
+f:write(ok and (d.code .. ' ' .. d.lnum .. ' ' .. root) or 'none')
+f:close()
+vim.cmd('qall!')
+"#,
+            result = result.display().to_string()
+        ),
+    )
+    .unwrap();
+    // `mirrorless` on PATH, as the guide's Install section asks.
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .parent()
+        .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = Command::new("nvim")
+        .arg("--headless")
+        .arg("-u")
+        .arg(&init)
+        .args(["-n", "-c"])
+        .arg(format!("luafile {}", probe.display()))
+        .arg(&file)
+        .env("PATH", path)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn nvim");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("nvim did not finish within 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let seen = std::fs::read_to_string(&result).unwrap_or_default();
+    assert_eq!(
+        seen,
+        format!("ML001 1 {}", project.display()),
+        "Neovim {version:?} with the guide's snippet for {:?}: the server did not start and report the finding at the project root",
+        snippet.0
+    );
+}

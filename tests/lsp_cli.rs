@@ -413,6 +413,8 @@ fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule(
     );
     let value = hover["result"]["contents"]["value"].as_str().unwrap();
     assert!(value.contains("# ML001 `subscribe`"), "{value}");
+    // The docs file's "generated" note is for the repository, not for the reader of a hover.
+    assert!(!value.contains("<!--"), "{value}");
     assert!(
         value.contains("Subscribe to `session/event` instead"),
         "{value}"

@@ -1,6 +1,9 @@
 //! Throughput of the log checker against the floor of reading and parsing the same file with
 //! serde_json alone. Run: `cargo bench -p mirrorless-conformance --bench check`
-//! (optional argument: number of turns; default 4000 ≈ 1.2M events).
+//! (optional arguments: number of turns, default 4000 ≈ 1.2M events; `--profile 2026-07` or
+//! `--profile 2026-08` for one profile, default both; `--cli PATH` also runs the `mirrorless`
+//! binary at PATH on the same file, `mirrorless check --profile P FILE`, as a user does, and
+//! reports its CPU time against the same floor; `MIRRORLESS_BENCH_KEEP=DIR` keeps the logs).
 //!
 //! The synthetic log is realistic in mix: every turn has a prompt, a reasoning + text + two
 //! tool-call step with its tool results, then a text answer; chunks dominate (≈ 95 % of
@@ -16,6 +19,8 @@ struct Gen<W: Write> {
     out: W,
     seq: u64,
     time: u64,
+    /// The 2026-07 shapes: flat messages, `turn/start.trigger`, the prompt before the step.
+    v07: bool,
 }
 
 impl<W: Write> Gen<W> {
@@ -101,10 +106,22 @@ impl<W: Write> Gen<W> {
         seqs: &[u64],
     ) -> std::io::Result<()> {
         let cited: Vec<String> = seqs.iter().map(u64::to_string).collect();
+        if self.v07 {
+            self.ev(
+                "assistant/message",
+                &format!(
+                    r#"{{"turn":{turn},"step":{step},"content":[{}],"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                    content.join(",")
+                ),
+                &format!(r#","surfaceOp":"append","sourceEventSeqs":[{}]"#, cited.join(",")),
+            )?;
+            return Ok(());
+        }
         self.ev(
             "assistant/message",
             &format!(
-                r#"{{"turn":{turn},"step":{step},"message":{{"id":"m","role":"assistant","content":[{}],"source":{{"kind":"model","provider":"p","model":"m"}}}},"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                r#"{{"turn":{turn},"step":{step},"message":{{"id":"m{}","role":"assistant","content":[{}],"source":{{"kind":"model","provider":"p","model":"m"}}}},"usage":{{"inputTokens":1200,"outputTokens":180,"cacheReadTokens":900}}}}"#,
+                self.seq,
                 content.join(",")
             ),
             &format!(r#","sourceEventSeqs":[{}],"surfaceOp":"append""#, cited.join(",")),
@@ -113,18 +130,34 @@ impl<W: Write> Gen<W> {
     }
 
     fn turn(&mut self, turn: u64, words: &[&str]) -> std::io::Result<()> {
-        self.ev("turn/start", &format!(r#"{{"turn":{turn}}}"#), "")?;
-        self.ev("step/start", &format!(r#"{{"turn":{turn},"step":1}}"#), "")?;
-        self.ev(
-            "user/message",
-            r#"{"id":"u","role":"user","content":[{"type":"text","text":"Read the two files and summarize them."}],"source":{"kind":"user"}}"#,
-            r#","surfaceOp":"append""#,
-        )?;
-        self.ev(
-            "request/header",
-            r#"{"header":{"config":{"provider":"p","model":"m"}},"reason":"initial"}"#,
-            "",
-        )?;
+        if self.v07 {
+            self.ev(
+                "turn/start",
+                &format!(
+                    r#"{{"turn":{turn},"trigger":{{"kind":"message","source":{{"kind":"user"}}}}}}"#
+                ),
+                "",
+            )?;
+            self.ev(
+                "user/message",
+                r#"{"content":[{"type":"text","text":"Read the two files and summarize them."}],"source":{"kind":"user"}}"#,
+                r#","surfaceOp":"append""#,
+            )?;
+            self.ev("step/start", &format!(r#"{{"turn":{turn},"step":1}}"#), "")?;
+        } else {
+            self.ev("turn/start", &format!(r#"{{"turn":{turn}}}"#), "")?;
+            self.ev("step/start", &format!(r#"{{"turn":{turn},"step":1}}"#), "")?;
+            self.ev(
+                "user/message",
+                r#"{"id":"u","role":"user","content":[{"type":"text","text":"Read the two files and summarize them."}],"source":{"kind":"user"}}"#,
+                r#","surfaceOp":"append""#,
+            )?;
+            self.ev(
+                "request/header",
+                r#"{"header":{"config":{"provider":"p","model":"m"}},"reason":"initial"}"#,
+                "",
+            )?;
+        }
         let mut seqs = Vec::new();
         let mut content = vec![self.block(turn, 1, 0, "reasoning", &words[..60], &mut seqs)?];
         content.push(self.block(turn, 1, 1, "text", &words[..40], &mut seqs)?);
@@ -168,10 +201,21 @@ impl<W: Write> Gen<W> {
                 ),
                 "",
             )?;
+            if self.v07 {
+                self.ev(
+                    "tool/result",
+                    &format!(
+                        r#"{{"turn":{turn},"step":1,"callId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}"#
+                    ),
+                    &format!(r#","surfaceOp":"append","sourceEventSeqs":[{call}]"#),
+                )?;
+                continue;
+            }
+            let seq = self.seq;
             self.ev(
                 "tool/result",
                 &format!(
-                    r#"{{"turn":{turn},"step":1,"message":{{"id":"t","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}],"source":{{"kind":"tool","callId":"{id}"}}}}}}"#
+                    r#"{{"turn":{turn},"step":1,"message":{{"id":"t{seq}","role":"user","content":[{{"type":"tool-result","toolCallId":"{id}","content":[{{"type":"text","text":"fn main() {{}}"}}],"isError":false}}],"source":{{"kind":"tool","callId":"{id}"}}}}}}"#
                 ),
                 &format!(r#","sourceEventSeqs":[{call}],"surfaceOp":"append""#),
             )?;
@@ -223,13 +267,57 @@ fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> (f64, Option<f64>, u64) 
     (best, best_cpu, result)
 }
 
+/// CPU time of the waited-for children of this process so far, in seconds.
+#[cfg(unix)]
+fn children_cpu_seconds() -> Option<f64> {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) } != 0 {
+        return None;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+fn children_cpu_seconds() -> Option<f64> {
+    None
+}
+
 fn main() -> std::io::Result<()> {
-    let turns: u64 = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(4000);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let turns: u64 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(4000);
+    let after = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let profiles = match after("--profile").as_deref() {
+        Some("2026-07") => vec![Profile::V2026_07],
+        Some("2026-08") => vec![Profile::V2026_08],
+        Some(other) => {
+            eprintln!("unknown profile {other:?}: 2026-07 or 2026-08");
+            std::process::exit(2);
+        }
+        None => vec![Profile::V2026_07, Profile::V2026_08],
+    };
+    let cli = after("--cli");
+    for profile in profiles {
+        bench(profile, turns, cli.as_deref())?;
+    }
+    Ok(())
+}
+
+fn bench(profile: Profile, turns: u64, cli: Option<&str>) -> std::io::Result<()> {
+    let v07 = profile == Profile::V2026_07;
+    println!("== profile {profile} ==");
     let dir = tempfile::tempdir()?;
-    let path = dir.path().join("synthetic.jsonl");
+    // `MIRRORLESS_BENCH_KEEP=DIR` keeps the logs (`DIR/synthetic-PROFILE.jsonl`), for a profiler.
+    let path = match std::env::var_os("MIRRORLESS_BENCH_KEEP") {
+        Some(keep) => std::path::PathBuf::from(keep).join(format!("synthetic-{profile}.jsonl")),
+        None => dir.path().join("synthetic.jsonl"),
+    };
     let words: Vec<&str> = "the loop records every streamed delta as a durable chunk event in its session log and consumers read session event to filter the durable twin instead of the removed live mirror"
         .split(' ')
         .cycle()
@@ -240,11 +328,19 @@ fn main() -> std::io::Result<()> {
             out: BufWriter::new(File::create(&path)?),
             seq: 0,
             time: 1_783_000_000_000,
+            v07,
         };
-        writeln!(
-            g.out,
-            r#"{{"type":"session","version":0,"id":"bench","createdAt":0,"delegationDepth":0}}"#
-        )?;
+        if v07 {
+            writeln!(
+                g.out,
+                r#"{{"type":"session","version":0,"id":"bench","createdAt":0}}"#
+            )?;
+        } else {
+            writeln!(
+                g.out,
+                r#"{{"type":"session","version":0,"id":"bench","createdAt":0,"delegationDepth":0}}"#
+            )?;
+        }
         for t in 1..=turns {
             g.turn(t, &words)?;
         }
@@ -271,11 +367,8 @@ fn main() -> std::io::Result<()> {
     });
     let (check_s, check_cpu, events) = best_of(5, || {
         let file = File::open(&path).expect("open");
-        let outcome = LogChecker::check_reader(
-            Profile::V2026_08,
-            BufReader::with_capacity(256 * 1024, file),
-        )
-        .expect("read");
+        let outcome = LogChecker::check_reader(profile, BufReader::with_capacity(256 * 1024, file))
+            .expect("read");
         assert!(
             outcome.findings.is_empty(),
             "{:?}",
@@ -290,7 +383,7 @@ fn main() -> std::io::Result<()> {
         mb / floor_s
     );
     println!(
-        "check  (LogChecker::check_reader, 2026-08):   wall {check_s:.3} s = {:.0} MB/s, {:.2} M events/s",
+        "check  (LogChecker::check_reader, {profile}):   wall {check_s:.3} s = {:.0} MB/s, {:.2} M events/s",
         mb / check_s,
         events as f64 / check_s / 1e6
     );
@@ -308,6 +401,40 @@ fn main() -> std::io::Result<()> {
     }
     if let (Some(b), Some(a)) = (hwm_before, hwm_after) {
         println!("peak RSS (VmHWM): {b} KiB before the runs, {a} KiB after");
+    }
+    if let Some(bin) = cli {
+        // As a user runs it: the binary on the file, its report to a pipe.
+        let mut best_cpu: Option<f64> = None;
+        let mut best_wall = f64::MAX;
+        for _ in 0..5 {
+            let cpu0 = children_cpu_seconds();
+            let start = Instant::now();
+            let out = std::process::Command::new(bin)
+                .args(["check", "--profile", &profile.to_string()])
+                .arg(&path)
+                .output()?;
+            best_wall = best_wall.min(start.elapsed().as_secs_f64());
+            assert!(
+                out.status.success(),
+                "{bin} check failed: {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            if let (Some(a), Some(b)) = (cpu0, children_cpu_seconds()) {
+                best_cpu = Some(best_cpu.map_or(b - a, |c: f64| c.min(b - a)));
+            }
+        }
+        println!(
+            "cli    (`mirrorless check --profile {profile}`): wall {best_wall:.3} s = {:.0} MB/s",
+            mb / best_wall
+        );
+        if let (Some(f), Some(c)) = (floor_cpu, best_cpu) {
+            println!(
+                "cpu    cli {c:.3} s = {:.0} MB/s; ratio cli / floor {:.2}",
+                mb / c,
+                f / c
+            );
+        }
     }
     Ok(())
 }

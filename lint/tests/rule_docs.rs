@@ -13,7 +13,7 @@ fn dir() -> PathBuf {
 fn rule_pages_match_the_rule_table() {
     let mut expected: BTreeMap<String, String> = RULES
         .iter()
-        .map(|r| (format!("{}.md", r.id), r.page()))
+        .map(|r| (format!("{}.md", r.id), r.doc_file()))
         .collect();
     expected.insert("README.md".into(), rules::index());
     let dir = dir();

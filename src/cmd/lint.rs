@@ -281,20 +281,45 @@ fn fix(args: &LintArgs, opts: &Options, filter: &dyn Fn(&mut mirrorless_lint::Re
         };
         return ExitCode::from(code);
     }
-    let roots = fix::write::allowed_roots(&opts.paths);
+    let mut writer = fix::write::Writer::new(&opts.paths);
     let mut written = 0;
     let mut fixed = 0;
-    for f in &outcome.files {
-        match fix::write::write(f, &roots) {
-            Ok(()) => {
+    let mut unwritten = 0;
+    // A signal now would leave a temporary file or a half-done tree: it is acted on between files.
+    let signals = super::signals::Deferred::new();
+    for (i, f) in outcome.files.iter().enumerate() {
+        if let Some(status) = signals.received() {
+            let left = outcome.files.len() - i;
+            eprintln!(
+                "interrupted: {written} file{} written, {left} left as they were",
+                if written == 1 { "" } else { "s" }
+            );
+            return ExitCode::from(status);
+        }
+        match writer.write(f) {
+            Ok(fix::write::Written::Written) => {
                 written += 1;
                 fixed += f.applied;
             }
-            Err(e) => outcome.report.errors.push(e),
+            // Its fixes are in the file written under its other name.
+            Ok(fix::write::Written::SameFileAs(_)) => {}
+            Err(e) => {
+                // Its findings were fixed in memory only: they remain.
+                unwritten += f.applied;
+                outcome.report.errors.push(e);
+            }
         }
     }
+    if let Some(status) = signals.received() {
+        eprintln!(
+            "interrupted: {written} file{} written",
+            if written == 1 { "" } else { "s" }
+        );
+        return ExitCode::from(status);
+    }
+    drop(signals);
     let code = output(args, &outcome.report);
-    let remaining = outcome.report.findings.len();
+    let remaining = outcome.report.findings.len() + unwritten;
     eprintln!(
         "fixed {fixed} finding{} in {written} file{}{}; {remaining} finding{} remain{}{}",
         if fixed == 1 { "" } else { "s" },

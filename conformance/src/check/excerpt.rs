@@ -82,6 +82,12 @@ pub fn excerpt(line: &[u8], width: usize) -> String {
     out
 }
 
+/// How many bytes of a line [`excerpt`] needs to give the same excerpt as for the whole line:
+/// the `4 × width` it reads, one more to know that it was cut, and one for a `\r` it strips.
+fn raw_bound(width: usize) -> usize {
+    width.saturating_mul(4).saturating_add(2)
+}
+
 /// Keeps the excerpts of the lines around the first findings of an input (the line before,
 /// the line itself and the line after), collected during the single pass.
 #[derive(Debug)]
@@ -89,7 +95,9 @@ pub struct ContextCollector {
     /// How many findings (the first ones) get context.
     max_findings: usize,
     width: usize,
-    ring: VecDeque<(u64, String)>,
+    /// The recent lines as raw bytes, at most [`raw_bound`] of each: escaping and clipping are
+    /// done only for a line that is kept, as most lines of a log never get into a report.
+    ring: VecDeque<(u64, Vec<u8>)>,
     kept: BTreeMap<u64, String>,
     /// Lines after a finding's line, not read yet.
     pending: BTreeSet<u64>,
@@ -116,14 +124,22 @@ impl ContextCollector {
         if self.seen >= self.max_findings && self.pending.is_empty() {
             return;
         }
-        let text = excerpt(bytes, self.width);
-        if self.pending.remove(&n) {
-            self.kept.insert(n, text.clone());
+        let head = &bytes[..bytes.len().min(raw_bound(self.width))];
+        if !self.pending.is_empty() && self.pending.remove(&n) {
+            self.kept.insert(n, excerpt(head, self.width));
         }
-        if self.ring.len() == RING_LINES {
-            self.ring.pop_front();
-        }
-        self.ring.push_back((n, text));
+        // The oldest line's buffer is reused: no allocation per line once the ring is full.
+        let mut raw = match self.ring.len() {
+            RING_LINES => self
+                .ring
+                .pop_front()
+                .map(|(_, raw)| raw)
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        raw.clear();
+        raw.extend_from_slice(head);
+        self.ring.push_back((n, raw));
     }
 
     /// Looks at the findings not seen yet (`findings` is every finding so far, in order) after
@@ -138,8 +154,8 @@ impl ContextCollector {
                 }
                 if n > current {
                     self.pending.insert(n);
-                } else if let Some((_, text)) = self.ring.iter().find(|(m, _)| *m == n) {
-                    self.kept.insert(n, text.clone());
+                } else if let Some((_, raw)) = self.ring.iter().find(|(m, _)| *m == n) {
+                    self.kept.insert(n, excerpt(raw, self.width));
                 }
             }
         }
@@ -173,6 +189,24 @@ mod tests {
         let long = vec![b'z'; 1 << 20];
         assert_eq!(excerpt(&long, 5).chars().count(), 5);
         assert_eq!(excerpt(b"\xff\x00", 10), "\u{fffd}\\u{0}");
+    }
+
+    #[test]
+    fn the_bounded_head_of_a_line_gives_the_excerpt_of_the_whole_line() {
+        let width = 10;
+        let bound = raw_bound(width);
+        for len in 0..bound + 6 {
+            for tail in [&b""[..], b"\r", b"\r\r", b"\xe2\x80"] {
+                let mut line = vec![b'x'; len];
+                line.extend_from_slice(tail);
+                let head = &line[..line.len().min(bound)];
+                assert_eq!(
+                    excerpt(head, width),
+                    excerpt(&line, width),
+                    "length {len} + {tail:?}"
+                );
+            }
+        }
     }
 
     #[test]

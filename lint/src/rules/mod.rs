@@ -111,12 +111,22 @@ pub fn doc_url(rule: &Rule) -> String {
 }
 
 impl Rule {
-    /// The Markdown page of this rule (`docs/rules/<ID>.md` and `mirrorless explain`).
+    /// The file `docs/rules/<ID>.md`: [`Rule::page`] with a note, under the title, that it is
+    /// generated (a note for the repository's readers; an editor's hover or `mirrorless
+    /// explain` would show it raw, so the page itself has none).
+    pub fn doc_file(&self) -> String {
+        let page = self.page();
+        let (title, rest) = page.split_once("\n\n").unwrap_or((&page, ""));
+        format!(
+            "{title}\n\n<!-- Generated from lint/src/rules/{}.rs; do not edit. -->\n\n{rest}",
+            self.name
+        )
+    }
+
+    /// The Markdown page of this rule, as `mirrorless explain`, the language server's hover
+    /// and SARIF show it.
     pub fn page(&self) -> String {
-        let mut s = format!(
-            "# {} `{}`\n\n<!-- Generated from lint/src/rules/{}.rs; do not edit. -->\n\n",
-            self.id, self.name, self.name
-        );
+        let mut s = format!("# {} `{}`\n\n", self.id, self.name);
         s.push_str(&format!(
             "**Default severity: {}**\n\n{}\n\n",
             self.default_severity, self.summary
