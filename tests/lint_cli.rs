@@ -316,6 +316,15 @@ fn new_since_reports_only_findings_added_after_the_revision() {
     let o = lint_in(d, &["--no-config", "--new-since", "no-such-rev"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no-such-rev"));
+    // A revision that git would read as an option is refused before git sees it.
+    let o = lint_in(d, &["--no-config", "--new-since=--output=stolen", "src"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`--output=stolen` is not a revision"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("stolen").exists());
 }
 
 #[test]
