@@ -8,6 +8,8 @@ mod sarif;
 
 use crate::engine::Report;
 use crate::model::Severity;
+use mirrorless_conformance::check::escape_control;
+use std::borrow::Cow;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,12 +32,39 @@ pub enum Format {
 pub fn render(report: &Report, format: Format, color: bool) -> String {
     match format {
         Format::Human => human::render(report, color),
-        Format::Json => json::render(report),
-        Format::Sarif => sarif::render(report),
+        Format::Json => json_controls_escaped(json::render(report)),
+        Format::Sarif => json_controls_escaped(sarif::render(report)),
         Format::Github => github::render(report),
-        Format::Rdjson => rdjson::render(report),
-        Format::Rdjsonl => rdjson::render_lines(report),
+        Format::Rdjson => json_controls_escaped(rdjson::render(report)),
+        Format::Rdjsonl => json_controls_escaped(rdjson::render_lines(report)),
     }
+}
+
+/// JSON text with every non-ASCII character of the terminal-escape class ([`escape_control`]:
+/// DEL, the C1 controls such as U+009B (a one-character CSI), line separators, bidirectional
+/// controls) written as a `\u` escape. serde_json escapes only U+0000–U+001F, and a report
+/// piped to a terminal must not carry such a character raw from a file name or a message.
+/// Outside strings JSON is ASCII, so every such character is inside a string, and the escaped
+/// text decodes to the same values.
+fn json_controls_escaped(json: String) -> String {
+    let escaped = |c: char| {
+        c == '\u{7f}'
+            || (!c.is_ascii()
+                && matches!(escape_control(c.encode_utf8(&mut [0; 4])), Cow::Owned(_)))
+    };
+    if !json.chars().any(escaped) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if escaped(c) {
+            // Every character of the class is in the Basic Multilingual Plane: one \u escape.
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The exact bytes of a path that [`display_path`](crate::engine::display_path) had to escape
@@ -66,12 +95,21 @@ pub fn path_bytes(path: &str) -> Option<Vec<u8>> {
 }
 
 /// A path for a terminal: control characters (a newline in a file name, an escape sequence)
-/// written as escapes, so a name cannot forge a line of the report.
-pub fn terminal_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if !path.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(path);
+/// written as escapes, so a name cannot forge a line of the report. See [`terminal_text`].
+pub fn terminal_path(path: &str) -> Cow<'_, str> {
+    terminal_text(path)
+}
+
+/// Text for a terminal or a CI log, the one escaping every text format uses (human, github):
+/// when `text` holds a character that could move the cursor, recolour the terminal, forge a
+/// line or reorder what is read (the class [`escape_control`] defines: C0 and C1 controls,
+/// DEL, line separators, bidirectional controls), the whole text is written with Rust's debug
+/// escapes (`\n`, `\u{1b}`, a backslash doubled), so the spelling stays unambiguous.
+pub fn terminal_text(text: &str) -> Cow<'_, str> {
+    if matches!(escape_control(text), Cow::Borrowed(_)) {
+        return Cow::Borrowed(text);
     }
-    std::borrow::Cow::Owned(path.chars().flat_map(char::escape_debug).collect())
+    Cow::Owned(text.chars().flat_map(char::escape_debug).collect())
 }
 
 /// Counts of findings by severity.
