@@ -799,6 +799,21 @@ fn actionlint_passes_on_every_workflow_and_catches_a_broken_one() {
         "property \"targt\" is not defined",
         "actionlint on a broken workflow",
     );
+
+    // The one problem this old build reports wrongly (a permission newer than it) is skipped
+    // by its exact message: any other unknown permission still fails.
+    let misspelt = sb.broken_copy(
+        "release-permission.yml",
+        ".github/workflows/release.yml",
+        "attestations: write",
+        "attestation: write",
+    );
+    expect(
+        &actionlint(&[misspelt]),
+        1,
+        "unknown permission scope \"attestation\"",
+        "actionlint on a misspelt permission",
+    );
 }
 
 #[test]
