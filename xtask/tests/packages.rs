@@ -744,6 +744,41 @@ fn pre_commit_hooks_lint_and_check_a_temporary_repository() {
         "Passed",
         "pre-commit on a clean repository",
     );
+
+    // File names that look like options reach the file hooks after `--`: linted and checked as
+    // files, nothing overwritten or fixed. (`--write-baseline`, a script pre-commit types as
+    // JavaScript by its `#!` line, is not a name lint reads, so the hook is not handed it.)
+    let config = format!(
+        "repos:\n  - repo: {}\n    rev: {}\n    hooks:\n      - id: mirrorless-lint-files\n      - id: mirrorless-check\n",
+        hooks.display(),
+        git_head(&hooks)
+    );
+    write(&project.join(".pre-commit-config.yaml"), &config);
+    let script = project.join("--write-baseline");
+    write(&script, &format!("#!/usr/bin/env node\n{STALE_PLUGIN}"));
+    make_executable(&script);
+    write(&project.join("--fix.ts"), STALE_PLUGIN);
+    std::fs::copy(root().join(VALID_LOG), project.join("--help.jsonl")).unwrap();
+    git(&project, &["add", "."]);
+    let out = pre_commit_run();
+    expect(&out, 1, "--> --fix.ts:2:", "pre-commit with option-like file names");
+    let all = text(&out);
+    assert!(
+        all.lines()
+            .any(|l| l.starts_with("mirrorless check") && l.ends_with("Passed")),
+        "{all}"
+    );
+    assert!(!all.contains("Usage:"), "{all}");
+    for (name, content) in [
+        ("src/follow.ts", MIGRATED_PLUGIN),
+        ("--fix.ts", STALE_PLUGIN),
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(project.join(name)).unwrap(),
+            content,
+            "{name} was changed\n{all}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
