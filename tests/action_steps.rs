@@ -44,8 +44,9 @@ fn run_step(id: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
     std::fs::write(&outputs, "").expect("write GITHUB_OUTPUT");
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_mirrorless"));
     let path = std::env::join_paths(
-        std::iter::once(bin.parent().expect("bin dir").to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        std::iter::once(bin.parent().expect("bin dir").to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
     )
     .expect("PATH");
     let mut cmd = Command::new("bash");
@@ -116,15 +117,30 @@ fn the_default_version_is_the_actions_own_and_a_pinned_sha_needs_no_input() {
     let dir = tempfile::tempdir().expect("tempdir");
     // No ref at all (a SHA pin gives the runner no tag): the version is read from the
     // action's checkout.
-    let r = run_step("resolve", dir.path(), &[("COMMAND", "lint"), ("VERSION", "")]);
+    let r = run_step(
+        "resolve",
+        dir.path(),
+        &[("COMMAND", "lint"), ("VERSION", "")],
+    );
     assert_eq!(
         (r.code, r.outputs.as_str()),
-        (Some(0), format!("version={}\n", env!("CARGO_PKG_VERSION")).as_str()),
+        (
+            Some(0),
+            format!("version={}\n", env!("CARGO_PKG_VERSION")).as_str()
+        ),
         "{}",
         r.output
     );
-    for (input, resolved) in [("v0.2.0", "0.2.0"), ("1.2.3-rc.1", "1.2.3-rc.1"), ("source", "source")] {
-        let r = run_step("resolve", dir.path(), &[("COMMAND", "run"), ("VERSION", input)]);
+    for (input, resolved) in [
+        ("v0.2.0", "0.2.0"),
+        ("1.2.3-rc.1", "1.2.3-rc.1"),
+        ("source", "source"),
+    ] {
+        let r = run_step(
+            "resolve",
+            dir.path(),
+            &[("COMMAND", "run"), ("VERSION", input)],
+        );
         assert_eq!(
             (r.code, r.outputs.as_str()),
             (Some(0), format!("version={resolved}\n").as_str()),
@@ -146,11 +162,16 @@ fn a_version_that_is_not_a_release_number_is_refused_before_it_is_written_anywhe
         "latest",
         "0.1.0 --base-url https://evil.invalid",
     ] {
-        let r = run_step("resolve", dir.path(), &[("COMMAND", "lint"), ("VERSION", bad)]);
+        let r = run_step(
+            "resolve",
+            dir.path(),
+            &[("COMMAND", "lint"), ("VERSION", bad)],
+        );
         assert_eq!(r.code, Some(2), "{bad:?}: {}", r.output);
         assert_eq!(r.outputs, "", "{bad:?}: an output was written");
         assert!(
-            r.output.contains("the version input must be a release such as 0.1.0"),
+            r.output
+                .contains("the version input must be a release such as 0.1.0"),
             "{bad:?}: {}",
             r.output
         );
@@ -168,18 +189,31 @@ fn a_bad_command_or_files_for_run_is_a_clear_error_that_forges_no_workflow_comma
     );
     assert_eq!(r.code, Some(2), "{}", r.output);
     assert!(
-        r.output.contains("command must be lint, check or run, not 'fmt???warning??forged'"),
+        r.output
+            .contains("command must be lint, check or run, not 'fmt???warning??forged'"),
         "{}",
         r.output
     );
-    assert!(!r.output.lines().any(|l| l.starts_with("::warning")), "{}", r.output);
+    assert!(
+        !r.output.lines().any(|l| l.starts_with("::warning")),
+        "{}",
+        r.output
+    );
     let r = run_step(
         "resolve",
         dir.path(),
-        &[("COMMAND", "run"), ("VERSION", "0.1.0"), ("FILES", "a.ts\n")],
+        &[
+            ("COMMAND", "run"),
+            ("VERSION", "0.1.0"),
+            ("FILES", "a.ts\n"),
+        ],
     );
     assert_eq!(r.code, Some(2), "{}", r.output);
-    assert!(r.output.contains("the files input is for lint and check"), "{}", r.output);
+    assert!(
+        r.output.contains("the files input is for lint and check"),
+        "{}",
+        r.output
+    );
 }
 
 const STALE: &str = "bus.on(\"agent/stream-chunk\", (c) => log(c));\n";
@@ -190,8 +224,11 @@ fn files_are_passed_after_the_options_end_and_never_split() {
     let d = dir.path();
     std::fs::create_dir(d.join("src")).expect("mkdir");
     std::fs::write(d.join("src/app.ts"), STALE).expect("write");
-    std::fs::write(d.join("--write-baseline"), format!("#!/usr/bin/env node\n{STALE}"))
-        .expect("write");
+    std::fs::write(
+        d.join("--write-baseline"),
+        format!("#!/usr/bin/env node\n{STALE}"),
+    )
+    .expect("write");
     std::fs::write(d.join("two words.ts"), STALE).expect("write");
     let r = run_step(
         "run",
@@ -212,16 +249,15 @@ fn files_are_passed_after_the_options_end_and_never_split() {
     // `--write-baseline` has no front end (a file error: status 2); the others were linted.
     assert!(r.outputs.contains("exit-code=2\n"), "{}", r.outputs);
     let sarif = std::fs::read_to_string(d.join("mirrorless-lint.sarif")).expect("SARIF");
-    assert!(sarif.contains("src/app.ts") && sarif.contains("two%20words.ts"), "{sarif}");
+    assert!(
+        sarif.contains("src/app.ts") && sarif.contains("two%20words.ts"),
+        "{sarif}"
+    );
     assert!(sarif.contains("--write-baseline"), "{sarif}");
 
     // The same files, all lintable, for check: names are log files, never options.
     std::fs::write(d.join("--help"), "").expect("write");
-    let r = run_step(
-        "run",
-        d,
-        &[("COMMAND", "check"), ("FILES", "--help\n")],
-    );
+    let r = run_step("run", d, &[("COMMAND", "check"), ("FILES", "--help\n")]);
     assert!(!r.output.contains("Usage:"), "{}", r.output);
     assert!(r.output.contains("--help"), "{}", r.output);
 }

@@ -74,14 +74,20 @@ fn every_hook_given_file_names_ends_its_options_first() {
             std::fs::read_dir(dir.path()).expect("ls").count() == HOSTILE.len() + 1,
             "{id}: a file was created\n{all}"
         );
-        assert!(!all.contains("Usage:"), "{id}: -h was read as an option\n{all}");
+        assert!(
+            !all.contains("Usage:"),
+            "{id}: -h was read as an option\n{all}"
+        );
         for name in HOSTILE {
             assert!(
                 all.contains(&format!("{name}:")) || all.contains(&format!("{name} ")),
                 "{id}: {name} was not treated as a file\n{all}"
             );
         }
-        assert!(all.contains("src/app.ts"), "{id}: src/app.ts not read\n{all}");
+        assert!(
+            all.contains("src/app.ts"),
+            "{id}: src/app.ts not read\n{all}"
+        );
     }
     assert!(given_names >= 2, "the file-name hooks were not found");
 }

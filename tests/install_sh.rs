@@ -63,8 +63,23 @@ fn tools(dir: &Path) -> PathBuf {
     let bin = dir.join("tools");
     std::fs::create_dir_all(&bin).expect("mkdir");
     for tool in [
-        "sh", "uname", "mktemp", "rm", "cut", "tr", "sha256sum", "mkdir", "tar", "gzip", "cp",
-        "chmod", "mv", "cat", "sed", "grep", "head",
+        "sh",
+        "uname",
+        "mktemp",
+        "rm",
+        "cut",
+        "tr",
+        "sha256sum",
+        "mkdir",
+        "tar",
+        "gzip",
+        "cp",
+        "chmod",
+        "mv",
+        "cat",
+        "sed",
+        "grep",
+        "head",
     ] {
         let found = ["/usr/bin", "/bin"]
             .iter()
@@ -97,18 +112,29 @@ fn installs_from_a_directory_and_says_the_provenance_was_not_verified() {
     let to = sb.path().join("bin");
     let path = tools(sb.path());
     let o = install(
-        &["--base-url", rel.to_str().unwrap(), "--to", to.to_str().unwrap()],
+        &[
+            "--base-url",
+            rel.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+        ],
         &path,
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert_eq!(std::fs::read_to_string(to.join("mirrorless")).unwrap(), BINARY);
+    assert_eq!(
+        std::fs::read_to_string(to.join("mirrorless")).unwrap(),
+        BINARY
+    );
     assert!(
         text(&o).contains("build provenance not verified (no --repo to verify against)"),
         "{}",
         text(&o)
     );
     // No temporary file is left in the install directory.
-    let left: Vec<_> = std::fs::read_dir(&to).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = std::fs::read_dir(&to)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(left.len(), 1, "{left:?}");
 }
 
@@ -128,12 +154,20 @@ fn a_symlink_planted_in_the_install_directory_is_never_written_through() {
     }
     let path = tools(sb.path());
     let o = install(
-        &["--base-url", rel.to_str().unwrap(), "--to", to.to_str().unwrap()],
+        &[
+            "--base-url",
+            rel.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+        ],
         &path,
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
-    assert_eq!(std::fs::read_to_string(to.join("mirrorless")).unwrap(), BINARY);
+    assert_eq!(
+        std::fs::read_to_string(to.join("mirrorless")).unwrap(),
+        BINARY
+    );
     assert!(!to.join("mirrorless").is_symlink());
 }
 
@@ -158,11 +192,21 @@ fn plain_http_and_odd_versions_are_refused_before_anything_is_fetched() {
             "downloads must use https://",
         ),
         (
-            vec!["--base-url", "https://example.invalid/rel", "--version", "../../x"],
+            vec![
+                "--base-url",
+                "https://example.invalid/rel",
+                "--version",
+                "../../x",
+            ],
             "--version must be a release number",
         ),
         (
-            vec!["--base-url", "https://example.invalid/rel", "--repo", "a/b/../c"],
+            vec![
+                "--base-url",
+                "https://example.invalid/rel",
+                "--repo",
+                "a/b/../c",
+            ],
             "--repo must be OWNER/NAME",
         ),
     ] {
@@ -255,7 +299,11 @@ fn provenance_is_verified_with_gh_when_it_can_be_and_a_failure_installs_nothing(
     gh(1);
     let o = install(&args, &path);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("does not verify against owner/mirrorless"), "{}", text(&o));
+    assert!(
+        text(&o).contains("does not verify against owner/mirrorless"),
+        "{}",
+        text(&o)
+    );
     assert!(!to.join("mirrorless").exists());
     let calls = std::fs::read_to_string(&log).expect("gh was called");
     assert!(
@@ -268,7 +316,11 @@ fn provenance_is_verified_with_gh_when_it_can_be_and_a_failure_installs_nothing(
     gh(0);
     let o = install(&args, &path);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert!(text(&o).contains("build provenance verified"), "{}", text(&o));
+    assert!(
+        text(&o).contains("build provenance verified"),
+        "{}",
+        text(&o)
+    );
 
     // Without gh: installed, and said; with --require-provenance: refused.
     std::fs::remove_file(path.join("gh")).expect("rm gh");

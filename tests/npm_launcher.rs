@@ -26,7 +26,10 @@ esac
 /// `None` (and a SKIPPED line) when there is no node.
 fn setup() -> Option<(tempfile::TempDir, PathBuf)> {
     if Command::new("node").arg("--version").output().is_err() {
-        let _ = writeln!(std::io::stderr(), "SKIPPED: npm launcher tests: node is not installed");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: npm launcher tests: node is not installed"
+        );
         return None;
     }
     let arch = match std::env::consts::ARCH {
@@ -41,17 +44,26 @@ fn setup() -> Option<(tempfile::TempDir, PathBuf)> {
         std::fs::create_dir_all(modules.join("mirrorless").join(sub)).expect("mkdir");
         for entry in std::fs::read_dir(package.join(sub)).expect("ls") {
             let entry = entry.expect("entry");
-            std::fs::copy(entry.path(), modules.join("mirrorless").join(sub).join(entry.file_name()))
-                .expect("copy");
+            std::fs::copy(
+                entry.path(),
+                modules.join("mirrorless").join(sub).join(entry.file_name()),
+            )
+            .expect("copy");
         }
     }
-    std::fs::copy(package.join("package.json"), modules.join("mirrorless/package.json"))
-        .expect("copy");
+    std::fs::copy(
+        package.join("package.json"),
+        modules.join("mirrorless/package.json"),
+    )
+    .expect("copy");
     let bin = modules.join(format!("@mirrorless/cli-linux-{arch}/bin"));
     std::fs::create_dir_all(&bin).expect("mkdir");
     std::fs::write(bin.join("mirrorless"), STAND_IN).expect("write");
-    std::fs::set_permissions(bin.join("mirrorless"), std::fs::Permissions::from_mode(0o755))
-        .expect("chmod");
+    std::fs::set_permissions(
+        bin.join("mirrorless"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
     let launcher = modules.join("mirrorless/bin/mirrorless.js");
     Some((dir, launcher))
 }
@@ -73,10 +85,15 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn arguments_reach_the_binary_untouched() {
-    let Some((_dir, launcher)) = setup() else { return };
-    let o = launch(&launcher, &["args", "lint", "--", "--write-baseline", "a b", "-h"])
-        .output()
-        .expect("node");
+    let Some((_dir, launcher)) = setup() else {
+        return;
+    };
+    let o = launch(
+        &launcher,
+        &["args", "lint", "--", "--write-baseline", "a b", "-h"],
+    )
+    .output()
+    .expect("node");
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert_eq!(
         String::from_utf8_lossy(&o.stdout),
@@ -86,9 +103,17 @@ fn arguments_reach_the_binary_untouched() {
 
 #[test]
 fn a_binary_killed_by_a_signal_kills_the_launcher_with_it() {
-    let Some((_dir, launcher)) = setup() else { return };
+    let Some((_dir, launcher)) = setup() else {
+        return;
+    };
     // SIGPIPE: Node ignores it by default; SIGUSR1: Node would start its inspector.
-    for (name, number) in [("TERM", 15), ("INT", 2), ("HUP", 1), ("PIPE", 13), ("USR1", 10)] {
+    for (name, number) in [
+        ("TERM", 15),
+        ("INT", 2),
+        ("HUP", 1),
+        ("PIPE", 13),
+        ("USR1", 10),
+    ] {
         let o = launch(&launcher, &["die", name]).output().expect("node");
         assert_eq!(o.status.signal(), Some(number), "SIG{name}: {}", text(&o));
         assert!(!text(&o).contains("Debugger"), "SIG{name}: {}", text(&o));
@@ -97,7 +122,9 @@ fn a_binary_killed_by_a_signal_kills_the_launcher_with_it() {
 
 #[test]
 fn signals_sent_to_the_launcher_go_to_the_binary() {
-    let Some((_dir, launcher)) = setup() else { return };
+    let Some((_dir, launcher)) = setup() else {
+        return;
+    };
     for name in ["USR1", "TERM", "INT"] {
         let mut child = launch(&launcher, &["trap", name])
             .process_group(0)
@@ -112,7 +139,10 @@ fn signals_sent_to_the_launcher_go_to_the_binary() {
         while !String::from_utf8_lossy(&seen).contains("ready") {
             let mut buf = [0u8; 64];
             let n = std::io::Read::read(&mut stdout, &mut buf).expect("read");
-            assert!(n > 0 && start.elapsed() < Duration::from_secs(20), "no ready line");
+            assert!(
+                n > 0 && start.elapsed() < Duration::from_secs(20),
+                "no ready line"
+            );
             seen.extend_from_slice(&buf[..n]);
         }
         let kill = Command::new("kill")

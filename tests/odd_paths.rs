@@ -110,7 +110,10 @@ fn no_format_prints_a_raw_control_character_from_a_name() {
         }
         if format.contains("json") || format == "sarif" {
             // Escaped, not altered: the JSON still decodes to the exact name.
-            assert!(out.contains("\\u009b") && out.contains("\\u202e"), "{format}: {out}");
+            assert!(
+                out.contains("\\u009b") && out.contains("\\u202e"),
+                "{format}: {out}"
+            );
             let first = out.lines().next().unwrap_or_default();
             let doc: serde_json::Value = if format == "rdjsonl" {
                 serde_json::from_str(first).expect("JSON line")

@@ -761,7 +761,12 @@ fn pre_commit_hooks_lint_and_check_a_temporary_repository() {
     std::fs::copy(root().join(VALID_LOG), project.join("--help.jsonl")).unwrap();
     git(&project, &["add", "."]);
     let out = pre_commit_run();
-    expect(&out, 1, "--> --fix.ts:2:", "pre-commit with option-like file names");
+    expect(
+        &out,
+        1,
+        "--> --fix.ts:2:",
+        "pre-commit with option-like file names",
+    );
     let all = text(&out);
     assert!(
         all.lines()

@@ -123,3 +123,50 @@ pub fn counts(report: &Report) -> (usize, usize, usize) {
 pub fn step_summary(report: &Report) -> String {
     github::summary(report)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_control, json_controls_escaped, terminal_text};
+    use std::borrow::Cow;
+
+    /// Every character there is, between two ordinary ones: what a terminal or CI log gets
+    /// holds none of the characters the escape class names.
+    #[test]
+    fn terminal_text_leaves_no_character_of_the_class() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let s = format!("a{c}b");
+            let out = terminal_text(&s);
+            assert!(
+                matches!(escape_control(&out), Cow::Borrowed(_)),
+                "U+{:04X} reaches the terminal raw: {out:?}",
+                u32::from(c)
+            );
+            if matches!(escape_control(&s), Cow::Borrowed(_)) {
+                assert_eq!(out, s, "U+{:04X} was escaped needlessly", u32::from(c));
+            }
+        }
+    }
+
+    /// JSON output keeps every value exact and carries no character of the class raw.
+    #[test]
+    fn json_escapes_the_class_and_keeps_the_value() {
+        let chars = (0..0x3000)
+            .chain(0xfe00..0x10000)
+            .filter_map(char::from_u32);
+        for c in chars {
+            let s = format!("a{c}b");
+            let json = json_controls_escaped(serde_json::json!({ "path": s }).to_string());
+            let raw: Vec<char> = json
+                .chars()
+                .filter(|&c| matches!(escape_control(c.encode_utf8(&mut [0; 4])), Cow::Owned(_)))
+                .collect();
+            assert!(
+                raw.is_empty(),
+                "U+{:04X}: raw {raw:?} in {json}",
+                u32::from(c)
+            );
+            let back: serde_json::Value = serde_json::from_str(&json).expect("still JSON");
+            assert_eq!(back["path"], s, "U+{:04X}", u32::from(c));
+        }
+    }
+}
