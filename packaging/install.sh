@@ -16,7 +16,8 @@
 #                    `gh attestation verify` (default: the release's repository)
 #   --require-provenance  fail unless the build provenance was verified (needs gh, logged in)
 #
-# Downloads are https:// only (redirects too), bounded in time and retries. The archive's
+# Downloads are https:// only (curl refuses a redirect to anything else too), bounded in time
+# and retries. The archive's
 # SHA-256 checksum is always verified; its build provenance (a GitHub artifact attestation)
 # is verified too when `gh` is installed and logged in, and the script says when it is not.
 # Exit status: 0 installed; 2 error (unsupported platform, failed download, checksum mismatch,
@@ -44,7 +45,7 @@ while [ $# -gt 0 ]; do
         --target) [ $# -ge 2 ] || fail "--target needs a value"; target="$2"; shift 2 ;;
         --repo) [ $# -ge 2 ] || fail "--repo needs a value"; repo="$2"; shift 2 ;;
         --require-provenance) require_provenance=1; shift ;;
-        -h | --help) sed -n '2,23p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,24p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) fail "unknown option '$1' (see --help)" ;;
     esac
 done
@@ -125,7 +126,7 @@ fetch() {
                     # GNU wget retries 20 times by default, each with a 900 s read timeout, and
                     # resumes a truncated body: bound both.
                     wget -q --tries=3 --timeout=30 --waitretry=1 --max-redirect=5 \
-                        "$base_url/$1" -O "$tmp/$1" || fail "cannot download $base_url/$1 (wget gave up after 3 tries)"
+                        "$base_url/$1" -O "$tmp/$1" || fail "cannot download $base_url/$1 (wget, at most 3 tries)"
                 else
                     # BusyBox wget: no retries; -T bounds a stalled connection.
                     wget -q -T 30 "$base_url/$1" -O "$tmp/$1" || fail "cannot download $base_url/$1"
