@@ -339,3 +339,21 @@ fn provenance_is_verified_with_gh_when_it_can_be_and_a_failure_installs_nothing(
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!to.join("mirrorless").exists());
 }
+
+#[test]
+fn help_prints_the_whole_header_and_nothing_else() {
+    let sb = tempfile::tempdir().expect("tempdir");
+    let path = tools(sb.path());
+    let o = install(&["--help"], &path);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let help = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        help.starts_with("Installs a prebuilt mirrorless binary"),
+        "{help}"
+    );
+    assert!(help.ends_with("and nothing is installed.\n"), "{help}");
+    assert!(
+        help.contains("--require-provenance") && !help.contains("set -eu"),
+        "{help}"
+    );
+}
