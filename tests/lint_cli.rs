@@ -215,6 +215,21 @@ fn baseline_accepts_old_findings_fails_new_ones_and_reports_stale_entries() {
     let w = lint_in(d, &["--no-config", "--write-baseline", "baseline.json"]);
     assert_eq!(w.status.code(), Some(0), "{}", stderr(&w));
     assert!(stderr(&w).contains("wrote 2 finding(s)"));
+    // Regenerating replaces the baseline; a file that is not one is never overwritten (a
+    // source file named by mistake, or read as the option's value).
+    let w = lint_in(d, &["--no-config", "--write-baseline", "baseline.json"]);
+    assert_eq!(w.status.code(), Some(0), "{}", stderr(&w));
+    let source = std::fs::read_to_string(d.join("src/a.rs")).unwrap();
+    for victim in ["src/a.rs", "src"] {
+        let w = lint_in(d, &["--no-config", "--write-baseline", victim, "src"]);
+        assert_eq!(w.status.code(), Some(2), "{}", stderr(&w));
+        assert!(
+            stderr(&w).contains(&format!("refusing to write a baseline over {victim}")),
+            "{}",
+            stderr(&w)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(d.join("src/a.rs")).unwrap(), source);
 
     // Lines shift: still accepted.
     write(
