@@ -45,8 +45,9 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
 /// controls) written as a `\u` escape. serde_json escapes only U+0000–U+001F, and a report
 /// piped to a terminal must not carry such a character raw from a file name or a message.
 /// Outside strings JSON is ASCII, so every such character is inside a string, and the escaped
-/// text decodes to the same values.
-fn json_controls_escaped(json: String) -> String {
+/// text decodes to the same values. Every JSON report of the CLI goes through it (`check`'s
+/// too).
+pub fn json_controls_escaped(json: String) -> String {
     let escaped = |c: char| {
         c == '\u{7f}'
             || (!c.is_ascii()
