@@ -388,6 +388,31 @@ fn odd_file_names_are_kept_exact_in_json_and_escaped_in_human_output() {
         !out.contains("name\nline"),
         "no raw newline from the name: {out}"
     );
+    // A C1 CSI or a right-to-left override in a name is escaped in JSON, the value exact.
+    let name = "csi\u{9b}2J\u{202e}x.jsonl";
+    let path = dir.path().join(name);
+    std::fs::copy(
+        root.join("fixtures/check/2026-08/invalid/SEQ-1-gap.jsonl"),
+        &path,
+    )
+    .expect("copy");
+    let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args(["check", "--format", "json"])
+        .arg(&path)
+        .output()
+        .expect("run");
+    let text = String::from_utf8(o.stdout).expect("UTF-8");
+    assert!(
+        !text.contains('\u{9b}') && !text.contains('\u{202e}') && text.contains("\\u009b"),
+        "{text}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(
+        report["files"][0]["path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(name)),
+        "{report}"
+    );
     // A UTF-8 name has no `path_bytes`.
     let o = mirrorless(&[
         "check",

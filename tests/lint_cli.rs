@@ -215,6 +215,21 @@ fn baseline_accepts_old_findings_fails_new_ones_and_reports_stale_entries() {
     let w = lint_in(d, &["--no-config", "--write-baseline", "baseline.json"]);
     assert_eq!(w.status.code(), Some(0), "{}", stderr(&w));
     assert!(stderr(&w).contains("wrote 2 finding(s)"));
+    // Regenerating replaces the baseline; a file that is not one is never overwritten (a
+    // source file named by mistake, or read as the option's value).
+    let w = lint_in(d, &["--no-config", "--write-baseline", "baseline.json"]);
+    assert_eq!(w.status.code(), Some(0), "{}", stderr(&w));
+    let source = std::fs::read_to_string(d.join("src/a.rs")).unwrap();
+    for victim in ["src/a.rs", "src"] {
+        let w = lint_in(d, &["--no-config", "--write-baseline", victim, "src"]);
+        assert_eq!(w.status.code(), Some(2), "{}", stderr(&w));
+        assert!(
+            stderr(&w).contains(&format!("refusing to write a baseline over {victim}")),
+            "{}",
+            stderr(&w)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(d.join("src/a.rs")).unwrap(), source);
 
     // Lines shift: still accepted.
     write(
@@ -316,6 +331,15 @@ fn new_since_reports_only_findings_added_after_the_revision() {
     let o = lint_in(d, &["--no-config", "--new-since", "no-such-rev"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no-such-rev"));
+    // A revision that git would read as an option is refused before git sees it.
+    let o = lint_in(d, &["--no-config", "--new-since=--output=stolen", "src"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`--output=stolen` is not a revision"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!d.join("stolen").exists());
 }
 
 #[test]

@@ -89,3 +89,38 @@ fn an_ordinary_name_has_no_path_bytes() {
             .ends_with("plugin.ts")
     );
 }
+
+/// A name holding an OSC hyperlink, a colour escape, a C1 CSI (U+009B), BEL, DEL and a
+/// right-to-left override: no output format lets one of them reach a terminal raw.
+#[test]
+fn no_format_prints_a_raw_control_character_from_a_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "a\u{1b}]8;;id=x;x.invalid\u{7}b\u{1b}[31m\u{9b}2J\u{7f}\u{202e}c.ts";
+    let path = dir.path().join(name);
+    std::fs::write(&path, "bus.on(\"agent/stream-chunk\", (c) => log(c));\n").expect("write");
+    let raw = |c: char| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c);
+    for format in ["human", "github", "json", "sarif", "rdjson", "rdjsonl"] {
+        let o = lint(&["--format", format, "--color", "never"], &path);
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let out = String::from_utf8(o.stdout).expect("UTF-8");
+        let bad: Vec<char> = out.chars().filter(|&c| raw(c)).collect();
+        assert!(bad.is_empty(), "{format}: raw {bad:?} in\n{out}");
+        if format == "github" {
+            assert!(out.contains("\\u{1b}]8;;"), "{out}");
+        }
+        if format.contains("json") || format == "sarif" {
+            // Escaped, not altered: the JSON still decodes to the exact name.
+            assert!(
+                out.contains("\\u009b") && out.contains("\\u202e"),
+                "{format}: {out}"
+            );
+            let first = out.lines().next().unwrap_or_default();
+            let doc: serde_json::Value = if format == "rdjsonl" {
+                serde_json::from_str(first).expect("JSON line")
+            } else {
+                serde_json::from_str(&out).expect("JSON")
+            };
+            assert!(doc.to_string().contains('\u{9b}'), "{format}: {doc}");
+        }
+    }
+}

@@ -45,6 +45,34 @@ pub struct Entry {
 /// The largest baseline read (about a million findings).
 const MAX_BASELINE_BYTES: u64 = 256 << 20;
 
+/// `Ok` when `path` is absent, empty, or holds a baseline document (a JSON object with a
+/// `version` and a `findings` list); otherwise the error that refuses to replace it.
+fn replaceable(path: &Path) -> Result<(), String> {
+    let refuse = |what: &str| {
+        Err(format!(
+            "refusing to write a baseline over {}: it is {what}, not a mirrorless baseline; name a new file (e.g. lint-baseline.json) or remove it first",
+            path.display()
+        ))
+    };
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot write baseline {}: {e}", path.display())),
+        Ok(m) if m.is_dir() => return refuse("a directory"),
+        Ok(m) if m.len() == 0 => return Ok(()),
+        Ok(_) => {}
+    }
+    let Ok(text) = crate::config::read_capped(path, MAX_BASELINE_BYTES, "baseline") else {
+        return refuse("not readable as a baseline");
+    };
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(v) if v.get("version").is_some() && v.get("findings").is_some_and(|f| f.is_array()) => {
+            Ok(())
+        }
+        Ok(_) => refuse("JSON of another kind"),
+        Err(_) => refuse("not JSON"),
+    }
+}
+
 impl Baseline {
     /// A baseline accepting exactly `findings`.
     pub fn from_findings(findings: &[Finding]) -> Baseline {
@@ -80,8 +108,11 @@ impl Baseline {
         Ok(b)
     }
 
-    /// Writes the baseline as pretty JSON.
+    /// Writes the baseline as pretty JSON. An existing file is replaced only when it is empty or
+    /// a baseline (of any version): a source file named by mistake (`--write-baseline src/app.ts`,
+    /// or a file name read as the option) is refused, never overwritten.
     pub fn write(&self, path: &Path) -> Result<(), String> {
+        replaceable(path)?;
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("cannot serialize baseline: {e}"))?;
         std::fs::write(path, text + "\n")

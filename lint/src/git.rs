@@ -9,6 +9,8 @@ use crate::source::display_path;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// Runs git; its output is one value (a path or a commit), so only the line end is trimmed (a
+/// repository path may end in a space).
 fn git(args: &[&str], dir: &Path) -> Result<String, String> {
     let out = Command::new("git")
         .args(args)
@@ -22,7 +24,8 @@ fn git(args: &[&str], dir: &Path) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    let text = String::from_utf8_lossy(&out.stdout);
+    Ok(text.trim_end_matches(['\n', '\r']).to_owned())
 }
 
 /// The repository root containing the current directory.
@@ -48,6 +51,12 @@ fn inside(top: &Path, p: &Path) -> Option<PathBuf> {
 /// Lints `opts.paths` as they were at `rev` and returns the findings as a baseline whose
 /// paths are repository-relative.
 pub fn baseline_at(rev: &str, opts: &Options) -> Result<Baseline, String> {
+    // A revision is never an option to git (`--new-since=--output=x`).
+    if rev.starts_with('-') || rev.is_empty() {
+        return Err(format!(
+            "--new-since: `{rev}` is not a revision (a branch, tag or commit, e.g. origin/main)"
+        ));
+    }
     let top = toplevel()?;
     let top = top.canonicalize().unwrap_or(top);
     let commit = git(
@@ -55,10 +64,16 @@ pub fn baseline_at(rev: &str, opts: &Options) -> Result<Baseline, String> {
         &top,
     )
     .map_err(|_| format!("--new-since: `{rev}` is not a commit in {}", top.display()))?;
+    // What `git archive` is given is a full object name, never text that could be an option.
+    if commit.is_empty() || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "--new-since: git resolved `{rev}` to `{commit}`, which is not a commit id"
+        ));
+    }
     let tmp =
         tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let archive = Command::new("git")
-        .args(["archive", "--format=tar", &commit])
+        .args(["archive", "--format=tar", &commit, "--"])
         .current_dir(&top)
         .stdout(Stdio::piped())
         .spawn()

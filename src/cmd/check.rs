@@ -190,10 +190,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
     };
     let text = match args.format {
         CheckFormat::Json => match serde_json::to_string_pretty(&report) {
-            Ok(mut s) => {
-                s.push('\n');
-                s
-            }
+            // No raw C1 or bidirectional control from a file name or a line's text.
+            Ok(s) => mirrorless_lint::render::json_controls_escaped(s) + "\n",
             Err(e) => return super::fail(format!("cannot serialize the report: {e}")),
         },
         CheckFormat::Human => render_human(&report, args.color.enabled()),

@@ -8,10 +8,15 @@ use crate::model::Severity;
 /// Annotations per level that GitHub displays.
 pub const ANNOTATION_LIMIT: usize = 10;
 
+/// A workflow command's value: each line's control characters escaped as the human format
+/// escapes them (the runner prints the value into the log, where an ESC or OSC sequence from a
+/// file name would drive the viewer's terminal), then the runner's own `%` encoding, which
+/// keeps a line break a line break.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    s.split('\n')
+        .map(|line| super::terminal_text(line).replace('%', "%25"))
+        .collect::<Vec<_>>()
+        .join("%0A")
 }
 
 fn escape_property(s: &str) -> String {
@@ -72,10 +77,10 @@ pub fn summary(report: &Report) -> String {
             f.severity,
             f.rule,
             f.rule_name,
-            f.path,
+            super::terminal_text(&f.path).replace('`', "'"),
             f.line,
             f.column,
-            f.message.replace('|', "\\|")
+            super::terminal_text(&f.message).replace('|', "\\|")
         ));
     }
     if report.findings.is_empty() {

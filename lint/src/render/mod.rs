@@ -8,6 +8,8 @@ mod sarif;
 
 use crate::engine::Report;
 use crate::model::Severity;
+use mirrorless_conformance::check::escape_control;
+use std::borrow::Cow;
 
 /// An output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,12 +32,40 @@ pub enum Format {
 pub fn render(report: &Report, format: Format, color: bool) -> String {
     match format {
         Format::Human => human::render(report, color),
-        Format::Json => json::render(report),
-        Format::Sarif => sarif::render(report),
+        Format::Json => json_controls_escaped(json::render(report)),
+        Format::Sarif => json_controls_escaped(sarif::render(report)),
         Format::Github => github::render(report),
-        Format::Rdjson => rdjson::render(report),
-        Format::Rdjsonl => rdjson::render_lines(report),
+        Format::Rdjson => json_controls_escaped(rdjson::render(report)),
+        Format::Rdjsonl => json_controls_escaped(rdjson::render_lines(report)),
     }
+}
+
+/// JSON text with every non-ASCII character of the terminal-escape class ([`escape_control`]:
+/// DEL, the C1 controls such as U+009B (a one-character CSI), line separators, bidirectional
+/// controls) written as a `\u` escape. serde_json escapes only U+0000–U+001F, and a report
+/// piped to a terminal must not carry such a character raw from a file name or a message.
+/// Outside strings JSON is ASCII, so every such character is inside a string, and the escaped
+/// text decodes to the same values. Every JSON report of the CLI goes through it (`check`'s
+/// too).
+pub fn json_controls_escaped(json: String) -> String {
+    let escaped = |c: char| {
+        c == '\u{7f}'
+            || (!c.is_ascii()
+                && matches!(escape_control(c.encode_utf8(&mut [0; 4])), Cow::Owned(_)))
+    };
+    if !json.chars().any(escaped) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if escaped(c) {
+            // Every character of the class is in the Basic Multilingual Plane: one \u escape.
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The exact bytes of a path that [`display_path`](crate::engine::display_path) had to escape
@@ -66,12 +96,21 @@ pub fn path_bytes(path: &str) -> Option<Vec<u8>> {
 }
 
 /// A path for a terminal: control characters (a newline in a file name, an escape sequence)
-/// written as escapes, so a name cannot forge a line of the report.
-pub fn terminal_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if !path.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(path);
+/// written as escapes, so a name cannot forge a line of the report. See [`terminal_text`].
+pub fn terminal_path(path: &str) -> Cow<'_, str> {
+    terminal_text(path)
+}
+
+/// Text for a terminal or a CI log, the one escaping every text format uses (human, github):
+/// when `text` holds a character that could move the cursor, recolour the terminal, forge a
+/// line or reorder what is read (the class [`escape_control`] defines: C0 and C1 controls,
+/// DEL, line separators, bidirectional controls), the whole text is written with Rust's debug
+/// escapes (`\n`, `\u{1b}`, a backslash doubled), so the spelling stays unambiguous.
+pub fn terminal_text(text: &str) -> Cow<'_, str> {
+    if matches!(escape_control(text), Cow::Borrowed(_)) {
+        return Cow::Borrowed(text);
     }
-    std::borrow::Cow::Owned(path.chars().flat_map(char::escape_debug).collect())
+    Cow::Owned(text.chars().flat_map(char::escape_debug).collect())
 }
 
 /// Counts of findings by severity.
@@ -84,4 +123,51 @@ pub fn counts(report: &Report) -> (usize, usize, usize) {
 /// `GITHUB_STEP_SUMMARY` is set and the format is `github`).
 pub fn step_summary(report: &Report) -> String {
     github::summary(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{escape_control, json_controls_escaped, terminal_text};
+    use std::borrow::Cow;
+
+    /// Every character there is, between two ordinary ones: what a terminal or CI log gets
+    /// holds none of the characters the escape class names.
+    #[test]
+    fn terminal_text_leaves_no_character_of_the_class() {
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            let s = format!("a{c}b");
+            let out = terminal_text(&s);
+            assert!(
+                matches!(escape_control(&out), Cow::Borrowed(_)),
+                "U+{:04X} reaches the terminal raw: {out:?}",
+                u32::from(c)
+            );
+            if matches!(escape_control(&s), Cow::Borrowed(_)) {
+                assert_eq!(out, s, "U+{:04X} was escaped needlessly", u32::from(c));
+            }
+        }
+    }
+
+    /// JSON output keeps every value exact and carries no character of the class raw.
+    #[test]
+    fn json_escapes_the_class_and_keeps_the_value() {
+        let chars = (0..0x3000)
+            .chain(0xfe00..0x10000)
+            .filter_map(char::from_u32);
+        for c in chars {
+            let s = format!("a{c}b");
+            let json = json_controls_escaped(serde_json::json!({ "path": s }).to_string());
+            let raw: Vec<char> = json
+                .chars()
+                .filter(|&c| matches!(escape_control(c.encode_utf8(&mut [0; 4])), Cow::Owned(_)))
+                .collect();
+            assert!(
+                raw.is_empty(),
+                "U+{:04X}: raw {raw:?} in {json}",
+                u32::from(c)
+            );
+            let back: serde_json::Value = serde_json::from_str(&json).expect("still JSON");
+            assert_eq!(back["path"], s, "U+{:04X}", u32::from(c));
+        }
+    }
 }
