@@ -24,7 +24,8 @@
 //!
 //! Only those run. Each unselected profile's test (`profile_2026_07` here) is ignored with the
 //! reason, so `cargo test` lists it as `ignored`, never as passing; run with `--ignored`, it fails
-//! and says why. The requirement tests judge the selected profiles only.
+//! and says why. The requirement tests judge the selected profiles only; a requirement of an
+//! unselected profile alone (`steer_1` without 2026-07) is ignored the same way.
 
 use super::{Config, RunReport, Status, run};
 use crate::driver::{AgentLoop, InProcess};
@@ -207,18 +208,23 @@ macro_rules! suite {
             $crate::suite!(@v2026_07 [$($profile)+]);
             $crate::suite!(@v2026_08 [$($profile)+]);
 
+            // A requirement of one profile only: ignored, with the reason, when that profile is
+            // not selected (a test that checked nothing must not pass).
+            $crate::suite!(@only_2026_07 [$($profile)+] msg_9 "MSG-9", steer_1 "STEER-1");
+            $crate::suite!(@only_2026_08 [$($profile)+] surf_3 "SURF-3");
+
             $crate::suite!(@tests
-                seq_1 "SEQ-1", surf_1 "SURF-1", surf_2 "SURF-2", surf_3 "SURF-3", turn_1 "TURN-1", turn_2 "TURN-2",
+                seq_1 "SEQ-1", surf_1 "SURF-1", surf_2 "SURF-2", turn_1 "TURN-1", turn_2 "TURN-2",
                 turn_3 "TURN-3", turn_4 "TURN-4", turn_6 "TURN-6", turn_7 "TURN-7",
                 turn_8 "TURN-8", turn_9 "TURN-9", step_1 "STEP-1", step_2 "STEP-2", step_3 "STEP-3", chunk_1 "CHUNK-1",
                 chunk_2 "CHUNK-2", chunk_3 "CHUNK-3", chunk_4 "CHUNK-4", chunk_5 "CHUNK-5",
                 chunk_6 "CHUNK-6", msg_1 "MSG-1", msg_3 "MSG-3", msg_4 "MSG-4",
                 msg_5 "MSG-5", msg_6 "MSG-6", tool_1 "TOOL-1", tool_2 "TOOL-2", tool_3 "TOOL-3",
-                tool_4 "TOOL-4", steer_1 "STEER-1", steer_2 "STEER-2", mirror_1 "MIRROR-1",
+                tool_4 "TOOL-4", steer_2 "STEER-2", mirror_1 "MIRROR-1",
                 mirror_2 "MIRROR-2", mirror_3 "MIRROR-3", mirror_4 "MIRROR-4", mirror_5 "MIRROR-5",
                 mirror_6 "MIRROR-6", live_1 "LIVE-1", live_2 "LIVE-2", live_3 "LIVE-3",
                 live_4 "LIVE-4", live_5 "LIVE-5", live_6 "LIVE-6", live_7 "LIVE-7", live_8 "LIVE-8",
-                msg_7 "MSG-7", msg_8 "MSG-8", msg_9 "MSG-9", tool_5 "TOOL-5", turn_10 "TURN-10", turn_11 "TURN-11"
+                msg_7 "MSG-7", msg_8 "MSG-8", tool_5 "TOOL-5", turn_10 "TURN-10", turn_11 "TURN-11"
             );
 
             #[test]
@@ -264,6 +270,36 @@ macro_rules! suite {
             m::unselected_profile($crate::Profile::V2026_08);
         }
     };
+    (@only_2026_07 [V2026_07 $($rest:ident)*] $($name:ident $id:literal),*) => {
+        $crate::suite!(@tests $($name $id),*);
+    };
+    (@only_2026_07 [$other:ident $($rest:ident)*] $($tests:tt)*) => {
+        $crate::suite!(@only_2026_07 [$($rest)*] $($tests)*);
+    };
+    (@only_2026_07 [] $($name:ident $id:literal),*) => {
+        $(
+            #[test]
+            #[ignore = "a 2026-07 requirement, and 2026-07 is not selected in `suite!(…, profiles = […])`: skipped, not checked"]
+            fn $name() {
+                m::unselected_profile($crate::Profile::V2026_07);
+            }
+        )*
+    };
+    (@only_2026_08 [V2026_08 $($rest:ident)*] $($name:ident $id:literal),*) => {
+        $crate::suite!(@tests $($name $id),*);
+    };
+    (@only_2026_08 [$other:ident $($rest:ident)*] $($tests:tt)*) => {
+        $crate::suite!(@only_2026_08 [$($rest)*] $($tests)*);
+    };
+    (@only_2026_08 [] $($name:ident $id:literal),*) => {
+        $(
+            #[test]
+            #[ignore = "a 2026-08 requirement, and 2026-08 is not selected in `suite!(…, profiles = […])`: skipped, not checked"]
+            fn $name() {
+                m::unselected_profile($crate::Profile::V2026_08);
+            }
+        )*
+    };
     (@tests $($name:ident $id:literal),* $(,)?) => {
         $(
             #[test]
@@ -302,12 +338,48 @@ mod tests {
                 "`suite!` has no test `{test}` for the profile {p}"
             );
         }
-        for id in expected {
+        for id in &expected {
             let test = id.to_ascii_lowercase().replace('-', "_");
             assert!(
                 source.contains(&format!("{test} \"{id}\"")),
                 "`suite!` has no test `{test}` for {id}"
             );
+        }
+        // A requirement of one profile only is in that profile's group, so that its test is
+        // ignored when the profile is not selected; every other one is in the common list.
+        for r in REQUIREMENTS
+            .iter()
+            .filter(|r| r.enforced_by(Enforcement::Driver))
+        {
+            let test = format!(
+                "{} \"{}\"",
+                r.id.to_ascii_lowercase().replace('-', "_"),
+                r.id
+            );
+            let group = match (
+                r.applies_to(crate::Profile::V2026_07),
+                r.applies_to(crate::Profile::V2026_08),
+            ) {
+                (true, false) => Some("@only_2026_07 [$($profile)+]"),
+                (false, true) => Some("@only_2026_08 [$($profile)+]"),
+                _ => None,
+            };
+            let line = source
+                .lines()
+                .find(|l| l.contains(&test) && !l.contains("format!"))
+                .unwrap_or_default();
+            match group {
+                Some(group) => assert!(
+                    line.contains(group),
+                    "{} applies to one profile only: list it in `{group}`",
+                    r.id
+                ),
+                None => assert!(
+                    !line.contains("@only_"),
+                    "{} applies to both profiles: list it with the others",
+                    r.id
+                ),
+            }
         }
     }
 }
