@@ -142,6 +142,10 @@ broken!(
     step_2_step_end_names_next_step,
     "STEP-2-step-end-names-next-step"
 );
+broken!(
+    step_2_step_restarted_on_retry,
+    "STEP-2-step-restarted-on-retry"
+);
 broken!(step_3_stale_step_on_chunks, "STEP-3-stale-step-on-chunks");
 broken!(
     surf_1_user_message_without_surface_op,

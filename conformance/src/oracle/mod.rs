@@ -67,6 +67,9 @@ use std::collections::BTreeSet;
 pub const SPECIFICITY: &[&str] = &[
     "CHUNK-5", "CHUNK-4", "TURN-8", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1", "MIRROR-2",
     "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
+    // A `step/start` inside an open step is the nesting itself; the unclosed step (TURN-4)
+    // and the repeated number (STEP-1) at the same event follow from it.
+    "STEP-2",
 ];
 
 fn rank(requirement: &str) -> usize {
