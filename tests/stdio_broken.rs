@@ -79,6 +79,10 @@ broken!(chunk_1_duplicates_on_retry, "CHUNK-1-duplicates-on-retry");
 broken!(chunk_1_splitter, "CHUNK-1-splitter");
 broken!(tool_4_eager_tool_dispatch, "TOOL-4-eager-tool-dispatch");
 broken!(chunk_3_throw_not_recorded, "CHUNK-3-throw-not-recorded");
+broken!(
+    chunk_6_inbox_reappended_on_retry,
+    "CHUNK-6-inbox-reappended-on-retry"
+);
 broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
