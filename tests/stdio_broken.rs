@@ -113,6 +113,10 @@ broken!(
     "MSG-5-python-strip-whitespace"
 );
 broken!(
+    msg_5_empty_message_under_2026_07,
+    "MSG-5-empty-message-under-2026-07"
+);
+broken!(
     msg_5_interrupted_message_missing,
     "MSG-5-interrupted-message-missing"
 );

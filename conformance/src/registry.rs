@@ -548,7 +548,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "A message exists exactly when the protocol says",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "A successful model call MUST be finalized by one `assistant/message` (2026-07: only if it has content, an empty text block included, or usage); a failed call MUST NOT be; a cancelled call MUST NOT be under 2026-07, and under 2026-08 MUST be finalized by an `interrupted` message exactly when it streamed non-whitespace text or reasoning (whitespace as JavaScript's `String.prototype.trim` defines it).",
+        statement: "A successful model call MUST be finalized by one `assistant/message` (2026-07: exactly when it has content, an empty text block included, or usage; a call with neither gets none); a failed call MUST NOT be; a cancelled call MUST NOT be under 2026-07, and under 2026-08 MUST be finalized by an `interrupted` message exactly when it streamed non-whitespace text or reasoning (whitespace as JavaScript's `String.prototype.trim` defines it).",
         rationale: "The message is the committed turn output that derived history and the SDKs read; a missing one loses output, an extra one commits output that failed.",
         enforcement: LOG_AND_DRIVER,
         source: "event-protocol.md §2.4 A4",
