@@ -14,8 +14,6 @@ struct Flat<'a> {
     content: Option<&'a RawValue>,
     #[serde(rename = "callId", borrow)]
     call_id: Option<&'a RawValue>,
-    #[serde(rename = "isError", borrow)]
-    is_error: Option<&'a RawValue>,
     #[serde(borrow)]
     message: Option<&'a RawValue>,
 }
@@ -42,9 +40,6 @@ impl Monitor {
         if env.kind == "tool/result" {
             if data.call_id.is_none() {
                 missing.push("`callId`");
-            }
-            if data.is_error.is_none() {
-                missing.push("`isError`");
             }
         }
         if !missing.is_empty() {
