@@ -862,6 +862,25 @@ mod tests {
     use super::*;
     use crate::vocab::mirrors::REMOVED_MIRRORS;
 
+    /// A blind spot of `check` is printed with `check`'s line, so only a requirement `check`
+    /// enforces may have one, and it must say what `run` sees instead.
+    #[test]
+    fn check_blind_spots_belong_to_log_rules_that_run_also_checks() {
+        for r in REQUIREMENTS {
+            if let Some(blind) = r.check_blind_spot {
+                assert!(r.enforced_by(Log) && r.enforced_by(Driver), "{}", r.id);
+                assert!(blind.contains("`mirrorless run`"), "{}: {blind}", r.id);
+            }
+        }
+        let msg_5 = REQUIREMENTS.iter().find(|r| r.id == "MSG-5");
+        assert!(
+            msg_5
+                .and_then(|r| r.check_blind_spot)
+                .is_some_and(|b| b.contains("`interrupted` message")),
+            "MSG-5 names the missing interrupted message check cannot see"
+        );
+    }
+
     #[test]
     fn ids_are_unique_and_prefixed_by_area() {
         for (i, r) in REQUIREMENTS.iter().enumerate() {
