@@ -173,6 +173,7 @@ broken!(
     tool_3_results_after_all_calls,
     "TOOL-3-results-after-all-calls"
 );
+broken!(tool_4_name_from_last_delta, "TOOL-4-name-from-last-delta");
 broken!(
     tool_4_calls_after_max_tokens,
     "TOOL-4-calls-after-max-tokens"

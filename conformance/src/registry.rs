@@ -684,7 +684,7 @@ pub const REQUIREMENTS: &[Requirement] = &[
         title: "Calls match the message's tool-call blocks",
         tier_2026_07: M,
         tier_2026_08: M,
-        statement: "Each `tool/call` MUST correspond to a `tool-call` block of its step's `assistant/message` (same id, name and arguments), and no call is dispatched from a `max-tokens` message.",
+        statement: "Each `tool/call` MUST correspond to a `tool-call` block of its step's `assistant/message` (same id, name and arguments) and name the tool and carry the arguments the model streamed (from the block's `block-end`, or else its deltas, the name from the delta that carried it), and no call is dispatched from a `max-tokens` message.",
         rationale: "Dispatching a call the model did not commit, or a truncated one, runs tools on arguments nobody asked for.",
         enforcement: LOG_AND_DRIVER,
         check_blind_spot: None,

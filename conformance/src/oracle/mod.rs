@@ -18,6 +18,7 @@
 //! | TURN-11 | a turn that failed on a `finish` records the failure it delivered |
 //! | TURN-10 | the 2026-07 trigger of each turn, the cause of a cancelled or disposed turn |
 //! | MSG-7 | every delivered prompt (and 2026-07 injection) recorded once, with its content |
+//! | TOOL-4 | every dispatched tool call names the tool and carries the arguments the model streamed |
 //! | TOOL-5 | every tool result records the scripted answer (text, `isError`, the call) |
 //! | MIRROR-* | no removed mirror in the live trace |
 //!
@@ -46,6 +47,7 @@ mod mirrors;
 mod reasons;
 mod retries;
 mod steering;
+mod tool_calls;
 pub mod structural;
 mod tool_results;
 mod turn_payloads;
@@ -171,6 +173,7 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     out.extend(turn_payloads::check_turn_payloads(case, &expected, obs));
     out.extend(failures::check_failures(case, &expected, obs));
     out.extend(inputs::check_inputs(case, obs, &ix));
+    out.extend(tool_calls::check_tool_calls(case, obs));
     out.extend(tool_results::check_tool_results(case, &obs.log, &ix));
     out.extend(mirrors::check_mirrors(obs));
     out
