@@ -47,8 +47,8 @@ mod mirrors;
 mod reasons;
 mod retries;
 mod steering;
-mod tool_calls;
 pub mod structural;
+mod tool_calls;
 mod tool_results;
 mod turn_payloads;
 mod unscripted;
@@ -69,8 +69,8 @@ use std::collections::BTreeSet;
 /// Tie-break order among findings at the same log position: the most specific first. A
 /// requirement not listed ranks after all listed ones, in registry order.
 pub const SPECIFICITY: &[&str] = &[
-    "CHUNK-5", "CHUNK-4", "TURN-8", "CHUNK-6", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1", "MIRROR-2",
-    "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
+    "CHUNK-5", "CHUNK-4", "TURN-8", "CHUNK-6", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1",
+    "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
     // A `step/start` inside an open step is the nesting itself; the unclosed step (TURN-4)
     // and the repeated number (STEP-1) at the same event follow from it.
     "STEP-2",

@@ -33,7 +33,9 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
                 turn,
                 step,
             } => {
-                let at = usize::try_from(*at).unwrap_or(usize::MAX).min(obs.log.len());
+                let at = usize::try_from(*at)
+                    .unwrap_or(usize::MAX)
+                    .min(obs.log.len());
                 let calls = match action.and_then(|a| case.script.actions.get(a)) {
                     Some(Action::Prompt { calls, .. }) => calls.as_slice(),
                     _ => &[],

@@ -37,10 +37,8 @@ impl Monitor {
         if data.content.is_none() {
             missing.push("`content`");
         }
-        if env.kind == "tool/result" {
-            if data.call_id.is_none() {
-                missing.push("`callId`");
-            }
+        if env.kind == "tool/result" && data.call_id.is_none() {
+            missing.push("`callId`");
         }
         if !missing.is_empty() {
             self.report_diff(
