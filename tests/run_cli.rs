@@ -550,3 +550,44 @@ fn a_should_finding_on_the_log_is_a_warning_and_fails_under_deny_warnings() {
         "{stdout}"
     );
 }
+
+/// An absent `isError` on a successful tool result reads as `false` (TOOL-5): a port that
+/// writes it only on errors conforms, with TOOL-5 exercised and passing in both profiles.
+#[test]
+fn a_tool_result_without_is_error_on_success_conforms() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/conforming/is-error-omitted-on-success.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let (code, stdout, stderr) = mirrorless(
+        &[
+            "run",
+            "--seed",
+            "7",
+            "--cases",
+            "64",
+            "--no-corpus",
+            "-j",
+            "1",
+            "--format",
+            "json",
+            "--",
+            "python3",
+            fixture,
+        ],
+        dir.path(),
+    );
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("json report");
+    let profiles = v["report"]["profiles"].as_array().expect("profiles");
+    assert_eq!(profiles.len(), 2, "both profiles run");
+    for p in profiles {
+        let tool_5 = p["requirements"]
+            .as_array()
+            .expect("requirements")
+            .iter()
+            .find(|r| r["id"] == "TOOL-5")
+            .expect("a TOOL-5 row");
+        assert_eq!(tool_5["status"], "pass", "{}: {tool_5}", p["profile"]);
+    }
+}

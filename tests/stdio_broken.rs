@@ -79,6 +79,10 @@ broken!(chunk_1_duplicates_on_retry, "CHUNK-1-duplicates-on-retry");
 broken!(chunk_1_splitter, "CHUNK-1-splitter");
 broken!(tool_4_eager_tool_dispatch, "TOOL-4-eager-tool-dispatch");
 broken!(chunk_3_throw_not_recorded, "CHUNK-3-throw-not-recorded");
+broken!(
+    chunk_6_inbox_reappended_on_retry,
+    "CHUNK-6-inbox-reappended-on-retry"
+);
 broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
@@ -107,6 +111,10 @@ broken!(msg_4_usage_dropped, "MSG-4-usage-dropped");
 broken!(
     msg_5_python_strip_whitespace,
     "MSG-5-python-strip-whitespace"
+);
+broken!(
+    msg_5_empty_message_under_2026_07,
+    "MSG-5-empty-message-under-2026-07"
 );
 broken!(
     msg_5_interrupted_message_missing,
@@ -142,6 +150,10 @@ broken!(
     step_2_step_end_names_next_step,
     "STEP-2-step-end-names-next-step"
 );
+broken!(
+    step_2_step_restarted_on_retry,
+    "STEP-2-step-restarted-on-retry"
+);
 broken!(step_3_stale_step_on_chunks, "STEP-3-stale-step-on-chunks");
 broken!(
     surf_1_user_message_without_surface_op,
@@ -161,6 +173,7 @@ broken!(
     tool_3_results_after_all_calls,
     "TOOL-3-results-after-all-calls"
 );
+broken!(tool_4_name_from_last_delta, "TOOL-4-name-from-last-delta");
 broken!(
     tool_4_calls_after_max_tokens,
     "TOOL-4-calls-after-max-tokens"

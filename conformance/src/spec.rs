@@ -65,6 +65,11 @@ pub fn explain(req: &Requirement) -> String {
     let _ = writeln!(out, "## Enforced by\n");
     for how in req.enforcement {
         let _ = writeln!(out, "- {}", enforcement_line(*how));
+        // What `check` cannot see goes with its line, so that "enforced by" is never read
+        // as "all of it".
+        if let (Enforcement::Log, Some(blind)) = (how, req.check_blind_spot) {
+            let _ = writeln!(out, "  - on a recorded log alone, not all of it: {blind}");
+        }
     }
     let _ = writeln!(out, "\nProtocol facts: {}.", req.source);
     out

@@ -8,7 +8,9 @@ use serde::Deserialize;
 /// Where each event of a log sits: the ordinal of the open turn and step (the n-th
 /// `turn/start`, the n-th `step/start` since it). The oracle compares by ordinals, so that a
 /// wrongly *numbered* turn or step is the checker's finding (TURN-1, STEP-1, STEP-3), not a
-/// chunk divergence.
+/// chunk divergence. A `step/start` that opens again the step that is still open (same
+/// number, no `step/end` between) does not start another ordinal step: the checker reports the
+/// nesting (STEP-2), and the events after it still belong to the step the script planned.
 pub(super) struct LogIndex {
     pub(super) ords: Vec<(u64, u64)>,
     pub(super) step_starts: Vec<((u64, u64), usize)>,
@@ -19,6 +21,8 @@ pub(super) struct LogIndex {
 impl LogIndex {
     pub(super) fn of(log: &[SessionEvent]) -> LogIndex {
         let (mut t, mut s) = (0, 0);
+        // The number the open step's `step/start` named, while no `step/end` closed it.
+        let mut open: Option<Option<u64>> = None;
         let mut ix = LogIndex {
             ords: Vec::with_capacity(log.len()),
             step_starts: Vec::new(),
@@ -30,12 +34,20 @@ impl LogIndex {
                 "turn/start" => {
                     t += 1;
                     s = 0;
+                    open = None;
                 }
                 "step/start" => {
-                    s += 1;
-                    ix.step_starts.push(((t, s), i));
+                    let named = e.data.get("step").and_then(serde_json::Value::as_u64);
+                    if open.is_none_or(|n| n.is_none() || n != named) {
+                        s += 1;
+                        ix.step_starts.push(((t, s), i));
+                    }
+                    open = Some(named);
                 }
-                "step/end" => ix.step_ends.push(((t, s), i)),
+                "step/end" => {
+                    open = None;
+                    ix.step_ends.push(((t, s), i));
+                }
                 "turn/end" => ix.turn_ends.push((t, i)),
                 _ => {}
             }

@@ -11,12 +11,14 @@
 //! | CHUNK-3 | 2026-08: an adapter throw recorded as a terminal `finish {error}` |
 //! | CHUNK-4 | the chunks of failed and interrupted streams are kept |
 //! | CHUNK-5 | nothing recorded at or after the cancel point |
+//! | CHUNK-6 | 2026-08: nothing a request is built from is recorded between a failed call and its retry |
 //! | STEER-2 | every steering message recorded exactly once, before the next request |
 //! | TURN-7 | every turn ends with the reason its script implies |
 //! | TURN-8 | a call that dispatched tool calls or was steered is followed by the next one |
 //! | TURN-11 | a turn that failed on a `finish` records the failure it delivered |
 //! | TURN-10 | the 2026-07 trigger of each turn, the cause of a cancelled or disposed turn |
 //! | MSG-7 | every delivered prompt (and 2026-07 injection) recorded once, with its content |
+//! | TOOL-4 | every dispatched tool call names the tool and carries the arguments the model streamed |
 //! | TOOL-5 | every tool result records the scripted answer (text, `isError`, the call) |
 //! | MIRROR-* | no removed mirror in the live trace |
 //!
@@ -43,8 +45,10 @@ mod interrupted;
 mod log_index;
 mod mirrors;
 mod reasons;
+mod retries;
 mod steering;
 pub mod structural;
+mod tool_calls;
 mod tool_results;
 mod turn_payloads;
 mod unscripted;
@@ -65,8 +69,11 @@ use std::collections::BTreeSet;
 /// Tie-break order among findings at the same log position: the most specific first. A
 /// requirement not listed ranks after all listed ones, in registry order.
 pub const SPECIFICITY: &[&str] = &[
-    "CHUNK-5", "CHUNK-4", "TURN-8", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1", "MIRROR-2",
-    "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
+    "CHUNK-5", "CHUNK-4", "TURN-8", "CHUNK-6", "STEER-2", "CHUNK-3", "CHUNK-1", "MIRROR-1",
+    "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6", "TURN-7",
+    // A `step/start` inside an open step is the nesting itself; the unclosed step (TURN-4)
+    // and the repeated number (STEP-1) at the same event follow from it.
+    "STEP-2",
 ];
 
 fn rank(requirement: &str) -> usize {
@@ -161,10 +168,12 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
         case, &skipped, &obs.log, &ix,
     ));
     out.extend(unscripted::check_unscripted_calls(case, obs));
+    out.extend(retries::check_retries(case, obs));
     out.extend(reasons::check_reasons(&expected, &obs.log));
     out.extend(turn_payloads::check_turn_payloads(case, &expected, obs));
     out.extend(failures::check_failures(case, &expected, obs));
     out.extend(inputs::check_inputs(case, obs, &ix));
+    out.extend(tool_calls::check_tool_calls(case, obs));
     out.extend(tool_results::check_tool_results(case, &obs.log, &ix));
     out.extend(mirrors::check_mirrors(obs));
     out

@@ -82,7 +82,14 @@ fn problem(profile: Profile, e: &SessionEvent, outcome: &ToolOutcome) -> Option<
             (block.get("content"), block.get("isError"))
         }
     };
-    if is_error.and_then(Value::as_bool) != Some(outcome.is_error) {
+    // An absent `isError` reads as `false`: upstream declares it optional (2026-08
+    // `ToolResultBlock.isError?: boolean`) and its readers default it (`?? false`, era M's
+    // truthiness test), although its own writer always sets it.
+    let flag = match is_error {
+        None => Some(false),
+        Some(v) => v.as_bool(),
+    };
+    if flag != Some(outcome.is_error) {
         return Some(format!(
             "`isError` is {}, but the tool answered `isError: {}`",
             is_error.map_or("missing".to_owned(), Value::to_string),

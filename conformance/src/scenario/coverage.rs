@@ -36,6 +36,11 @@ pub const LABELS: &[Label] = &[
     label("reasoning deltas", 100, Profiles::BOTH),
     label("tool call dispatched", 100, Profiles::BOTH),
     label("tool error result", 30, Profiles::BOTH),
+    label(
+        "tool call named only by its first delta (no block-end)",
+        20,
+        Profiles::BOTH,
+    ),
     label("empty delta", 100, Profiles::BOTH),
     label("multi-byte text", 100, Profiles::BOTH),
     label(
@@ -97,6 +102,28 @@ pub const LABELS: &[Label] = &[
     label("dispose when idle", 50, Profiles::BOTH),
     label("idle injection", 20, Profiles::ONLY_2026_07),
 ];
+
+/// Whether a tool-call block of `chunks` takes its name from its first delta alone: later
+/// deltas name nothing and no `block-end` names it, as real providers stream a call (the name
+/// once, then argument fragments). A loop that takes the name from the latest delta loses it.
+fn named_by_first_delta_only(chunks: &[StreamChunk]) -> bool {
+    let ended: std::collections::BTreeSet<u32> = chunks
+        .iter()
+        .filter(|c| matches!(c, StreamChunk::BlockEnd { .. }))
+        .filter_map(StreamChunk::index)
+        .collect();
+    let mut deltas: std::collections::BTreeMap<u32, (usize, bool)> = Default::default();
+    for c in chunks {
+        if let StreamChunk::ToolCallDelta { index, name, .. } = c {
+            let (n, later_named) = deltas.entry(*index).or_default();
+            *later_named |= *n > 0 && name.is_some();
+            *n += 1;
+        }
+    }
+    deltas
+        .iter()
+        .any(|(i, (n, later_named))| *n >= 2 && !*later_named && !ended.contains(i))
+}
 
 /// The block kind open after chunk `after` of `call` (the block started and not yet ended).
 fn open_block_after(call: &ModelCall, after: usize) -> Option<&'static str> {
@@ -337,6 +364,9 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
         }
         if !call.dispatched_tool_calls().is_empty() {
             add("tool call dispatched");
+        }
+        if call.ending() == CallEnding::Success && named_by_first_delta_only(&call.chunks) {
+            add("tool call named only by its first delta (no block-end)");
         }
         if call.tools.iter().any(|t| t.is_error) {
             add("tool error result");

@@ -48,6 +48,7 @@ impl Monitor {
             && data.interrupted.is_some_and(|v| v.get() == "true");
         let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
         let infer = self.infer_chunk_fidelity;
+        let legacy = self.profile == Profile::V2026_07;
 
         let mut findings: Pending = Vec::new();
         let mut closing: Option<Call> = None;
@@ -87,6 +88,21 @@ impl Monitor {
                     Some(("a `finish` chunk before the message".to_owned(), "no `finish`".to_owned())),
                 )),
                 _ => {}
+            }
+            // 2026-07 records a message only to host content or usage (upstream era M,
+            // `loop.ts` `runStep`: `content.length > 0 || assembler.usage`).
+            if legacy
+                && call.finish.as_ref().is_some_and(|f| !f.failure)
+                && call.usage.is_none()
+                && usage.is_none()
+                && content.is_empty()
+                && call.assembled(false).is_empty()
+            {
+                findings.push((
+                    "MSG-5",
+                    "an `assistant/message` finalizes a model call with neither content nor usage: 2026-07 records none then".to_owned(),
+                    None,
+                ));
             }
             if interrupted && call.assembled(true).is_empty() {
                 findings.push((

@@ -14,8 +14,6 @@ struct Flat<'a> {
     content: Option<&'a RawValue>,
     #[serde(rename = "callId", borrow)]
     call_id: Option<&'a RawValue>,
-    #[serde(rename = "isError", borrow)]
-    is_error: Option<&'a RawValue>,
     #[serde(borrow)]
     message: Option<&'a RawValue>,
 }
@@ -39,13 +37,8 @@ impl Monitor {
         if data.content.is_none() {
             missing.push("`content`");
         }
-        if env.kind == "tool/result" {
-            if data.call_id.is_none() {
-                missing.push("`callId`");
-            }
-            if data.is_error.is_none() {
-                missing.push("`isError`");
-            }
+        if env.kind == "tool/result" && data.call_id.is_none() {
+            missing.push("`callId`");
         }
         if !missing.is_empty() {
             self.report_diff(
