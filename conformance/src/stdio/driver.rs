@@ -16,7 +16,9 @@ use super::message::{
 use super::process::{Process, Read1, WaitError, WriteError};
 use super::schema::Validator;
 use super::text::{preview, secs, shell_quote, tail_chars};
-use crate::driver::{Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput};
+use crate::driver::{
+    CaseLimits, Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput,
+};
 use crate::scenario::Case;
 use crate::stop::{Stop, StopReason, deadline_after};
 use crate::vocab::Profile;
@@ -45,13 +47,15 @@ pub struct StdioConfig {
     pub max_restarts: u32,
     /// Validate every message, in both directions, against the protocol's JSON Schemas.
     pub validate: bool,
+    /// What one case may cost: calls served, events recorded, bytes received.
+    pub limits: CaseLimits,
     /// Ends every wait early when the run is stopped (a signal, `--run-timeout`).
     pub stop: Stop,
 }
 
 impl StdioConfig {
     /// The defaults for `command`: 10 s startup, 5 s per message, 30 s per case, 64 KiB of
-    /// stderr, 10 restarts, no schema validation.
+    /// stderr, 10 restarts, no schema validation, [`CaseLimits::DEFAULT`].
     pub fn new(command: Vec<String>) -> StdioConfig {
         StdioConfig {
             command,
@@ -61,6 +65,7 @@ impl StdioConfig {
             stderr_limit: 64 << 10,
             max_restarts: 10,
             validate: false,
+            limits: CaseLimits::DEFAULT,
             stop: Stop::never(),
         }
     }
@@ -406,6 +411,10 @@ impl StdioDriver {
         let mut awaiting = "its first message of the case";
         let mut disposal = Disposal::default();
         loop {
+            // A limit reached by the last message ends the case before the next is read.
+            if let Some(hit) = harness.exceeded() {
+                return Err(fault(hit.to_string()));
+            }
             let now = Instant::now();
             if now >= case_deadline {
                 // Also catches an implementation that never stops talking.
@@ -438,6 +447,7 @@ impl StdioDriver {
                 }
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
             };
+            harness.received_bytes(line.len() + 1);
             if line.trim().is_empty() {
                 continue;
             }
@@ -547,6 +557,10 @@ impl StdioDriver {
                     }
                 }
             };
+            // Over a limit, the answer is not sent: the case ends here.
+            if let Some(hit) = harness.exceeded() {
+                return Err(fault(hit.to_string()));
+            }
             let limit = self.limit(case_deadline);
             self.send_on(process, &answer, &limit)?;
         }
@@ -793,7 +807,7 @@ impl Driver for StdioDriver {
             return Err(HarnessError("the implementation is not running".into()));
         };
         let mark = process.stderr_mark();
-        let mut harness = Harness::new(case, AGENT);
+        let mut harness = Harness::new(case, AGENT).with_limits(self.config.limits);
         match self.play(&mut process, case, &mut harness) {
             Ok(()) => {
                 let mut obs = harness.finish();

@@ -852,9 +852,16 @@ fn run_profile(
     let drawn = replay_drawn + generated;
     // A requirement passes (or goes unexercised) only in a profile that executed a case.
     let executed = replayed + generated_run > 0;
+    // Every requirement the driver enforces has a row, and so does every other one a case
+    // was counted against (a log rule such as LOG-2 the checker reports on a case's log):
+    // a requirement that fails is never missing from the table.
     let requirements = REQUIREMENTS
         .iter()
-        .filter(|r| r.enforced_by(Enforcement::Driver))
+        .filter(|r| {
+            r.enforced_by(Enforcement::Driver)
+                || tally.failures.contains_key(r.id)
+                || tally.warnings.contains_key(r.id)
+        })
         .map(|r| {
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
