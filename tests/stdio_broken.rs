@@ -203,6 +203,12 @@ broken!(
     "TURN-10-dispose-recorded-as-user-cancel"
 );
 broken!(turn_11_generic_failure, "TURN-11-generic-failure");
+// A log rule the checker reports on a case's log is in `run`'s table like any other: the
+// `failed` set above is read from that table.
+broken!(
+    log_2_tool_result_source_tool_call_id,
+    "LOG-2-tool-result-source-tool-call-id"
+);
 
 // ---- protocol faults: `FAULT-*.py` breaks the protocol, not a requirement ----------------
 
@@ -210,6 +216,8 @@ broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 /// JSON report, and the requirements that failed.
 struct Faulted {
     code: Option<i32>,
+    /// The peak resident memory of mirrorless, sampled (Linux only).
+    peak_rss_kib: Option<u64>,
     problems: Vec<String>,
     failed: BTreeSet<String>,
     stderr: String,
@@ -217,7 +225,7 @@ struct Faulted {
 
 /// Runs the real binary on a `FAULT-*` fixture, 64 generated cases per profile, seed 7.
 fn run_fault(name: &str, args: &[&str]) -> Faulted {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
         .args([
             "run",
             "--seed",
@@ -238,8 +246,28 @@ fn run_fault(name: &str, args: &[&str]) -> Faulted {
         .args(args)
         .args(["--", "python3", &format!("{DIR}/{name}.py")])
         .env_remove("CI")
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("mirrorless runs");
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut peak = None;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if let Some(kib) = peak_rss_kib(pid) {
+                    peak = peak.max(Some(kib));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            peak
+        })
+    };
+    let out = child.wait_with_output().expect("mirrorless ends");
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let peak_rss_kib = sampler.join().unwrap_or(None);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!("{name}: the JSON report does not parse ({e}); stderr:\n{stderr}")
@@ -264,10 +292,25 @@ fn run_fault(name: &str, args: &[&str]) -> Faulted {
         .collect();
     Faulted {
         code: out.status.code(),
+        peak_rss_kib,
         problems,
         failed,
         stderr,
     }
+}
+
+/// The peak resident set (`VmHWM`) of a running process, in KiB; `None` where `/proc` does
+/// not say (another OS, or the process is gone).
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// The line of a problem that says what happened (its first).
@@ -386,6 +429,102 @@ fault!(
             "a message breaks the protocol schema: `event` lacks the required field `time`",
         );
         insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+    }
+);
+
+// A loop that retries a failed call forever: each such case ends at the call limit, long
+// before the case timeout, and the harness's memory stays bounded meanwhile.
+fault!(
+    fault_retries_failed_call_forever,
+    "FAULT-retries-failed-call-forever",
+    |name: &str| {
+        let started = std::time::Instant::now();
+        let ran = run_fault(
+            name,
+            &["-j", "1", "--max-restarts", "2", "--case-timeout", "30"],
+        );
+        let took = started.elapsed();
+        let lines = assert_faulted_with(
+            &ran,
+            name,
+            "it reached the case limit of 1000 model calls and tool runs (--max-case-calls 1000)",
+        );
+        assert_eq!(lines.len(), 3, "{name}: two restarts, three faults: {lines:?}");
+        // Three cases that would each run into the 30 s case timeout without the limit.
+        assert!(
+            took < Duration::from_secs(25),
+            "{name}: the limit must end each case well before --case-timeout, took {took:?}"
+        );
+        if let Some(peak) = ran.peak_rss_kib {
+            assert!(
+                peak < 256 << 10,
+                "{name}: mirrorless grew to {peak} KiB: the case is not bounded"
+            );
+        }
+        // A lower limit is obeyed and named.
+        let low = run_fault(name, &["--max-restarts", "0", "--max-case-calls", "50"]);
+        assert_faulted_with(&low, name, "(--max-case-calls 50)");
+        insta::assert_snapshot!(format!("fault_{name}"), lines[0].clone());
+    }
+);
+
+// One debug `print()` on stdout: a deterministic fault, reported in full once (with the hint
+// that diagnostics go to stderr), then one line per further case; restarts counted per
+// process; a profile with faulted cases is never called conformant.
+fault!(
+    fault_debug_print_to_stdout,
+    "FAULT-debug-print-to-stdout",
+    |name: &str| {
+        let ran = run_fault(name, &["-j", "2", "--max-restarts", "6"]);
+        assert_faulted_with(&ran, name, "it wrote a line that is not a protocol message");
+        let (full, repeated): (Vec<&String>, Vec<&String>) = ran
+            .problems
+            .iter()
+            .partition(|p| p.contains("last lines exchanged"));
+        assert_eq!(full.len(), 1, "{name}: reported in full once: {:?}", ran.problems);
+        assert!(
+            full[0].contains("write diagnostics (print, console.log, a logger) to stderr"),
+            "{name}: the hint: {}",
+            full[0]
+        );
+        assert!(repeated.len() >= 2, "{name}: {:?}", ran.problems);
+        for p in &repeated {
+            assert!(p.contains("(the same fault as reported above in full)"), "{p}");
+            assert_eq!(p.lines().count(), 2, "{name}: a repeat is one line and its restart: {p}");
+        }
+        // Each process counts its own restarts: 1, 2, … per process, never a step of 2.
+        let mut per_process: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+        for p in &ran.problems {
+            if let Some(rest) = p.split("(restart ").nth(1) {
+                let (n, rest) = rest.split_once(" of process ").unwrap_or(("", ""));
+                let process = rest.split(';').next().unwrap_or_default().to_owned();
+                if let Ok(n) = n.parse() {
+                    per_process.entry(process).or_default().push(n);
+                }
+            }
+        }
+        assert!(!per_process.is_empty(), "{name}: {:?}", ran.problems);
+        for (process, ns) in &per_process {
+            let want: Vec<u32> = (1..=ns.len() as u32).collect();
+            assert_eq!(ns, &want, "{name}: restarts of process {process}");
+        }
+        // The human report: no profile with a faulted case is conformant, and the faults'
+        // transcripts are not printed a second time on stdout.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+            .args(["run", "--seed", "7", "--cases", "64", "--no-corpus", "--no-shrink"])
+            .args(["-j", "1", "--max-restarts", "3", "--message-timeout", "20", "--"])
+            .args(["python3", &format!("{DIR}/{name}.py")])
+            .env_remove("CI")
+            .output()
+            .expect("mirrorless runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(!stdout.contains(": conformant"), "{stdout}");
+        assert!(stdout.contains("INCOMPLETE"), "{stdout}");
+        assert!(stdout.contains("without a verdict (harness faults"), "{stdout}");
+        assert!(!stdout.contains("last lines exchanged"), "{stdout}");
+        assert_eq!(stderr.matches("last lines exchanged").count(), 1, "{stderr}");
     }
 );
 

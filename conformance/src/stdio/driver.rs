@@ -90,6 +90,13 @@ pub struct StdioDriver {
     restart: Result<(), Option<u32>>,
     /// Restarts reserved so far (one per fault), shared with forks.
     restarts: Arc<AtomicU32>,
+    /// Restarts of this process alone (its faults), which its reports count.
+    own_restarts: u32,
+    /// This process's number in the run: 1 for the first, then each fork's.
+    process_no: u32,
+    /// Processes started so far, shared with forks (numbers them).
+    processes: Arc<AtomicU32>,
+
     implementation: Implementation,
     profiles: Option<Vec<String>>,
     recent: VecDeque<(Direction, String)>,
@@ -123,6 +130,9 @@ impl StdioDriver {
             process: None,
             restart: Ok(()),
             restarts: Arc::new(AtomicU32::new(0)),
+            own_restarts: 0,
+            process_no: 1,
+            processes: Arc::new(AtomicU32::new(1)),
             implementation: Implementation::default(),
             profiles: None,
             recent: VecDeque::new(),
@@ -454,8 +464,14 @@ impl StdioDriver {
             let msg = match parse_to_harness(&line) {
                 Ok(m) => m,
                 Err(e) => {
+                    // Not JSON at all: most often a debug print or a log line on stdout.
+                    let hint = if serde_json::from_str::<serde::de::IgnoredAny>(&line).is_err() {
+                        STDOUT_HINT
+                    } else {
+                        ""
+                    };
                     let what = format!(
-                        "it wrote a line that is not a protocol message ({e}): `{}`",
+                        "it wrote a line that is not a protocol message ({e}): `{}`{hint}",
                         preview(&line, 200)
                     );
                     self.note(Direction::ToHarness, line);
@@ -616,8 +632,25 @@ impl StdioDriver {
         if let Some(c) = case {
             let _ = write!(s, "\n  the case: {c}");
         }
+        s.push_str(&self.restart_note());
+        s
+    }
+
+    /// What became of the process after a fault: restarted (counted for this process, and
+    /// against the run's budget when processes run in parallel), or no restart left.
+    fn restart_note(&self) -> String {
+        let mut s = String::new();
         let max = self.config.max_restarts;
+        // Forks hold the shared counter too: then each process counts its own restarts.
+        let parallel = Arc::strong_count(&self.restarts) > 1;
         match self.restart {
+            Err(Some(n)) if parallel => {
+                let _ = write!(
+                    s,
+                    "\n  The process was stopped; the next case starts it afresh (restart {} of process {}; {n} of {max} in the run, --max-restarts).",
+                    self.own_restarts, self.process_no
+                );
+            }
             Err(Some(n)) => {
                 let _ = write!(
                     s,
@@ -637,6 +670,7 @@ impl StdioDriver {
 
     /// After a fault: takes the next restart from the shared budget, if one is left.
     fn reserve_restart(&mut self) {
+        self.own_restarts = self.own_restarts.saturating_add(1);
         let n = self
             .restarts
             .fetch_add(1, Ordering::SeqCst)
@@ -670,6 +704,9 @@ struct Limit {
     flag: &'static str,
     value: Duration,
 }
+
+/// Said of a line on stdout that is not JSON.
+const STDOUT_HINT: &str = "; stdout carries protocol messages only: write diagnostics (print, console.log, a logger) to stderr, which the harness shows in its reports (docs/protocol/stdio.md §1)";
 
 /// How long a process may take to exit by itself after `shutdown` before it is stopped.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
@@ -741,6 +778,12 @@ impl Driver for StdioDriver {
             process: None,
             restart: Ok(()),
             restarts: Arc::clone(&self.restarts),
+            own_restarts: 0,
+            process_no: self
+                .processes
+                .fetch_add(1, Ordering::SeqCst)
+                .saturating_add(1),
+            processes: Arc::clone(&self.processes),
             implementation: self.implementation.clone(),
             profiles: self.profiles.clone(),
             recent: VecDeque::new(),
