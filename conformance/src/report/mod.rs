@@ -107,6 +107,25 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
             );
         }
     }
+    if let Some(leak) = &f.leak {
+        let _ = writeln!(
+            out,
+            "  state leaks between cases: this case passes when run alone in a fresh process (so the replay above passes); it failed only after other cases ran in the same process. Look for state kept from case to case (a class attribute, a global, a module-level counter or cache)."
+        );
+        if leak.reproduced {
+            let _ = writeln!(
+                out,
+                "  reproduce (the run's first {} case(s) of this profile in one process): {}",
+                leak.cases, leak.sequence
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  the profile's first {} case(s) in one process did not reproduce it; rerun the whole run in one process: the seed, -j 1 and the same corpus (`{}` without `--profile` and `--cases`)",
+                leak.cases, leak.sequence
+            );
+        }
+    }
     out
 }
 

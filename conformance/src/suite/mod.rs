@@ -29,12 +29,14 @@
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
 mod corpus;
+mod leak;
 pub mod macros;
 mod partition;
 mod shrink;
 mod tally;
 
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
+pub use leak::StateLeak;
 pub use partition::{Partition, PartitionKind};
 
 use shrink::{NoShrink, as_found, redraw, shrink};
@@ -250,6 +252,10 @@ pub struct Failure {
     /// Standard error of an out-of-process implementation during the case.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// Set when the minimal case passes when run alone in a fresh process: the failure needs
+    /// the cases that ran before it, so state leaks between cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leak: Option<StateLeak>,
 }
 
 /// The results under one profile.
@@ -506,6 +512,8 @@ struct Drawn<T> {
     tree: T,
     rng: TestRng,
     id: String,
+    /// Its position among the profile's generated cases.
+    index: u64,
 }
 
 /// What running one case came to.
@@ -769,7 +777,12 @@ fn run_profile(
                 *tally.exercised.entry(r).or_default() += 1;
             }
             if in_shard(i, &id) {
-                drawn.push(Drawn { tree, rng, id });
+                drawn.push(Drawn {
+                    tree,
+                    rng,
+                    id,
+                    index: i,
+                });
                 batch_cases.push(case);
             }
         }
@@ -789,7 +802,12 @@ fn run_profile(
             run_parallel(&mut forks, &batch_cases, stop)
         };
         for ((d, case), ran) in drawn.into_iter().zip(batch_cases).zip(results) {
-            let Drawn { mut tree, rng, id } = d;
+            let Drawn {
+                mut tree,
+                rng,
+                id,
+                index,
+            } = d;
             let (verdict, stderr) = match ran {
                 Ran::Verdict(v, stderr) => (v, stderr),
                 Ran::Fault(e) => {
@@ -851,7 +869,14 @@ fn run_profile(
                     );
                     shrinking += t.elapsed();
                     match shrunk {
-                        Ok(failure) => failure,
+                        Ok(mut failure) => {
+                            // A case that fails only after others leaks state: say so, with
+                            // a sequence that reproduces it.
+                            failure.leak = leak::check(
+                                driver, config, stop, profile, &strategy, &failure, target, index,
+                            );
+                            failure
+                        }
                         Err(e) => {
                             // The failure stands as found; the fault is a problem of its own.
                             if stop.reason().is_some() || !driver.recovers() {
