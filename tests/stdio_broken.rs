@@ -13,7 +13,8 @@ use std::time::Duration;
 
 const DIR: &str = "fixtures/impls/broken-stdio";
 
-/// The requirement a fixture targets: the longest `-`-separated prefix of its name that is a
+/// The requirement a fixture targets (an implementation that leaks no state between cases
+/// keeps `Failure::leak` unset: asserted for every fixture by [`check`]): the longest `-`-separated prefix of its name that is a
 /// requirement ID (`CHUNK-1-coalescer` → `CHUNK-1`).
 fn target(name: &str) -> &'static str {
     let parts: Vec<&str> = name.split('-').collect();
@@ -24,7 +25,7 @@ fn target(name: &str) -> &'static str {
         .unwrap_or_else(|| panic!("{name} does not start with a requirement ID"))
 }
 
-fn check(name: &str) {
+fn check(name: &str) -> suite::RunReport {
     let want = target(name);
     let mut config = StdioConfig::new(vec!["python3".into(), format!("{DIR}/{name}.py")]);
     config.message_timeout = Duration::from_secs(20);
@@ -55,6 +56,11 @@ fn check(name: &str) {
         BTreeSet::from([want]),
         "{name}: the suite must fail exactly {want}"
     );
+    if !name.contains("across-cases") {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            assert!(f.leak.is_none(), "{name}: no state leaks: {:?}", f.leak);
+        }
+    }
     let mut pinned = String::new();
     for p in &report.profiles {
         for f in &p.failures {
@@ -63,6 +69,7 @@ fn check(name: &str) {
         }
     }
     insta::assert_snapshot!(format!("broken_{name}"), pinned);
+    report
 }
 
 macro_rules! broken {
@@ -70,6 +77,12 @@ macro_rules! broken {
         #[test]
         fn $test() {
             check($name);
+        }
+    };
+    ($test:ident, $name:literal, $then:expr) => {
+        #[test]
+        fn $test() {
+            ($then)(check($name));
         }
     };
 }
@@ -117,6 +130,27 @@ broken!(
     "MSG-6-message-committed-twice"
 );
 broken!(seq_1_seq_gap, "SEQ-1-seq-gap");
+// State kept across cases: every minimal case passes alone, and the report says why, with a
+// sequence checked to reproduce the failure in one process.
+broken!(
+    seq_1_seq_kept_across_cases,
+    "SEQ-1-seq-kept-across-cases",
+    |report: suite::RunReport| {
+        let failures: Vec<_> = report.profiles.iter().flat_map(|p| &p.failures).collect();
+        assert_eq!(failures.len(), 2, "one per profile");
+        for f in failures {
+            let leak = f.leak.as_ref().expect("the leak is detected");
+            assert!(leak.reproduced, "the sequence reproduces it: {}", leak.sequence);
+            assert!(
+                leak.sequence.starts_with("mirrorless run --profile ")
+                    && leak.sequence.contains(" -j 1 ")
+                    && leak.sequence.ends_with("SEQ-1-seq-kept-across-cases.py"),
+                "{}",
+                leak.sequence
+            );
+        }
+    }
+);
 broken!(
     steer_1_steering_before_tool_calls,
     "STEER-1-steering-before-tool-calls"

@@ -115,14 +115,14 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
         if leak.reproduced {
             let _ = writeln!(
                 out,
-                "  reproduce (the run's first {} case(s) of this profile in one process): {}",
+                "  reproduce (the run's cases through this one, {} per profile, in one process): {}",
                 leak.cases, leak.sequence
             );
         } else {
             let _ = writeln!(
                 out,
-                "  the profile's first {} case(s) in one process did not reproduce it; rerun the whole run in one process: the seed, -j 1 and the same corpus (`{}` without `--profile` and `--cases`)",
-                leak.cases, leak.sequence
+                "  `{}` did not reproduce it in one process: rerun the whole run with -j 1 (the same seed and corpus)",
+                leak.sequence
             );
         }
     }

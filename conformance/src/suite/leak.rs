@@ -23,27 +23,28 @@ use serde::Serialize;
 /// A failure that needs the cases run before it in the same process.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateLeak {
-    /// The command that runs the profile's case sequence through the failing case in one
-    /// process (`mirrorless run --profile P --seed S --cases N -j 1 …`).
+    /// The command that runs a case sequence through the failing case in one process
+    /// (`mirrorless run --profile P --seed S --cases N -j 1 …`): the profile's first N cases,
+    /// preceded by the first N of each profile the run checked before it when the profile's
+    /// alone do not reproduce the failure.
     pub sequence: String,
-    /// How many cases that sequence runs.
+    /// How many cases of each profile that sequence runs.
     pub cases: u64,
     /// Whether running that sequence in a fresh process failed the requirement again (when
-    /// false, the leak needs more than this profile's cases: the whole run with `-j 1`).
+    /// false, the leak needs more than that: the whole run with `-j 1`).
     pub reproduced: bool,
 }
 
 /// Whether `failure`'s minimal case passes alone in a fresh process; if so, the leak, with
-/// the sequence of the profile's first `index + 1` generated cases checked for reproducing
+/// a sequence through the profile's first `index + 1` generated cases checked for reproducing
 /// it. `None` when the case fails alone too, or when the driver cannot start a fresh process
 /// or the run is stopping (nothing can be said then).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn check<S: Strategy<Value = Case>>(
+pub(super) fn check(
     driver: &dyn Driver,
     config: &Config,
     stop: &Stop,
     profile: Profile,
-    strategy: &S,
     failure: &Failure,
     target: Target,
     index: u64,
@@ -65,42 +66,96 @@ pub(super) fn check<S: Strategy<Value = Case>>(
         Ok(obs) if !fails(&obs, &failure.case) => {}
         _ => return None,
     }
-    // The profile's sequence through the failing case, in one fresh process.
+    // The profile's sequence through the failing case, in one fresh process; if that is not
+    // enough, the same number of cases of each profile the run checked before it first (the
+    // state may have been left by them).
     let cases = index.saturating_add(1);
-    let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, profile));
+    let before: Vec<Profile> = config
+        .profiles
+        .iter()
+        .copied()
+        .take_while(|p| *p != profile)
+        .collect();
+    let mut tries = vec![vec![profile]];
+    if !before.is_empty() {
+        tries.push(before.into_iter().chain([profile]).collect());
+    }
+    let mut last = Vec::new();
+    for profiles in tries {
+        let reproduced = reproduces(driver, config, stop, &profiles, cases, requirement)?;
+        last = profiles;
+        if reproduced {
+            return Some(leak(driver, config, &last, cases, true));
+        }
+    }
+    Some(leak(driver, config, &last, cases, false))
+}
+
+/// Whether the first `cases` generated cases of each of `profiles`, in order in one fresh
+/// process, fail `requirement` (the last profile's being the one that failed). `None` when no
+/// fresh process can be had.
+fn reproduces(
+    driver: &dyn Driver,
+    config: &Config,
+    stop: &Stop,
+    profiles: &[Profile],
+    cases: u64,
+    requirement: &str,
+) -> Option<bool> {
     let mut sequence = driver.fork()?;
     let mut reproduced = false;
-    for _ in 0..cases {
-        if stop.reason().is_some() {
-            break;
-        }
-        let Ok(tree) = strategy.new_tree(&mut runner) else {
-            break;
-        };
-        let case = tree.current();
-        match sequence.run_case(&case) {
-            Ok(obs) if fails(&obs, &case) => {
-                reproduced = true;
-                break;
+    'profiles: for &p in profiles {
+        let strategy = crate::scenario::generate::cases(p);
+        let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, p));
+        for _ in 0..cases {
+            if stop.reason().is_some() {
+                break 'profiles;
             }
-            Ok(_) => {}
-            Err(_) => break,
+            let Ok(tree) = strategy.new_tree(&mut runner) else {
+                break 'profiles;
+            };
+            let case = tree.current();
+            match sequence.run_case(&case) {
+                Ok(obs) => {
+                    let failed = evaluate(&case, &obs)
+                        .findings
+                        .iter()
+                        .any(|f| f.requirement == requirement);
+                    if failed && p == profiles[profiles.len() - 1] {
+                        reproduced = true;
+                        break 'profiles;
+                    }
+                }
+                Err(_) => break 'profiles,
+            }
         }
     }
     let _ = sequence.shutdown();
+    Some(reproduced)
+}
+
+/// The leak, with the `mirrorless run` command of the sequence.
+fn leak(
+    driver: &dyn Driver,
+    config: &Config,
+    profiles: &[Profile],
+    cases: u64,
+    reproduced: bool,
+) -> StateLeak {
+    let profiles: String = profiles.iter().map(|p| format!("--profile {p} ")).collect();
     let command = driver.replay_command(PLACEHOLDER).replacen(
         &format!("replay {PLACEHOLDER}"),
         &format!(
-            "run --profile {profile} --seed {} --cases {cases} -j 1 --no-corpus --no-shrink",
+            "run {profiles}--seed {} --cases {cases} -j 1 --no-corpus --no-shrink",
             config.seed
         ),
         1,
     );
-    Some(StateLeak {
+    StateLeak {
         sequence: command,
         cases,
         reproduced,
-    })
+    }
 }
 
 /// Stands for the case file in the driver's replay command, replaced by `run`'s arguments.

@@ -873,7 +873,7 @@ fn run_profile(
                             // A case that fails only after others leaks state: say so, with
                             // a sequence that reproduces it.
                             failure.leak = leak::check(
-                                driver, config, stop, profile, &strategy, &failure, target, index,
+                                driver, config, stop, profile, &failure, target, index,
                             );
                             failure
                         }
