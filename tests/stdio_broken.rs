@@ -212,6 +212,22 @@ broken!(
     turn_4_disposed_turn_left_open,
     "TURN-4-disposed-turn-left-open"
 );
+// A cancelled turn left open is TURN-4's alone: the next turn's `turn/end` is never taken
+// for the cancelled turn's (TURN-7, TURN-10, TURN-11 judge the end inside each turn).
+broken!(
+    turn_4_no_turn_end_after_cancel,
+    "TURN-4-no-turn-end-after-cancel",
+    |report: suite::RunReport| {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            for other in &f.also {
+                assert!(
+                    !matches!(other.requirement, "TURN-7" | "TURN-10" | "TURN-11"),
+                    "a turn paired with another turn's end: {other:?}"
+                );
+            }
+        }
+    }
+);
 broken!(turn_7_max_tokens_not_sticky, "TURN-7-max-tokens-not-sticky");
 broken!(
     turn_8_stops_after_tool_results,
