@@ -253,6 +253,21 @@ broken!(
     "TURN-10-dispose-recorded-as-user-cancel"
 );
 broken!(turn_11_generic_failure, "TURN-11-generic-failure");
+// An extra turn with no prompt after a failed, steered turn is named first, at its
+// `turn/start`: not the chunk or retry divergences of its unscripted model call.
+broken!(
+    turn_10_extra_turn_without_prompt,
+    "TURN-10-extra-turn-without-prompt",
+    |report: suite::RunReport| {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            assert!(
+                f.finding.message.contains("was started by nothing"),
+                "{}",
+                f.finding.message
+            );
+        }
+    }
+);
 // A log rule the checker reports on a case's log is in `run`'s table like any other: the
 // `failed` set above is read from that table.
 broken!(

@@ -156,6 +156,8 @@ pub enum Exchange {
     Input {
         /// The action index in the script.
         action: usize,
+        /// How many durable events had been recorded when it was delivered.
+        at: u64,
     },
     /// A model call was opened.
     ModelRequest {
@@ -206,7 +208,7 @@ impl Observation {
         self.transcript
             .iter()
             .filter_map(|x| match x {
-                Exchange::Input { action } => Some(*action),
+                Exchange::Input { action, .. } => Some(*action),
                 _ => None,
             })
             .collect()
@@ -434,6 +436,7 @@ impl Host for Harness<'_> {
         let action = self.case.script.actions.get(self.next_action)?;
         self.obs.transcript.push(Exchange::Input {
             action: self.next_action,
+            at: self.obs.log.len() as u64,
         });
         self.next_action += 1;
         self.pending.clear();

@@ -29,7 +29,7 @@ fn convert(f: check::Finding, position: Option<u64>) -> Finding {
 pub fn findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     let profile = case.profile;
     let disposed = obs.transcript.iter().any(|x| {
-        matches!(x, Exchange::Input { action }
+        matches!(x, Exchange::Input { action, .. }
             if matches!(case.script.actions.get(*action), Some(Action::Dispose)))
     });
     let mut out: Vec<Finding> = check::check_events_numbered(profile, &obs.log)

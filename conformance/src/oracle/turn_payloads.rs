@@ -104,8 +104,11 @@ pub(super) fn check_turn_payloads(
 ) -> Vec<Finding> {
     let log = &obs.log;
     let delivered = obs.delivered_actions();
+    // A turn nothing started is reported on its own (`unprompted`) and judged as no planned
+    // turn's start.
+    let unprompted = super::unprompted::unprompted_turns(case, obs);
     let starts: Vec<usize> = (0..log.len())
-        .filter(|i| log[*i].kind == "turn/start")
+        .filter(|i| log[*i].kind == "turn/start" && !unprompted.contains(i))
         .collect();
     // The end of the n-th turn is the `turn/end` inside it: never the next turn's.
     let ix = LogIndex::of(log);
