@@ -140,7 +140,11 @@ broken!(
         assert_eq!(failures.len(), 2, "one per profile");
         for f in failures {
             let leak = f.leak.as_ref().expect("the leak is detected");
-            assert!(leak.reproduced, "the sequence reproduces it: {}", leak.sequence);
+            assert!(
+                leak.reproduced,
+                "the sequence reproduces it: {}",
+                leak.sequence
+            );
             assert!(
                 leak.sequence.starts_with("mirrorless run --profile ")
                     && leak.sequence.contains(" -j 1 ")
@@ -514,7 +518,11 @@ fault!(
             name,
             "it reached the case limit of 1000 model calls and tool runs (--max-case-calls 1000)",
         );
-        assert_eq!(lines.len(), 3, "{name}: two restarts, three faults: {lines:?}");
+        assert_eq!(
+            lines.len(),
+            3,
+            "{name}: two restarts, three faults: {lines:?}"
+        );
         // Three cases that would each run into the 30 s case timeout without the limit.
         assert!(
             took < Duration::from_secs(25),
@@ -546,7 +554,12 @@ fault!(
             .problems
             .iter()
             .partition(|p| p.contains("last lines exchanged"));
-        assert_eq!(full.len(), 1, "{name}: reported in full once: {:?}", ran.problems);
+        assert_eq!(
+            full.len(),
+            1,
+            "{name}: reported in full once: {:?}",
+            ran.problems
+        );
         assert!(
             full[0].contains("write diagnostics (print, console.log, a logger) to stderr"),
             "{name}: the hint: {}",
@@ -554,8 +567,15 @@ fault!(
         );
         assert!(repeated.len() >= 2, "{name}: {:?}", ran.problems);
         for p in &repeated {
-            assert!(p.contains("(the same fault as reported above in full)"), "{p}");
-            assert_eq!(p.lines().count(), 2, "{name}: a repeat is one line and its restart: {p}");
+            assert!(
+                p.contains("(the same fault as reported above in full)"),
+                "{p}"
+            );
+            assert_eq!(
+                p.lines().count(),
+                2,
+                "{name}: a repeat is one line and its restart: {p}"
+            );
         }
         // Each process counts its own restarts: 1, 2, … per process, never a step of 2.
         let mut per_process: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
@@ -576,8 +596,24 @@ fault!(
         // The human report: no profile with a faulted case is conformant, and the faults'
         // transcripts are not printed a second time on stdout.
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-            .args(["run", "--seed", "7", "--cases", "64", "--no-corpus", "--no-shrink"])
-            .args(["-j", "1", "--max-restarts", "3", "--message-timeout", "20", "--"])
+            .args([
+                "run",
+                "--seed",
+                "7",
+                "--cases",
+                "64",
+                "--no-corpus",
+                "--no-shrink",
+            ])
+            .args([
+                "-j",
+                "1",
+                "--max-restarts",
+                "3",
+                "--message-timeout",
+                "20",
+                "--",
+            ])
             .args(["python3", &format!("{DIR}/{name}.py")])
             .env_remove("CI")
             .output()
@@ -587,9 +623,16 @@ fault!(
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(!stdout.contains(": conformant"), "{stdout}");
         assert!(stdout.contains("INCOMPLETE"), "{stdout}");
-        assert!(stdout.contains("without a verdict (harness faults"), "{stdout}");
+        assert!(
+            stdout.contains("without a verdict (harness faults"),
+            "{stdout}"
+        );
         assert!(!stdout.contains("last lines exchanged"), "{stdout}");
-        assert_eq!(stderr.matches("last lines exchanged").count(), 1, "{stderr}");
+        assert_eq!(
+            stderr.matches("last lines exchanged").count(),
+            1,
+            "{stderr}"
+        );
     }
 );
 

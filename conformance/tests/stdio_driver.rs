@@ -221,7 +221,9 @@ fn forks_share_the_restart_budget() {
     let first = d.run_case(&case).expect_err("it crashes");
     // Each process counts its own restarts; the budget is the run's.
     assert!(
-        first.0.contains("restart 1 of process 1; 1 of 1 in the run"),
+        first
+            .0
+            .contains("restart 1 of process 1; 1 of 1 in the run"),
         "{first}"
     );
     assert!(d.recovers());

@@ -552,7 +552,10 @@ impl Host for Harness<'_> {
     fn run_tool(&mut self, request: &ToolRequest) -> ToolResult {
         if !self.spend(Limit::Calls) {
             return ToolResult {
-                content: format!("mirrorless: {}", self.exceeded.map(|e| e.to_string()).unwrap_or_default()),
+                content: format!(
+                    "mirrorless: {}",
+                    self.exceeded.map(|e| e.to_string()).unwrap_or_default()
+                ),
                 is_error: true,
             };
         }
@@ -729,5 +732,91 @@ impl Driver for InProcess {
     /// Every case gets a fresh agent: after a case that reached a limit the next one runs.
     fn recovers(&self) -> bool {
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Script;
+
+    /// A loop that asks for a model call again and again, whatever the harness answers.
+    struct RetriesForever;
+
+    impl AgentLoop for RetriesForever {
+        fn new(_: Profile) -> Self {
+            RetriesForever
+        }
+
+        fn run(&mut self, host: &mut dyn Host) -> Result<(), String> {
+            host.next_input();
+            loop {
+                host.request_model(1, 1);
+                while host.next_stream_item() != StreamItem::End {}
+                host.append(event("llm/retry"));
+            }
+        }
+    }
+
+    fn event(kind: &str) -> SessionEvent {
+        SessionEvent {
+            kind: kind.into(),
+            seq: None,
+            time: None,
+            data: serde_json::json!({"turn": 1, "step": 1}),
+            surface_op: None,
+            source_event_seqs: None,
+            ignorable: None,
+        }
+    }
+
+    fn one_prompt() -> Case {
+        Case {
+            profile: Profile::V2026_08,
+            script: Script {
+                actions: vec![Action::Prompt {
+                    text: "prompt 1".into(),
+                    calls: Vec::new(),
+                }],
+            },
+        }
+    }
+
+    #[test]
+    fn an_in_process_loop_that_never_stops_calling_ends_at_the_call_limit() {
+        let limits = CaseLimits {
+            calls: 50,
+            ..CaseLimits::DEFAULT
+        };
+        let mut driver = in_process::<RetriesForever>("retries-forever").with_limits(limits);
+        let e = driver
+            .run_case(&one_prompt())
+            .expect_err("the case ends as a fault");
+        assert!(
+            e.0.contains(
+                "it reached the case limit of 50 model calls and tool runs (--max-case-calls 50)"
+            ),
+            "{e}"
+        );
+        assert!(driver.recovers(), "the next case gets a fresh agent");
+    }
+
+    #[test]
+    fn a_harness_over_its_event_limit_records_no_more() {
+        let case = one_prompt();
+        let limits = CaseLimits {
+            events: 3,
+            ..CaseLimits::DEFAULT
+        };
+        let mut harness = Harness::new(&case, "agent-1").with_limits(limits);
+        for _ in 0..10 {
+            harness.append(event("turn/start"));
+        }
+        assert_eq!(harness.observation().log.len(), 3);
+        let hit = harness.exceeded().expect("the limit is reached");
+        assert_eq!(
+            (hit.limit, hit.value, hit.flag()),
+            (Limit::Events, 3, "--max-case-events")
+        );
     }
 }

@@ -49,7 +49,12 @@ pub(super) fn unprompted_turns(case: &Case, obs: &Observation) -> Vec<usize> {
 /// TURN-10 for every turn nothing started.
 pub(super) fn check_unprompted(case: &Case, obs: &Observation) -> Vec<Finding> {
     let turns = unprompted_turns(case, obs);
-    let ordinal = |i: usize| obs.log[..=i].iter().filter(|e| e.kind == "turn/start").count();
+    let ordinal = |i: usize| {
+        obs.log[..=i]
+            .iter()
+            .filter(|e| e.kind == "turn/start")
+            .count()
+    };
     turns
         .into_iter()
         .map(|i| Finding {

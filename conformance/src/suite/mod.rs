@@ -335,7 +335,9 @@ impl ProfileReport {
     /// Whether the implementation conforms under this profile: it executed a case, no case
     /// ended in a harness fault, and nothing [failed](Self::failed).
     pub fn conformant(&self) -> bool {
-        self.generated.saturating_add(self.replayed) > 0 && self.faulted_cases == 0 && !self.failed()
+        self.generated.saturating_add(self.replayed) > 0
+            && self.faulted_cases == 0
+            && !self.failed()
     }
 
     /// Whether the profile proves nothing either way: nothing failed, but a case ended in a
@@ -553,7 +555,10 @@ fn case_fault(e: HarnessError, problems: &[String]) -> HarnessError {
     let mut lines = e.0.lines();
     let headline = lines.next().unwrap_or_default();
     let mut short = format!("{headline} (the same fault as reported above in full)");
-    if let Some(last) = lines.last().filter(|l| l.trim_start().starts_with("The process was")) {
+    if let Some(last) = lines
+        .last()
+        .filter(|l| l.trim_start().starts_with("The process was"))
+    {
         short.push('\n');
         short.push_str(last);
     }
@@ -872,9 +877,8 @@ fn run_profile(
                         Ok(mut failure) => {
                             // A case that fails only after others leaks state: say so, with
                             // a sequence that reproduces it.
-                            failure.leak = leak::check(
-                                driver, config, stop, profile, &failure, target, index,
-                            );
+                            failure.leak =
+                                leak::check(driver, config, stop, profile, &failure, target, index);
                             failure
                         }
                         Err(e) => {
