@@ -114,7 +114,7 @@ fn assert_is_max_tokens_then_tool_step(driver: &mut StdioDriver, requirement: &s
     let mut requested = BTreeSet::new();
     for exchange in &obs.transcript {
         match exchange {
-            Exchange::Input { action } => current = Some(*action),
+            Exchange::Input { action, .. } => current = Some(*action),
             Exchange::ModelRequest { call: Some(c), .. } => {
                 if let Some(a) = current {
                     requested.insert((a, *c));

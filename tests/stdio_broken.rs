@@ -13,7 +13,8 @@ use std::time::Duration;
 
 const DIR: &str = "fixtures/impls/broken-stdio";
 
-/// The requirement a fixture targets: the longest `-`-separated prefix of its name that is a
+/// The requirement a fixture targets (an implementation that leaks no state between cases
+/// keeps `Failure::leak` unset: asserted for every fixture by [`check`]): the longest `-`-separated prefix of its name that is a
 /// requirement ID (`CHUNK-1-coalescer` → `CHUNK-1`).
 fn target(name: &str) -> &'static str {
     let parts: Vec<&str> = name.split('-').collect();
@@ -24,7 +25,7 @@ fn target(name: &str) -> &'static str {
         .unwrap_or_else(|| panic!("{name} does not start with a requirement ID"))
 }
 
-fn check(name: &str) {
+fn check(name: &str) -> suite::RunReport {
     let want = target(name);
     let mut config = StdioConfig::new(vec!["python3".into(), format!("{DIR}/{name}.py")]);
     config.message_timeout = Duration::from_secs(20);
@@ -55,6 +56,11 @@ fn check(name: &str) {
         BTreeSet::from([want]),
         "{name}: the suite must fail exactly {want}"
     );
+    if !name.contains("across-cases") {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            assert!(f.leak.is_none(), "{name}: no state leaks: {:?}", f.leak);
+        }
+    }
     let mut pinned = String::new();
     for p in &report.profiles {
         for f in &p.failures {
@@ -63,6 +69,7 @@ fn check(name: &str) {
         }
     }
     insta::assert_snapshot!(format!("broken_{name}"), pinned);
+    report
 }
 
 macro_rules! broken {
@@ -70,6 +77,12 @@ macro_rules! broken {
         #[test]
         fn $test() {
             check($name);
+        }
+    };
+    ($test:ident, $name:literal, $then:expr) => {
+        #[test]
+        fn $test() {
+            ($then)(check($name));
         }
     };
 }
@@ -125,6 +138,31 @@ broken!(
     "MSG-6-message-committed-twice"
 );
 broken!(seq_1_seq_gap, "SEQ-1-seq-gap");
+// State kept across cases: every minimal case passes alone, and the report says why, with a
+// sequence checked to reproduce the failure in one process.
+broken!(
+    seq_1_seq_kept_across_cases,
+    "SEQ-1-seq-kept-across-cases",
+    |report: suite::RunReport| {
+        let failures: Vec<_> = report.profiles.iter().flat_map(|p| &p.failures).collect();
+        assert_eq!(failures.len(), 2, "one per profile");
+        for f in failures {
+            let leak = f.leak.as_ref().expect("the leak is detected");
+            assert!(
+                leak.reproduced,
+                "the sequence reproduces it: {}",
+                leak.sequence
+            );
+            assert!(
+                leak.sequence.starts_with("mirrorless run --profile ")
+                    && leak.sequence.contains(" -j 1 ")
+                    && leak.sequence.ends_with("SEQ-1-seq-kept-across-cases.py"),
+                "{}",
+                leak.sequence
+            );
+        }
+    }
+);
 broken!(
     steer_1_steering_before_tool_calls,
     "STEER-1-steering-before-tool-calls"
@@ -191,6 +229,22 @@ broken!(
     turn_4_disposed_turn_left_open,
     "TURN-4-disposed-turn-left-open"
 );
+// A cancelled turn left open is TURN-4's alone: the next turn's `turn/end` is never taken
+// for the cancelled turn's (TURN-7, TURN-10, TURN-11 judge the end inside each turn).
+broken!(
+    turn_4_no_turn_end_after_cancel,
+    "TURN-4-no-turn-end-after-cancel",
+    |report: suite::RunReport| {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            for other in &f.also {
+                assert!(
+                    !matches!(other.requirement, "TURN-7" | "TURN-10" | "TURN-11"),
+                    "a turn paired with another turn's end: {other:?}"
+                );
+            }
+        }
+    }
+);
 broken!(turn_7_max_tokens_not_sticky, "TURN-7-max-tokens-not-sticky");
 broken!(
     turn_8_stops_after_tool_results,
@@ -216,6 +270,27 @@ broken!(
     "TURN-10-dispose-recorded-as-user-cancel"
 );
 broken!(turn_11_generic_failure, "TURN-11-generic-failure");
+// An extra turn with no prompt after a failed, steered turn is named first, at its
+// `turn/start`: not the chunk or retry divergences of its unscripted model call.
+broken!(
+    turn_10_extra_turn_without_prompt,
+    "TURN-10-extra-turn-without-prompt",
+    |report: suite::RunReport| {
+        for f in report.profiles.iter().flat_map(|p| &p.failures) {
+            assert!(
+                f.finding.message.contains("was started by nothing"),
+                "{}",
+                f.finding.message
+            );
+        }
+    }
+);
+// A log rule the checker reports on a case's log is in `run`'s table like any other: the
+// `failed` set above is read from that table.
+broken!(
+    log_2_tool_result_source_tool_call_id,
+    "LOG-2-tool-result-source-tool-call-id"
+);
 
 // ---- protocol faults: `FAULT-*.py` breaks the protocol, not a requirement ----------------
 
@@ -223,6 +298,8 @@ broken!(turn_11_generic_failure, "TURN-11-generic-failure");
 /// JSON report, and the requirements that failed.
 struct Faulted {
     code: Option<i32>,
+    /// The peak resident memory of mirrorless, sampled (Linux only).
+    peak_rss_kib: Option<u64>,
     problems: Vec<String>,
     failed: BTreeSet<String>,
     stderr: String,
@@ -230,7 +307,7 @@ struct Faulted {
 
 /// Runs the real binary on a `FAULT-*` fixture, 64 generated cases per profile, seed 7.
 fn run_fault(name: &str, args: &[&str]) -> Faulted {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
         .args([
             "run",
             "--seed",
@@ -251,8 +328,28 @@ fn run_fault(name: &str, args: &[&str]) -> Faulted {
         .args(args)
         .args(["--", "python3", &format!("{DIR}/{name}.py")])
         .env_remove("CI")
-        .output()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("mirrorless runs");
+    let pid = child.id();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = std::sync::Arc::clone(&done);
+        std::thread::spawn(move || {
+            let mut peak = None;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                if let Some(kib) = peak_rss_kib(pid) {
+                    peak = peak.max(Some(kib));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            peak
+        })
+    };
+    let out = child.wait_with_output().expect("mirrorless ends");
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let peak_rss_kib = sampler.join().unwrap_or(None);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!("{name}: the JSON report does not parse ({e}); stderr:\n{stderr}")
@@ -277,10 +374,25 @@ fn run_fault(name: &str, args: &[&str]) -> Faulted {
         .collect();
     Faulted {
         code: out.status.code(),
+        peak_rss_kib,
         problems,
         failed,
         stderr,
     }
+}
+
+/// The peak resident set (`VmHWM`) of a running process, in KiB; `None` where `/proc` does
+/// not say (another OS, or the process is gone).
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// The line of a problem that says what happened (its first).
@@ -399,6 +511,141 @@ fault!(
             "a message breaks the protocol schema: `event` lacks the required field `time`",
         );
         insta::assert_snapshot!(format!("fault_{name}"), lines.join("\n"));
+    }
+);
+
+// A loop that retries a failed call forever: each such case ends at the call limit, long
+// before the case timeout, and the harness's memory stays bounded meanwhile.
+fault!(
+    fault_retries_failed_call_forever,
+    "FAULT-retries-failed-call-forever",
+    |name: &str| {
+        let started = std::time::Instant::now();
+        let ran = run_fault(
+            name,
+            &["-j", "1", "--max-restarts", "2", "--case-timeout", "30"],
+        );
+        let took = started.elapsed();
+        let lines = assert_faulted_with(
+            &ran,
+            name,
+            "it reached the case limit of 1000 model calls and tool runs (--max-case-calls 1000)",
+        );
+        assert_eq!(
+            lines.len(),
+            3,
+            "{name}: two restarts, three faults: {lines:?}"
+        );
+        // Three cases that would each run into the 30 s case timeout without the limit.
+        assert!(
+            took < Duration::from_secs(25),
+            "{name}: the limit must end each case well before --case-timeout, took {took:?}"
+        );
+        if let Some(peak) = ran.peak_rss_kib {
+            assert!(
+                peak < 256 << 10,
+                "{name}: mirrorless grew to {peak} KiB: the case is not bounded"
+            );
+        }
+        // A lower limit is obeyed and named.
+        let low = run_fault(name, &["--max-restarts", "0", "--max-case-calls", "50"]);
+        assert_faulted_with(&low, name, "(--max-case-calls 50)");
+        insta::assert_snapshot!(format!("fault_{name}"), lines[0].clone());
+    }
+);
+
+// One debug `print()` on stdout: a deterministic fault, reported in full once (with the hint
+// that diagnostics go to stderr), then one line per further case; restarts counted per
+// process; a profile with faulted cases is never called conformant.
+fault!(
+    fault_debug_print_to_stdout,
+    "FAULT-debug-print-to-stdout",
+    |name: &str| {
+        let ran = run_fault(name, &["-j", "2", "--max-restarts", "6"]);
+        assert_faulted_with(&ran, name, "it wrote a line that is not a protocol message");
+        let (full, repeated): (Vec<&String>, Vec<&String>) = ran
+            .problems
+            .iter()
+            .partition(|p| p.contains("last lines exchanged"));
+        assert_eq!(
+            full.len(),
+            1,
+            "{name}: reported in full once: {:?}",
+            ran.problems
+        );
+        assert!(
+            full[0].contains("write diagnostics (print, console.log, a logger) to stderr"),
+            "{name}: the hint: {}",
+            full[0]
+        );
+        assert!(repeated.len() >= 2, "{name}: {:?}", ran.problems);
+        for p in &repeated {
+            assert!(
+                p.contains("(the same fault as reported above in full)"),
+                "{p}"
+            );
+            assert_eq!(
+                p.lines().count(),
+                2,
+                "{name}: a repeat is one line and its restart: {p}"
+            );
+        }
+        // Each process counts its own restarts: 1, 2, … per process, never a step of 2.
+        let mut per_process: std::collections::BTreeMap<String, Vec<u32>> = Default::default();
+        for p in &ran.problems {
+            if let Some(rest) = p.split("(restart ").nth(1) {
+                let (n, rest) = rest.split_once(" of process ").unwrap_or(("", ""));
+                let process = rest.split(';').next().unwrap_or_default().to_owned();
+                if let Ok(n) = n.parse() {
+                    per_process.entry(process).or_default().push(n);
+                }
+            }
+        }
+        assert!(!per_process.is_empty(), "{name}: {:?}", ran.problems);
+        for (process, ns) in &per_process {
+            let want: Vec<u32> = (1..=ns.len() as u32).collect();
+            assert_eq!(ns, &want, "{name}: restarts of process {process}");
+        }
+        // The human report: no profile with a faulted case is conformant, and the faults'
+        // transcripts are not printed a second time on stdout.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+            .args([
+                "run",
+                "--seed",
+                "7",
+                "--cases",
+                "64",
+                "--no-corpus",
+                "--no-shrink",
+            ])
+            .args([
+                "-j",
+                "1",
+                "--max-restarts",
+                "3",
+                "--message-timeout",
+                "20",
+                "--",
+            ])
+            .args(["python3", &format!("{DIR}/{name}.py")])
+            .env_remove("CI")
+            .output()
+            .expect("mirrorless runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(!stdout.contains(": conformant"), "{stdout}");
+        assert!(stdout.contains("INCOMPLETE"), "{stdout}");
+        assert!(
+            stdout.contains("without a verdict (harness faults"),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("last lines exchanged"), "{stdout}");
+        assert_eq!(
+            stderr.matches("last lines exchanged").count(),
+            1,
+            "{stderr}"
+        );
     }
 );
 

@@ -209,7 +209,8 @@ fn a_stop_ends_a_wait_at_once_and_the_driver_does_not_recover() {
 }
 
 /// Forks share the run's restart budget: with `max_restarts = 1`, the first fault (on either
-/// process) takes the one restart and the next fault ends the run.
+/// process) takes the one restart and the next fault ends the run. Each process's report
+/// counts its own restarts.
 #[test]
 fn forks_share_the_restart_budget() {
     let mut config = python("fixtures/impls/misbehaving/crash-mid-case.py", &[]);
@@ -218,7 +219,13 @@ fn forks_share_the_restart_budget() {
     let mut fork = d.fork().expect("a stdio driver forks");
     let case = first_case(Profile::V2026_07);
     let first = d.run_case(&case).expect_err("it crashes");
-    assert!(first.0.contains("restart 1 of 1"), "{first}");
+    // Each process counts its own restarts; the budget is the run's.
+    assert!(
+        first
+            .0
+            .contains("restart 1 of process 1; 1 of 1 in the run"),
+        "{first}"
+    );
     assert!(d.recovers());
     let second = fork.run_case(&case).expect_err("the fork crashes too");
     assert!(

@@ -355,7 +355,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         Err(e) => return fail_or_stopped(&stop, e),
     };
     let text = match args.format {
-        Format::Human => report::render_human(&report),
+        Format::Human => report::render_human_after_progress(&report),
         Format::Json => report::render_json(&report),
         Format::Junit => report::render_junit(&report),
     };

@@ -2,7 +2,7 @@
 //! `mirrorless run`/`replay`, and the hidden `mirrorless reference-impl --stdio` server.
 
 use clap::Args;
-use mirrorless_conformance::driver::{AgentLoop, Driver};
+use mirrorless_conformance::driver::{AgentLoop, CaseLimits, Driver};
 use mirrorless_conformance::reference::ReferenceLoop;
 use mirrorless_conformance::stdio::message::Implementation;
 use mirrorless_conformance::stdio::{StdioConfig, StdioDriver, serve};
@@ -36,6 +36,17 @@ pub struct StdioArgs {
     /// docs/schemas/stdio (slower; use it while writing an adapter).
     #[arg(long)]
     pub validate_protocol: bool,
+    /// Model calls and tool runs the harness serves in one case before it stops the case as a
+    /// fault (a loop that retries a failed call forever).
+    #[arg(long, value_name = "N", default_value_t = CaseLimits::DEFAULT.calls, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_case_calls: u64,
+    /// Durable and live events one case may record before the harness stops it as a fault.
+    #[arg(long, value_name = "N", default_value_t = CaseLimits::DEFAULT.events, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_case_events: u64,
+    /// Bytes of protocol messages the implementation may send in one case before the harness
+    /// stops it as a fault.
+    #[arg(long, value_name = "BYTES", default_value_t = CaseLimits::DEFAULT.bytes, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_case_bytes: u64,
 }
 
 /// The longest duration any option accepts: a year. Longer values mean "never" to a person,
@@ -82,6 +93,11 @@ pub fn driver(
     config.case_timeout = args.case_timeout;
     config.max_restarts = args.max_restarts;
     config.validate = args.validate_protocol;
+    config.limits = CaseLimits {
+        calls: args.max_case_calls,
+        events: args.max_case_events,
+        bytes: args.max_case_bytes,
+    };
     config.stop = stop.clone();
     let driver = StdioDriver::start(config).map_err(|e| e.0)?;
     let profiles = Profile::ALL

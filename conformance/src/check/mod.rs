@@ -56,9 +56,22 @@ use crate::vocab::live::LiveEmit;
 /// line numbers. `CHUNK-1` is not inferred from provenance or assembly here (see
 /// [`LogChecker::infer_chunk_fidelity`]): the caller knows the stream and checks it exactly.
 pub fn check_events(profile: Profile, events: &[SessionEvent]) -> Vec<Finding> {
+    check_owned(profile, events, false)
+}
+
+/// [`check_events`], with each finding's `line` set to the 1-based position in `events` of
+/// the event it was found at (as if the events were the lines of a log without a header), so
+/// that a report can point at the event itself even where its `seq` is wrong (`SEQ-1`), or
+/// state leaking from an earlier case made it large.
+pub fn check_events_numbered(profile: Profile, events: &[SessionEvent]) -> Vec<Finding> {
+    check_owned(profile, events, true)
+}
+
+fn check_owned(profile: Profile, events: &[SessionEvent], numbered: bool) -> Vec<Finding> {
     let mut checker = LogChecker::without_header(profile).infer_chunk_fidelity(false);
-    for event in events {
+    for (i, event) in events.iter().enumerate() {
         match serde_json::to_vec(event) {
+            Ok(bytes) if numbered => checker.feed_event_bytes_at(i as u64 + 1, &bytes),
             Ok(bytes) => checker.feed_event_bytes(&bytes),
             // A `SessionEvent` always serializes; keep the invariant visible if it ever does not.
             Err(e) => checker.push_external(Finding::new(

@@ -393,6 +393,12 @@ impl LogChecker {
         self.feed(None, bytes, true);
     }
 
+    /// Feeds one event serialized as JSON as line `line_no` of a log without a header (used
+    /// by [`check_events_numbered`](super::check_events_numbered)).
+    pub fn feed_event_bytes_at(&mut self, line_no: u64, bytes: &[u8]) {
+        self.feed(Some(line_no), bytes, true);
+    }
+
     /// Adds a finding found outside the line parser (e.g. an I/O-level problem).
     pub fn push_external(&mut self, finding: Finding) {
         self.monitor.push(finding);

@@ -169,6 +169,8 @@ pub enum Exchange {
     Input {
         /// The action index in the script.
         action: usize,
+        /// How many durable events had been recorded when it was delivered.
+        at: u64,
     },
     /// A model call was opened.
     ModelRequest {
@@ -219,10 +221,98 @@ impl Observation {
         self.transcript
             .iter()
             .filter_map(|x| match x {
-                Exchange::Input { action } => Some(*action),
+                Exchange::Input { action, .. } => Some(*action),
                 _ => None,
             })
             .collect()
+    }
+}
+
+/// What one case may cost the harness at most. An implementation that loops (a failed call
+/// retried forever, a tool run again and again) would otherwise make the harness hold an
+/// ever-growing log and transcript until the case timeout; a limit reached ends the case with
+/// a [`LimitExceeded`] fault instead, naming the limit. The defaults are far above what any
+/// generated case needs (a few dozen calls and a few hundred events).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CaseLimits {
+    /// Model calls and tool runs the harness serves in one case (`--max-case-calls`).
+    pub calls: u64,
+    /// Durable and live events the implementation records in one case (`--max-case-events`).
+    pub events: u64,
+    /// Bytes of protocol messages an out-of-process implementation sends in one case
+    /// (`--max-case-bytes`); an in-process loop hands over values, not bytes.
+    pub bytes: u64,
+}
+
+impl CaseLimits {
+    /// 1,000 calls, 100,000 events and 64 MiB per case.
+    pub const DEFAULT: CaseLimits = CaseLimits {
+        calls: 1_000,
+        events: 100_000,
+        bytes: 64 << 20,
+    };
+}
+
+impl Default for CaseLimits {
+    fn default() -> Self {
+        CaseLimits::DEFAULT
+    }
+}
+
+/// Which [`CaseLimits`] bound a case reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// [`CaseLimits::calls`].
+    Calls,
+    /// [`CaseLimits::events`].
+    Events,
+    /// [`CaseLimits::bytes`].
+    Bytes,
+}
+
+/// A case reached one of its [`CaseLimits`]: the harness stopped serving it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitExceeded {
+    /// The bound reached.
+    pub limit: Limit,
+    /// Its value.
+    pub value: u64,
+}
+
+impl LimitExceeded {
+    /// The command-line option that sets the limit.
+    pub fn flag(&self) -> &'static str {
+        match self.limit {
+            Limit::Calls => "--max-case-calls",
+            Limit::Events => "--max-case-events",
+            Limit::Bytes => "--max-case-bytes",
+        }
+    }
+}
+
+impl std::fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, hint) = match self.limit {
+            Limit::Calls => (
+                "model calls and tool runs",
+                "does it retry a failed call (or run a tool) forever? A call the harness refused to retry, or one the script does not have, must end the turn",
+            ),
+            Limit::Events => (
+                "durable and live events",
+                "does it record events in a loop?",
+            ),
+            Limit::Bytes => (
+                "bytes of protocol messages",
+                "does it write in a loop, or very large messages?",
+            ),
+        };
+        write!(
+            f,
+            "it reached the case limit of {} {what} ({} {}): the harness stopped the case; {hint}",
+            self.value,
+            self.flag(),
+            self.value
+        )
     }
 }
 
@@ -242,6 +332,13 @@ pub struct Harness<'c> {
     pending: VecDeque<(StreamItem, Option<usize>)>,
     disposed: bool,
     obs: Observation,
+    limits: CaseLimits,
+    /// What the case has cost so far: calls served, events recorded, bytes received.
+    spent: CaseLimits,
+    exceeded: Option<LimitExceeded>,
+    /// Unwind out of the implementation at a limit (in-process: a looping loop never
+    /// returns by itself); an out-of-process driver checks [`Harness::exceeded`] instead.
+    unwind: bool,
 }
 
 impl<'c> Harness<'c> {
@@ -257,11 +354,65 @@ impl<'c> Harness<'c> {
             pending: VecDeque::new(),
             disposed: false,
             obs: Observation::default(),
+            limits: CaseLimits::DEFAULT,
+            spent: CaseLimits {
+                calls: 0,
+                events: 0,
+                bytes: 0,
+            },
+            exceeded: None,
+            unwind: false,
+        }
+    }
+
+    /// Bounds what the case may cost (see [`CaseLimits`]).
+    pub fn with_limits(mut self, limits: CaseLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The first limit the case reached, if any. Once one is reached, nothing more is
+    /// recorded, so the observation stays bounded.
+    pub fn exceeded(&self) -> Option<LimitExceeded> {
+        self.exceeded
+    }
+
+    /// Counts `n` bytes of protocol messages received (out-of-process drivers).
+    pub fn received_bytes(&mut self, n: usize) {
+        self.spent.bytes = self.spent.bytes.saturating_add(n as u64);
+        if self.spent.bytes > self.limits.bytes {
+            self.reached(Limit::Bytes, self.limits.bytes);
+        }
+    }
+
+    /// Counts one more of `limit`; false once the case is over its limits (nothing more is
+    /// to be recorded).
+    fn spend(&mut self, limit: Limit) -> bool {
+        let (spent, max) = match limit {
+            Limit::Calls => (&mut self.spent.calls, self.limits.calls),
+            Limit::Events => (&mut self.spent.events, self.limits.events),
+            Limit::Bytes => (&mut self.spent.bytes, self.limits.bytes),
+        };
+        *spent = spent.saturating_add(1);
+        if *spent > max {
+            self.reached(limit, max);
+        }
+        self.exceeded.is_none()
+    }
+
+    fn reached(&mut self, limit: Limit, value: u64) {
+        let hit = *self.exceeded.get_or_insert(LimitExceeded { limit, value });
+        if self.unwind {
+            // Not a panic: no hook runs, and `InProcess::run_case` recognises the payload.
+            std::panic::resume_unwind(Box::new(hit));
         }
     }
 
     /// Records a raw live event (out-of-process drivers, which receive names as strings).
     pub fn record_live(&mut self, mut emit: LiveEmit) {
+        if !self.spend(Limit::Events) {
+            return;
+        }
         emit.at = Some(self.obs.log.len() as u64);
         self.obs.live.push(emit);
     }
@@ -298,6 +449,7 @@ impl Host for Harness<'_> {
         let action = self.case.script.actions.get(self.next_action)?;
         self.obs.transcript.push(Exchange::Input {
             action: self.next_action,
+            at: self.obs.log.len() as u64,
         });
         self.next_action += 1;
         self.pending.clear();
@@ -322,6 +474,11 @@ impl Host for Harness<'_> {
 
     fn request_model(&mut self, turn: u64, step: u64) {
         self.pending.clear();
+        if !self.spend(Limit::Calls) {
+            // Over the limit: the call ends at once, and nothing more is recorded.
+            self.pending.push_back((StreamItem::End, None));
+            return;
+        }
         let index = self.next_call;
         let Some(call) = self.calls.get(index) else {
             self.obs.transcript.push(Exchange::ModelRequest {
@@ -406,6 +563,15 @@ impl Host for Harness<'_> {
     }
 
     fn run_tool(&mut self, request: &ToolRequest) -> ToolResult {
+        if !self.spend(Limit::Calls) {
+            return ToolResult {
+                content: format!(
+                    "mirrorless: {}",
+                    self.exceeded.map(|e| e.to_string()).unwrap_or_default()
+                ),
+                is_error: true,
+            };
+        }
         let scripted = self
             .current
             .and_then(|c| c.tools.iter().find(|t| t.call_id == request.call_id));
@@ -433,7 +599,9 @@ impl Host for Harness<'_> {
     }
 
     fn append(&mut self, event: SessionEvent) {
-        self.obs.log.push(event);
+        if self.spend(Limit::Events) {
+            self.obs.log.push(event);
+        }
     }
 
     fn emit_named(&mut self, event: &str, data: serde_json::Value) {
@@ -492,6 +660,7 @@ pub type LoopFactory = std::sync::Arc<dyn Fn(Profile) -> Box<dyn AgentLoop> + Se
 pub struct InProcess {
     name: String,
     factory: LoopFactory,
+    limits: CaseLimits,
     /// How to replay a case file, with `{case}` for its path.
     replay: String,
 }
@@ -505,8 +674,16 @@ impl InProcess {
         InProcess {
             name: name.into(),
             factory: std::sync::Arc::new(factory),
+            limits: CaseLimits::DEFAULT,
             replay: "mirrorless replay {case}".to_owned(),
         }
+    }
+
+    /// Bounds what one case may cost (see [`CaseLimits`]); a loop that reaches a limit is
+    /// unwound out of and the case is a [`HarnessError`] naming the limit.
+    pub fn with_limits(mut self, limits: CaseLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Sets the replay command shown in reports; `{case}` stands for the case file. The
@@ -534,9 +711,19 @@ impl Driver for InProcess {
 
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
         let mut agent = (self.factory)(case.profile);
-        let mut harness = Harness::new(case, "agent-1");
+        let mut harness = Harness::new(case, "agent-1").with_limits(self.limits);
+        harness.unwind = true;
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| agent.run(&mut harness)));
+        if let Some(hit) = harness.exceeded() {
+            // Reached in the loop's own code or caught by it: either way the case is over.
+            return Err(HarnessError(format!(
+                "the implementation `{}` failed in case {} (profile {}): {hit}",
+                self.name,
+                case.id(),
+                case.profile
+            )));
+        }
         match outcome {
             Ok(Ok(())) => {}
             Ok(Err(e)) => {
@@ -556,6 +743,97 @@ impl Driver for InProcess {
 
     fn fork(&self) -> Option<Box<dyn Driver + Send>> {
         Some(Box::new(self.clone()))
+    }
+
+    /// Every case gets a fresh agent: after a case that reached a limit the next one runs.
+    fn recovers(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Script;
+
+    /// A loop that asks for a model call again and again, whatever the harness answers.
+    struct RetriesForever;
+
+    impl AgentLoop for RetriesForever {
+        fn new(_: Profile) -> Self {
+            RetriesForever
+        }
+
+        fn run(&mut self, host: &mut dyn Host) -> Result<(), String> {
+            host.next_input();
+            loop {
+                host.request_model(1, 1);
+                while host.next_stream_item() != StreamItem::End {}
+                host.append(event("llm/retry"));
+            }
+        }
+    }
+
+    fn event(kind: &str) -> SessionEvent {
+        SessionEvent {
+            kind: kind.into(),
+            seq: None,
+            time: None,
+            data: serde_json::json!({"turn": 1, "step": 1}),
+            surface_op: None,
+            source_event_seqs: None,
+            ignorable: None,
+        }
+    }
+
+    fn one_prompt() -> Case {
+        Case {
+            profile: Profile::V2026_08,
+            script: Script {
+                actions: vec![Action::Prompt {
+                    text: "prompt 1".into(),
+                    calls: Vec::new(),
+                }],
+            },
+        }
+    }
+
+    #[test]
+    fn an_in_process_loop_that_never_stops_calling_ends_at_the_call_limit() {
+        let limits = CaseLimits {
+            calls: 50,
+            ..CaseLimits::DEFAULT
+        };
+        let mut driver = in_process::<RetriesForever>("retries-forever").with_limits(limits);
+        let e = driver
+            .run_case(&one_prompt())
+            .expect_err("the case ends as a fault");
+        assert!(
+            e.0.contains(
+                "it reached the case limit of 50 model calls and tool runs (--max-case-calls 50)"
+            ),
+            "{e}"
+        );
+        assert!(driver.recovers(), "the next case gets a fresh agent");
+    }
+
+    #[test]
+    fn a_harness_over_its_event_limit_records_no_more() {
+        let case = one_prompt();
+        let limits = CaseLimits {
+            events: 3,
+            ..CaseLimits::DEFAULT
+        };
+        let mut harness = Harness::new(&case, "agent-1").with_limits(limits);
+        for _ in 0..10 {
+            harness.append(event("turn/start"));
+        }
+        assert_eq!(harness.observation().log.len(), 3);
+        let hit = harness.exceeded().expect("the limit is reached");
+        assert_eq!(
+            (hit.limit, hit.value, hit.flag()),
+            (Limit::Events, 3, "--max-case-events")
+        );
     }
 }
 

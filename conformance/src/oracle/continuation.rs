@@ -23,7 +23,7 @@ pub(super) fn check_continuation(
     let mut action = None;
     for x in &obs.transcript {
         match x {
-            crate::driver::Exchange::Input { action: a } => action = Some(*a),
+            crate::driver::Exchange::Input { action: a, .. } => action = Some(*a),
             crate::driver::Exchange::ModelRequest { call: Some(c), .. } => {
                 if let Some(a) = action {
                     requested.insert((a, *c));

@@ -3,6 +3,7 @@
 
 use super::expected::Expected;
 use super::finding::{Finding, Origin};
+use super::log_index::LogIndex;
 use crate::driver::Observation;
 use crate::scenario::{Action, CallEnding, Case, ModelCall};
 use crate::vocab::Profile;
@@ -57,9 +58,8 @@ fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
 pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation) -> Vec<Finding> {
     let log = &obs.log;
     let delivered_actions = obs.delivered_actions();
-    let ends: Vec<usize> = (0..log.len())
-        .filter(|i| log[*i].kind == "turn/end")
-        .collect();
+    // The end of the n-th turn is the `turn/end` inside it: never the next turn's.
+    let ix = LogIndex::of(log);
     let mut out = Vec::new();
     for (n, turn) in case.script.plan(case.profile).iter().enumerate() {
         if !delivered_actions.contains(&turn.action)
@@ -83,7 +83,7 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
         else {
             continue;
         };
-        let Some(&i) = ends.get(n) else {
+        let Some(i) = ix.turn_end(n as u64 + 1) else {
             continue;
         };
         let Some(reason) = log[i]

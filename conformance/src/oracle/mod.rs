@@ -51,6 +51,7 @@ pub mod structural;
 mod tool_calls;
 mod tool_results;
 mod turn_payloads;
+mod unprompted;
 mod unscripted;
 
 pub use chunks::describe_chunk;
@@ -170,6 +171,7 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     out.extend(unscripted::check_unscripted_calls(case, obs));
     out.extend(retries::check_retries(case, obs));
     out.extend(reasons::check_reasons(&expected, &obs.log));
+    out.extend(unprompted::check_unprompted(case, obs));
     out.extend(turn_payloads::check_turn_payloads(case, &expected, obs));
     out.extend(failures::check_failures(case, &expected, obs));
     out.extend(inputs::check_inputs(case, obs, &ix));

@@ -2,21 +2,23 @@
 
 use super::expected::Expected;
 use super::finding::{Finding, Origin};
+use super::log_index::LogIndex;
 use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
 
-/// TURN-7 against the script: each turn ends with the reason the script implies.
+/// TURN-7 against the script: each turn ends with the reason the script implies. The n-th
+/// expected turn is judged by the `turn/end` recorded inside the n-th recorded turn (after its
+/// `turn/start`, before the next): a turn left open has none, which is TURN-4's finding, and
+/// the next turn's end is never taken for its own.
 pub(super) fn check_reasons(expected: &Expected, log: &[SessionEvent]) -> Vec<Finding> {
-    let ends: Vec<(usize, &SessionEvent)> = log
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.kind == "turn/end")
-        .collect();
+    let ix = LogIndex::of(log);
     expected
         .turns
         .iter()
-        .zip(ends)
-        .filter_map(|(t, (i, e))| {
+        .enumerate()
+        .filter_map(|(n, t)| {
+            let i = ix.turn_end(n as u64 + 1)?;
+            let e = &log[i];
             let kind = e
                 .data
                 .get("reason")

@@ -3,6 +3,7 @@
 
 use super::expected::Expected;
 use super::finding::{Finding, Origin};
+use super::log_index::LogIndex;
 use crate::driver::Observation;
 use crate::scenario::{Action, Case, InterruptKind};
 use crate::vocab::Profile;
@@ -103,12 +104,14 @@ pub(super) fn check_turn_payloads(
 ) -> Vec<Finding> {
     let log = &obs.log;
     let delivered = obs.delivered_actions();
+    // A turn nothing started is reported on its own (`unprompted`) and judged as no planned
+    // turn's start.
+    let unprompted = super::unprompted::unprompted_turns(case, obs);
     let starts: Vec<usize> = (0..log.len())
-        .filter(|i| log[*i].kind == "turn/start")
+        .filter(|i| log[*i].kind == "turn/start" && !unprompted.contains(i))
         .collect();
-    let ends: Vec<usize> = (0..log.len())
-        .filter(|i| log[*i].kind == "turn/end")
-        .collect();
+    // The end of the n-th turn is the `turn/end` inside it: never the next turn's.
+    let ix = LogIndex::of(log);
     let mut mismatches = Vec::new();
     for (n, turn) in case.script.plan(case.profile).iter().enumerate() {
         if !delivered.contains(&turn.action) {
@@ -124,7 +127,7 @@ pub(super) fn check_turn_payloads(
             _ => None,
         };
         let want = expected.turns.get(n).map(|t| t.reason);
-        if let (Some(interrupt), Some(&i)) = (interrupt, ends.get(n))
+        if let (Some(interrupt), Some(i)) = (interrupt, ix.turn_end(n as u64 + 1))
             && want == Some(turn.reason)
             && log[i]
                 .data

@@ -14,7 +14,7 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
     let mut last_call: Option<usize> = None;
     for x in &obs.transcript {
         match x {
-            crate::driver::Exchange::Input { action: a } => {
+            crate::driver::Exchange::Input { action: a, .. } => {
                 action = Some(*a);
                 last_call = None;
             }

@@ -107,6 +107,25 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
             );
         }
     }
+    if let Some(leak) = &f.leak {
+        let _ = writeln!(
+            out,
+            "  state leaks between cases: this case passes when run alone in a fresh process (so the replay above passes); it failed only after other cases ran in the same process. Look for state kept from case to case (a class attribute, a global, a module-level counter or cache)."
+        );
+        if leak.reproduced {
+            let _ = writeln!(
+                out,
+                "  reproduce (the run's cases through this one, {} per profile, in one process): {}",
+                leak.cases, leak.sequence
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  `{}` did not reproduce it in one process: rerun the whole run with -j 1 (the same seed and corpus)",
+                leak.sequence
+            );
+        }
+    }
     out
 }
 
@@ -126,6 +145,17 @@ pub fn render_found(profile: Profile, case: &Case, finding: &Finding) -> String 
 
 /// Renders a whole run for humans.
 pub fn render_human(report: &RunReport) -> String {
+    render_human_with(report, true)
+}
+
+/// Renders a whole run for humans after its progress went to standard error: each problem,
+/// already printed there in full as it happened, is listed by its first line only, so that a
+/// fault's transcript is not printed twice.
+pub fn render_human_after_progress(report: &RunReport) -> String {
+    render_human_with(report, false)
+}
+
+fn render_human_with(report: &RunReport, full_problems: bool) -> String {
     let mut out = String::new();
     for p in &report.profiles {
         for f in p.failures.iter().chain(&p.warnings) {
@@ -172,10 +202,13 @@ pub fn render_human(report: &RunReport) -> String {
             .count();
         let _ = writeln!(
             out,
-            "{}: {} — {} cases ({} generated, {} from the corpus), {} failed; {passed} requirements passed; {:.0} cases/s",
+            "{}: {} — {} cases ({} generated, {} from the corpus), {} failed{}; {passed} requirements passed; {:.0} cases/s",
             p.profile,
             if p.conformant() {
                 "conformant"
+            } else if p.incomplete() {
+                // Nothing failed, but not every case got a verdict: this proves nothing.
+                "INCOMPLETE"
             } else {
                 "NOT CONFORMANT"
             },
@@ -183,6 +216,14 @@ pub fn render_human(report: &RunReport) -> String {
             p.generated,
             p.replayed,
             p.failed_cases,
+            if p.faulted_cases > 0 {
+                format!(
+                    ", {} without a verdict (harness faults, see the problems below)",
+                    p.faulted_cases
+                )
+            } else {
+                String::new()
+            },
             p.cases_per_second
         );
         if let Some(part) = p.partition {
@@ -223,7 +264,14 @@ pub fn render_human(report: &RunReport) -> String {
         }
     }
     for problem in &report.problems {
-        let _ = writeln!(out, "problem: {problem}");
+        match problem.split_once('\n') {
+            Some((headline, _)) if !full_problems => {
+                let _ = writeln!(out, "problem: {headline} (in full above, on stderr)");
+            }
+            _ => {
+                let _ = writeln!(out, "problem: {problem}");
+            }
+        }
     }
     let _ = writeln!(
         out,

@@ -16,7 +16,9 @@ use super::message::{
 use super::process::{Process, Read1, WaitError, WriteError};
 use super::schema::Validator;
 use super::text::{preview, secs, shell_quote, tail_chars};
-use crate::driver::{Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput};
+use crate::driver::{
+    CaseLimits, Driver, Harness, HarnessError, Host, Observation, StreamItem, UserInput,
+};
 use crate::scenario::Case;
 use crate::stop::{Stop, StopReason, deadline_after};
 use crate::vocab::Profile;
@@ -45,13 +47,15 @@ pub struct StdioConfig {
     pub max_restarts: u32,
     /// Validate every message, in both directions, against the protocol's JSON Schemas.
     pub validate: bool,
+    /// What one case may cost: calls served, events recorded, bytes received.
+    pub limits: CaseLimits,
     /// Ends every wait early when the run is stopped (a signal, `--run-timeout`).
     pub stop: Stop,
 }
 
 impl StdioConfig {
     /// The defaults for `command`: 10 s startup, 5 s per message, 30 s per case, 64 KiB of
-    /// stderr, 10 restarts, no schema validation.
+    /// stderr, 10 restarts, no schema validation, [`CaseLimits::DEFAULT`].
     pub fn new(command: Vec<String>) -> StdioConfig {
         StdioConfig {
             command,
@@ -61,6 +65,7 @@ impl StdioConfig {
             stderr_limit: 64 << 10,
             max_restarts: 10,
             validate: false,
+            limits: CaseLimits::DEFAULT,
             stop: Stop::never(),
         }
     }
@@ -85,6 +90,13 @@ pub struct StdioDriver {
     restart: Result<(), Option<u32>>,
     /// Restarts reserved so far (one per fault), shared with forks.
     restarts: Arc<AtomicU32>,
+    /// Restarts of this process alone (its faults), which its reports count.
+    own_restarts: u32,
+    /// This process's number in the run: 1 for the first, then each fork's.
+    process_no: u32,
+    /// Processes started so far, shared with forks (numbers them).
+    processes: Arc<AtomicU32>,
+
     implementation: Implementation,
     profiles: Option<Vec<String>>,
     recent: VecDeque<(Direction, String)>,
@@ -118,6 +130,9 @@ impl StdioDriver {
             process: None,
             restart: Ok(()),
             restarts: Arc::new(AtomicU32::new(0)),
+            own_restarts: 0,
+            process_no: 1,
+            processes: Arc::new(AtomicU32::new(1)),
             implementation: Implementation::default(),
             profiles: None,
             recent: VecDeque::new(),
@@ -406,6 +421,10 @@ impl StdioDriver {
         let mut awaiting = "its first message of the case";
         let mut disposal = Disposal::default();
         loop {
+            // A limit reached by the last message ends the case before the next is read.
+            if let Some(hit) = harness.exceeded() {
+                return Err(fault(hit.to_string()));
+            }
             let now = Instant::now();
             if now >= case_deadline {
                 // Also catches an implementation that never stops talking.
@@ -438,14 +457,21 @@ impl StdioDriver {
                 }
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
             };
+            harness.received_bytes(line.len() + 1);
             if line.trim().is_empty() {
                 continue;
             }
             let msg = match parse_to_harness(&line) {
                 Ok(m) => m,
                 Err(e) => {
+                    // Not JSON at all: most often a debug print or a log line on stdout.
+                    let hint = if serde_json::from_str::<serde::de::IgnoredAny>(&line).is_err() {
+                        STDOUT_HINT
+                    } else {
+                        ""
+                    };
                     let what = format!(
-                        "it wrote a line that is not a protocol message ({e}): `{}`",
+                        "it wrote a line that is not a protocol message ({e}): `{}`{hint}",
                         preview(&line, 200)
                     );
                     self.note(Direction::ToHarness, line);
@@ -547,6 +573,10 @@ impl StdioDriver {
                     }
                 }
             };
+            // Over a limit, the answer is not sent: the case ends here.
+            if let Some(hit) = harness.exceeded() {
+                return Err(fault(hit.to_string()));
+            }
             let limit = self.limit(case_deadline);
             self.send_on(process, &answer, &limit)?;
         }
@@ -602,8 +632,25 @@ impl StdioDriver {
         if let Some(c) = case {
             let _ = write!(s, "\n  the case: {c}");
         }
+        s.push_str(&self.restart_note());
+        s
+    }
+
+    /// What became of the process after a fault: restarted (counted for this process, and
+    /// against the run's budget when processes run in parallel), or no restart left.
+    fn restart_note(&self) -> String {
+        let mut s = String::new();
         let max = self.config.max_restarts;
+        // Forks hold the shared counter too: then each process counts its own restarts.
+        let parallel = Arc::strong_count(&self.restarts) > 1;
         match self.restart {
+            Err(Some(n)) if parallel => {
+                let _ = write!(
+                    s,
+                    "\n  The process was stopped; the next case starts it afresh (restart {} of process {}; {n} of {max} in the run, --max-restarts).",
+                    self.own_restarts, self.process_no
+                );
+            }
             Err(Some(n)) => {
                 let _ = write!(
                     s,
@@ -623,6 +670,7 @@ impl StdioDriver {
 
     /// After a fault: takes the next restart from the shared budget, if one is left.
     fn reserve_restart(&mut self) {
+        self.own_restarts = self.own_restarts.saturating_add(1);
         let n = self
             .restarts
             .fetch_add(1, Ordering::SeqCst)
@@ -656,6 +704,9 @@ struct Limit {
     flag: &'static str,
     value: Duration,
 }
+
+/// Said of a line on stdout that is not JSON.
+const STDOUT_HINT: &str = "; stdout carries protocol messages only: write diagnostics (print, console.log, a logger) to stderr, which the harness shows in its reports (docs/protocol/stdio.md §1)";
 
 /// How long a process may take to exit by itself after `shutdown` before it is stopped.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
@@ -727,6 +778,12 @@ impl Driver for StdioDriver {
             process: None,
             restart: Ok(()),
             restarts: Arc::clone(&self.restarts),
+            own_restarts: 0,
+            process_no: self
+                .processes
+                .fetch_add(1, Ordering::SeqCst)
+                .saturating_add(1),
+            processes: Arc::clone(&self.processes),
             implementation: self.implementation.clone(),
             profiles: self.profiles.clone(),
             recent: VecDeque::new(),
@@ -793,7 +850,7 @@ impl Driver for StdioDriver {
             return Err(HarnessError("the implementation is not running".into()));
         };
         let mark = process.stderr_mark();
-        let mut harness = Harness::new(case, AGENT);
+        let mut harness = Harness::new(case, AGENT).with_limits(self.config.limits);
         match self.play(&mut process, case, &mut harness) {
             Ok(()) => {
                 let mut obs = harness.finish();

@@ -29,12 +29,14 @@
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
 mod corpus;
+mod leak;
 pub mod macros;
 mod partition;
 mod shrink;
 mod tally;
 
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
+pub use leak::StateLeak;
 pub use partition::{Partition, PartitionKind};
 
 use shrink::{NoShrink, as_found, redraw, shrink};
@@ -250,6 +252,10 @@ pub struct Failure {
     /// Standard error of an out-of-process implementation during the case.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// Set when the minimal case passes when run alone in a fresh process: the failure needs
+    /// the cases that ran before it, so state leaks between cases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leak: Option<StateLeak>,
 }
 
 /// The results under one profile.
@@ -265,6 +271,9 @@ pub struct ProfileReport {
     pub failed_cases: u64,
     /// Executed cases with SHOULD findings only.
     pub warned_cases: u64,
+    /// Cases this shard ran that ended in a harness fault (no verdict): while any did, the
+    /// profile is incomplete, never conformant.
+    pub faulted_cases: u64,
     /// Wall time in seconds, shrinking included.
     pub seconds: f64,
     /// Cases per second, shrinking excluded.
@@ -323,10 +332,18 @@ impl Serialize for CaseIds {
 }
 
 impl ProfileReport {
-    /// Whether the implementation conforms under this profile: it executed a case and nothing
-    /// [failed](Self::failed).
+    /// Whether the implementation conforms under this profile: it executed a case, no case
+    /// ended in a harness fault, and nothing [failed](Self::failed).
     pub fn conformant(&self) -> bool {
-        self.generated.saturating_add(self.replayed) > 0 && !self.failed()
+        self.generated.saturating_add(self.replayed) > 0
+            && self.faulted_cases == 0
+            && !self.failed()
+    }
+
+    /// Whether the profile proves nothing either way: nothing failed, but a case ended in a
+    /// harness fault or no case ran.
+    pub fn incomplete(&self) -> bool {
+        !self.failed() && !self.conformant()
     }
 
     /// Whether something failed under this profile: a requirement (a warning, too, under
@@ -497,6 +514,8 @@ struct Drawn<T> {
     tree: T,
     rng: TestRng,
     id: String,
+    /// Its position among the profile's generated cases.
+    index: u64,
 }
 
 /// What running one case came to.
@@ -521,6 +540,47 @@ fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
         Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
         Err(e) => Ran::Halt(e),
     }
+}
+
+/// A case's harness fault as the run reports it: in full the first time; when an earlier
+/// problem was the same fault ([`fault_class`]: a deterministic one, such as a debug print on
+/// stdout, hits every case again in each fresh process), by its first line and its last (what
+/// became of the process), so that the run says it once. Decided in case order, so the report
+/// does not depend on `-j`.
+fn case_fault(e: HarnessError, problems: &[String]) -> HarnessError {
+    let class = fault_class(&e.0);
+    if !problems.iter().any(|p| fault_class(p) == class) {
+        return e;
+    }
+    let mut lines = e.0.lines();
+    let headline = lines.next().unwrap_or_default();
+    let mut short = format!("{headline} (the same fault as reported above in full)");
+    if let Some(last) = lines
+        .last()
+        .filter(|l| l.trim_start().starts_with("The process was"))
+    {
+        short.push('\n');
+        short.push_str(last);
+    }
+    HarnessError(short)
+}
+
+/// What makes two faults the same: the first line of the report without what it quotes
+/// (between backticks), numbers and case ids, so that a debug print of other arguments, in
+/// another case, is the same fault.
+fn fault_class(problem: &str) -> String {
+    let headline = problem.lines().next().unwrap_or_default();
+    let mut unquoted = String::with_capacity(headline.len());
+    for (i, part) in headline.split('`').enumerate() {
+        if i % 2 == 0 {
+            unquoted.push_str(part);
+        }
+    }
+    unquoted
+        .split(' ')
+        .filter(|w| !(w.len() == 16 && w.chars().all(|c| c.is_ascii_hexdigit())))
+        .flat_map(|w| w.chars().filter(|c| !c.is_ascii_digit()).chain([' ']))
+        .collect()
 }
 
 /// Records a harness fault as a problem of the run (a stop is reported once, by `run_until`).
@@ -614,6 +674,8 @@ fn run_profile(
     // Corpus cases drawn (coverage) and replayed to a verdict by this shard.
     let mut replay_drawn: u64 = 0;
     let mut replayed: u64 = 0;
+    // Cases run to a harness fault instead of a verdict.
+    let mut faulted: u64 = 0;
 
     for ((path, file), mine) in &replay {
         let case = &file.case;
@@ -633,11 +695,13 @@ fn run_profile(
             Ran::Verdict(v, stderr) => (v, stderr),
             Ran::Fault(e) => {
                 // No verdict: the case is not counted, the fault is a problem of the run.
-                record_fault(e, stop, problems, on);
+                faulted += 1;
+                record_fault(case_fault(e, problems), stop, problems, on);
                 continue;
             }
             Ran::Halt(e) => {
-                record_fault(e, stop, problems, on);
+                faulted += u64::from(stop.reason().is_none());
+                record_fault(case_fault(e, problems), stop, problems, on);
                 halted = true;
                 break;
             }
@@ -718,7 +782,12 @@ fn run_profile(
                 *tally.exercised.entry(r).or_default() += 1;
             }
             if in_shard(i, &id) {
-                drawn.push(Drawn { tree, rng, id });
+                drawn.push(Drawn {
+                    tree,
+                    rng,
+                    id,
+                    index: i,
+                });
                 batch_cases.push(case);
             }
         }
@@ -738,16 +807,25 @@ fn run_profile(
             run_parallel(&mut forks, &batch_cases, stop)
         };
         for ((d, case), ran) in drawn.into_iter().zip(batch_cases).zip(results) {
-            let Drawn { mut tree, rng, id } = d;
+            let Drawn {
+                mut tree,
+                rng,
+                id,
+                index,
+            } = d;
             let (verdict, stderr) = match ran {
                 Ran::Verdict(v, stderr) => (v, stderr),
                 Ran::Fault(e) => {
                     // No verdict: not executed, though drawn (its coverage is counted above).
-                    record_fault(e, stop, problems, on);
+                    faulted += 1;
+                    record_fault(case_fault(e, problems), stop, problems, on);
                     continue;
                 }
                 Ran::Halt(e) => {
-                    record_fault(e, stop, problems, on);
+                    // A fault it does not recover from (not the run being stopped): this
+                    // case, too, has no verdict.
+                    faulted += u64::from(stop.reason().is_none());
+                    record_fault(case_fault(e, problems), stop, problems, on);
                     halted = true;
                     break;
                 }
@@ -796,7 +874,13 @@ fn run_profile(
                     );
                     shrinking += t.elapsed();
                     match shrunk {
-                        Ok(failure) => failure,
+                        Ok(mut failure) => {
+                            // A case that fails only after others leaks state: say so, with
+                            // a sequence that reproduces it.
+                            failure.leak =
+                                leak::check(driver, config, stop, profile, &failure, target, index);
+                            failure
+                        }
                         Err(e) => {
                             // The failure stands as found; the fault is a problem of its own.
                             if stop.reason().is_some() || !driver.recovers() {
@@ -852,9 +936,16 @@ fn run_profile(
     let drawn = replay_drawn + generated;
     // A requirement passes (or goes unexercised) only in a profile that executed a case.
     let executed = replayed + generated_run > 0;
+    // Every requirement the driver enforces has a row, and so does every other one a case
+    // was counted against (a log rule such as LOG-2 the checker reports on a case's log):
+    // a requirement that fails is never missing from the table.
     let requirements = REQUIREMENTS
         .iter()
-        .filter(|r| r.enforced_by(Enforcement::Driver))
+        .filter(|r| {
+            r.enforced_by(Enforcement::Driver)
+                || tally.failures.contains_key(r.id)
+                || tally.warnings.contains_key(r.id)
+        })
         .map(|r| {
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
@@ -894,6 +985,7 @@ fn run_profile(
         replayed,
         failed_cases: tally.failed_cases,
         warned_cases: tally.warned_cases,
+        faulted_cases: faulted,
         seconds,
         cases_per_second: done as f64 / running,
         requirements,

@@ -81,6 +81,7 @@ pub(super) fn as_found(
         case_file,
         replay,
         stderr,
+        leak: None,
     }
 }
 
@@ -170,5 +171,6 @@ pub(super) fn shrink(
         case_file,
         replay,
         stderr: obs.stderr,
+        leak: None,
     })
 }
