@@ -755,6 +755,7 @@ impl Driver for InProcess {
 mod tests {
     use super::*;
     use crate::scenario::Script;
+    use serde_json::json;
 
     /// A loop that asks for a model call again and again, whatever the harness answers.
     struct RetriesForever;
@@ -835,13 +836,6 @@ mod tests {
             (Limit::Events, 3, "--max-case-events")
         );
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::scenario::Script;
-    use serde_json::json;
 
     #[test]
     fn an_event_emitted_by_name_is_recorded_as_a_stdio_emit_is() {

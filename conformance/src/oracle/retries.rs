@@ -23,7 +23,7 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut previous: Option<(usize, usize)> = None;
     for x in &obs.transcript {
         match x {
-            Exchange::Input { action: a } => {
+            Exchange::Input { action: a, .. } => {
                 action = Some(*a);
                 previous = None;
             }

@@ -15,7 +15,7 @@ pub(super) fn check_tool_calls(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut action = None;
     for x in &obs.transcript {
         match x {
-            Exchange::Input { action: a } => action = Some(*a),
+            Exchange::Input { action: a, .. } => action = Some(*a),
             Exchange::ModelRequest { call: Some(c), .. } => {
                 let Some(Action::Prompt { calls, .. }) =
                     action.and_then(|a| case.script.actions.get(a))
