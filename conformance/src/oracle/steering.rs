@@ -36,9 +36,11 @@ pub(super) fn texts_of(event: &SessionEvent) -> Vec<&str> {
 
 /// STEER-2: every steering message is recorded exactly once, as the profile's event, before
 /// the model call that follows it. Steering sent during a call that ended its turn early (a
-/// failure, a cancel) is left over, and claimed by the next turn right after its prompt: as a
-/// `user/message` before its first step (2026-07), or among the first events of its first
-/// step (2026-08); never in the failed step (STEER-1 judges that on the log under 2026-07).
+/// failure, a cancel) is left over. Under 2026-07 a failure re-enqueues it, and it runs at
+/// once as a turn of its own: its `user/message`s, right after `turn/start`, are that turn's
+/// prompt; a cancel drops it (upstream `Agent.cancel`), so it is never recorded. Under 2026-08
+/// the next turn claims it among the first events of its first step. Never in the failed step
+/// (STEER-1 judges that on the log under 2026-07).
 pub(super) fn check_steering(
     case: &Case,
     expected: &Expected,
@@ -69,8 +71,12 @@ pub(super) fn check_steering(
                 "user/message {:?} among the first events of turn {turn} step {step}",
                 s.text
             ),
+            _ if s.dropped => format!(
+                "no record of {:?}: the cancel of turn {} dropped it",
+                s.text, s.turn
+            ),
             (Profile::V2026_07, Some(_)) => format!(
-                "user/message {:?} in turn {turn} right after its prompt, before step 1 (left over from turn {}, which ended early)",
+                "user/message {:?} as the prompt of turn {turn}, right after its turn/start (left over from turn {}, whose call failed)",
                 s.text, s.turn
             ),
             (Profile::V2026_08, Some(_)) => format!(
@@ -96,6 +102,26 @@ pub(super) fn check_steering(
         } else {
             ""
         };
+        if s.dropped {
+            if let Some(first) = records.first() {
+                out.push(finding(
+                    *first,
+                    format!(
+                        "the steering message {:?} sent during turn {} step {} was recorded, but the cancel of that turn drops pending steering (2026-07 `cancel()`: steering for the cancelled turn is not re-enqueued)",
+                        s.text, s.turn, s.step
+                    ),
+                ));
+            }
+            continue;
+        }
+        // The other steers left over by the same call: a 2026-07 leftover turn's prompt is all
+        // of them, in order.
+        let siblings: Vec<&str> = expected
+            .steers
+            .iter()
+            .filter(|o| o.turn == s.turn && o.step == s.step && o.leftover_to == s.leftover_to)
+            .map(|o| o.text.as_str())
+            .collect();
         match records.as_slice() {
             [] if s.optional && discards_on_cancel(log) => {}
             [] => out.push(finding(
@@ -120,11 +146,19 @@ pub(super) fn check_steering(
                         "steering/message",
                         before_next && ix.ords[*only].0 == turn && turn_end.is_none_or(|t| *only < t),
                     ),
-                    // Right after the prompt: inside the turn, before its first `step/start`.
+                    // The turn's prompt: right after its `turn/start`, preceded only by the
+                    // records of the steers left over with it.
                     (Profile::V2026_07, Some(_)) => (
                         "user/message",
                         ix.ords[*only] == (turn, 0)
-                            && log[..*only].iter().rev().take_while(|x| x.kind != "turn/start").all(|x| x.kind == "user/message"),
+                            && log[..*only]
+                                .iter()
+                                .rev()
+                                .take_while(|x| x.kind != "turn/start")
+                                .all(|x| {
+                                    x.kind == "user/message"
+                                        && siblings.iter().any(|t| texts_of(x).contains(t))
+                                }),
                     ),
                     (Profile::V2026_08, _) => ("user/message", before_next && first_in_step()),
                 };
@@ -151,7 +185,8 @@ pub(super) fn check_steering(
                             match (case.profile, s.leftover_to) {
                                 (Profile::V2026_07, None) => "outside its turn or after the next model call started".to_owned(),
                                 (Profile::V2026_08, None) => "not among the first events of the next step".to_owned(),
-                                (_, Some(next)) => format!("not right after the prompt of turn {next}, which claims it"),
+                                (Profile::V2026_07, Some(next)) => format!("not as the prompt of turn {next}, the turn it starts (right after its `turn/start`)"),
+                                (Profile::V2026_08, Some(next)) => format!("not right after the prompt of turn {next}, which claims it"),
                             }
                         ),
                     ));

@@ -1,4 +1,5 @@
-//! A model call the script does not have (CHUNK-6 after a failed call, TURN-7 otherwise).
+//! A model call the script does not have (CHUNK-6 after a failed call in its turn, TURN-7
+//! otherwise).
 
 use super::finding::{Finding, Origin};
 use crate::driver::Observation;
@@ -7,18 +8,22 @@ use crate::vocab::Profile;
 
 /// A model call the script does not have: the implementation went on where the protocol
 /// says the step or the turn ends. After a failed call that is CHUNK-6 (2026-07 has no in-step
-/// retries; 2026-08 retries only when `agent/request-error` says so); otherwise the turn should
-/// have ended (no tool call, no steering), which is TURN-7's.
+/// retries; 2026-08 retries only when `agent/request-error` says so), but only inside the failed
+/// call's turn: a request in a turn started after it is never an in-step retry. Otherwise the
+/// turn should have ended (no tool call, no steering), or the turn is one the script never
+/// started, which is TURN-7's.
 pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut action = None;
-    let mut last_call: Option<usize> = None;
+    let mut last_call: Option<(usize, u64)> = None;
     for x in &obs.transcript {
         match x {
             crate::driver::Exchange::Input { action: a } => {
                 action = Some(*a);
                 last_call = None;
             }
-            crate::driver::Exchange::ModelRequest { call: Some(c), .. } => last_call = Some(*c),
+            crate::driver::Exchange::ModelRequest {
+                call: Some(c), at, ..
+            } => last_call = Some((*c, *at)),
             crate::driver::Exchange::ModelRequest {
                 call: None,
                 at,
@@ -26,10 +31,21 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
                 step,
             } => {
                 let previous = match (action.and_then(|a| case.script.actions.get(a)), last_call) {
-                    (Some(Action::Prompt { calls, .. }), Some(c)) => calls.get(c),
+                    (Some(Action::Prompt { calls, .. }), Some((c, since))) => {
+                        calls.get(c).map(|call| (call, since))
+                    }
                     _ => None,
                 };
-                let failed = previous.is_some_and(|c| c.ending() == CallEnding::Failed);
+                // A `turn/start` recorded since the previous request: this one is in a new turn.
+                let new_turn = previous.is_some_and(|(_, since)| {
+                    let range = usize::try_from(since).unwrap_or(usize::MAX)
+                        ..usize::try_from(*at).unwrap_or(usize::MAX);
+                    obs.log
+                        .get(range)
+                        .is_some_and(|events| events.iter().any(|e| e.kind == "turn/start"))
+                });
+                let failed =
+                    previous.is_some_and(|(c, _)| c.ending() == CallEnding::Failed) && !new_turn;
                 let (requirement, message) = if failed {
                     (
                         "CHUNK-6",
@@ -41,6 +57,13 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
                                 Profile::V2026_08 =>
                                     "2026-08 retries only when `agent/request-error` says so, and it did not",
                             }
+                        ),
+                    )
+                } else if new_turn {
+                    (
+                        "TURN-7",
+                        format!(
+                            "the implementation started a turn the script has no model call for and requested one (turn {turn} step {step}): no input and no leftover steering starts a turn here"
                         ),
                     )
                 } else {
