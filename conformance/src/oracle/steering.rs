@@ -84,10 +84,24 @@ pub(super) fn check_steering(
                 s.text, s.turn
             ),
         };
+        // A 2026-07 leftover turn starts right after the failed turn's `turn/end`.
+        let leftover_start = match (case.profile, s.leftover_to) {
+            (Profile::V2026_07, Some(_)) => ix.turn_end(s.turn).map(|i| i + 1),
+            _ => None,
+        };
+        let fallback = leftover_start
+            .or(next_request)
+            .or(turn_end)
+            .unwrap_or(log.len())
+            .min(log.len());
+        // A missing or misplaced 2026-07 leftover turn is found where it should have begun,
+        // at the failed turn's `turn/end`: everything after it is numbered one turn off, so
+        // later findings are its consequences.
+        let failed_turn_end = leftover_start.map(|i| i - 1);
         let finding = |position: usize, message: String| Finding {
             requirement: "STEER-2",
             error: true,
-            position: Some(position as u64),
+            position: Some(failed_turn_end.map_or(position, |end| end.min(position)) as u64),
             message,
             expected: vec![want_text.clone()],
             observed: records
@@ -96,7 +110,6 @@ pub(super) fn check_steering(
                 .collect(),
             origin: Origin::Oracle,
         };
-        let fallback = next_request.or(turn_end).unwrap_or(log.len());
         let leftover = if s.leftover_to.is_some() {
             ", whose call ended the turn early,"
         } else {
@@ -127,8 +140,18 @@ pub(super) fn check_steering(
             [] => out.push(finding(
                 fallback,
                 format!(
-                    "the steering message {:?} sent during turn {} step {}{leftover} was never recorded durably",
-                    s.text, s.turn, s.step
+                    "the steering message {:?} sent during turn {} step {}{leftover} was never recorded durably{}",
+                    s.text,
+                    s.turn,
+                    s.step,
+                    if leftover_start.is_some() {
+                        format!(
+                            ": under 2026-07 a failed call's leftover steering runs at once as a turn of its own, right after turn {}'s `turn/end`",
+                            s.turn
+                        )
+                    } else {
+                        String::new()
+                    }
                 ),
             )),
             [only] => {
