@@ -169,19 +169,21 @@ pub(super) fn check_steering(
                         "steering/message",
                         before_next && ix.ords[*only].0 == turn && turn_end.is_none_or(|t| *only < t),
                     ),
-                    // The turn's prompt: right after its `turn/start`, preceded only by the
-                    // records of the steers left over with it.
+                    // The turn's prompt: between the failed turn's end and the first step of
+                    // the turn it starts, with nothing but that turn's `turn/start` and the
+                    // records of the steers left over with it around it (whether it lies inside
+                    // the turn is TURN-3's).
                     (Profile::V2026_07, Some(_)) => (
                         "user/message",
-                        ix.ords[*only] == (turn, 0)
-                            && log[..*only]
-                                .iter()
-                                .rev()
-                                .take_while(|x| x.kind != "turn/start")
-                                .all(|x| {
-                                    x.kind == "user/message"
-                                        && siblings.iter().any(|t| texts_of(x).contains(t))
-                                }),
+                        leftover_start.is_some_and(|from| {
+                            from <= *only
+                                && ix.step_start(turn, 1).is_none_or(|first| *only < first)
+                                && log[from..*only].iter().all(|x| {
+                                    x.kind == "turn/start"
+                                        || (x.kind == "user/message"
+                                            && siblings.iter().any(|t| texts_of(x).contains(t)))
+                                })
+                        }),
                     ),
                     (Profile::V2026_08, _) => ("user/message", before_next && first_in_step()),
                 };
@@ -215,14 +217,24 @@ pub(super) fn check_steering(
                     ));
                 }
             }
-            [_, second, ..] => out.push(finding(
-                *second,
-                format!(
-                    "the steering message {:?} was recorded {} times: each steer is recorded exactly once",
-                    s.text,
-                    records.len()
-                ),
-            )),
+            [_, second, ..] => {
+                // A record that opens a turn (a 2026-07 leftover turn the script never started)
+                // is found at that turn's start: the turn exists only because of it.
+                let opens_turn = *second > 0 && log[*second - 1].kind == "turn/start";
+                out.push(finding(
+                    if opens_turn { *second - 1 } else { *second },
+                    format!(
+                        "the steering message {:?} was recorded {} times: each steer is recorded exactly once{}",
+                        s.text,
+                        records.len(),
+                        if opens_turn {
+                            " (a second record starts a turn of its own: steering already recorded was queued again)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
         }
     }
     out
