@@ -118,6 +118,14 @@ broken!(
 );
 broken!(seq_1_seq_gap, "SEQ-1-seq-gap");
 broken!(
+    steer_2_cancelled_steering_kept,
+    "STEER-2-cancelled-steering-kept"
+);
+broken!(
+    steer_2_leftover_waits_for_next_prompt,
+    "STEER-2-leftover-waits-for-next-prompt"
+);
+broken!(
     steer_1_steering_before_tool_calls,
     "STEER-1-steering-before-tool-calls"
 );

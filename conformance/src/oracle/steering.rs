@@ -86,7 +86,7 @@ pub(super) fn check_steering(
         };
         // A 2026-07 leftover turn starts right after the failed turn's `turn/end`.
         let leftover_start = match (case.profile, s.leftover_to) {
-            (Profile::V2026_07, Some(_)) => ix.turn_end(s.turn).map(|i| i + 1),
+            (Profile::V2026_07, Some(_)) if !s.dropped => ix.turn_end(s.turn).map(|i| i + 1),
             _ => None,
         };
         let fallback = leftover_start
