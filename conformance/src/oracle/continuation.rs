@@ -36,7 +36,8 @@ pub(super) fn check_continuation(
     let mut skipped = BTreeSet::new();
     for turn in case.script.plan(case.profile) {
         let calls: Vec<(usize, &ModelCall, u64)> = case.script.calls_of(&turn).collect();
-        let Some(next) = (1..calls.len()).find(|k| !requested.contains(&(turn.action, calls[*k].0)))
+        let Some(next) =
+            (1..calls.len()).find(|k| !requested.contains(&(turn.action, calls[*k].0)))
         else {
             continue;
         };

@@ -248,3 +248,121 @@ fn discards_on_cancel(log: &[SessionEvent]) -> bool {
             && e.data.get("outcome").and_then(serde_json::Value::as_str) == Some("canceled")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{AgentLoop, Driver, InProcess, Observation};
+    use crate::oracle::evaluate;
+    use crate::reference::ReferenceLoop;
+    use crate::scenario::Case;
+    use serde_json::json;
+
+    fn run(case: &Case) -> Observation {
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        driver.run_case(case).expect("the reference runs")
+    }
+
+    fn stop(text: &str) -> serde_json::Value {
+        json!({"chunks":[
+            {"type":"block-start","index":0,"blockType":"text"},
+            {"type":"text-delta","index":0,"text":text},
+            {"type":"block-end","index":0,"block":{"type":"text","text":text}},
+            {"type":"finish","reason":{"kind":"stop"}}]})
+    }
+
+    /// 2026-07: a failed call steered during its stream, then the call of the turn the leftover
+    /// starts, then a second prompt.
+    fn leftover_case() -> Case {
+        serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[
+            {"action":"prompt","text":"prompt 1","calls":[
+                {"chunks":[{"type":"finish","reason":{"kind":"error","message":"m","code":"E"}}],
+                 "steer":[{"after":0,"text":"steer 1"}]},
+                stop("leftover answer")]},
+            {"action":"prompt","text":"prompt 2","calls":[stop("done")]}]}}))
+        .expect("a valid case")
+    }
+
+    fn primary(case: &Case, obs: &Observation) -> Option<&'static str> {
+        evaluate(case, obs).primary().map(|f| f.requirement)
+    }
+
+    #[test]
+    fn the_reference_runs_the_leftover_as_a_turn_of_its_own() {
+        let case = leftover_case();
+        let obs = run(&case);
+        assert!(
+            evaluate(&case, &obs).passed(),
+            "{:#?}",
+            evaluate(&case, &obs)
+        );
+        let kinds: Vec<&str> = obs.log.iter().map(|e| e.kind.as_str()).collect();
+        let second_turn = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k == "turn/start")
+            .nth(1)
+            .map(|(i, _)| i)
+            .expect("a second turn");
+        assert_eq!(kinds[second_turn + 1], "user/message");
+        assert_eq!(super::texts_of(&obs.log[second_turn + 1]), ["steer 1"]);
+    }
+
+    #[test]
+    fn a_leftover_moved_into_the_next_prompts_turn_is_steer_2() {
+        let case = leftover_case();
+        let mut obs = run(&case);
+        // Move the leftover record behind the prompt of the next turn, as a loop that waits for
+        // the next prompt records it.
+        let at = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["steer 1"])
+            .expect("the leftover is recorded");
+        let record = obs.log.remove(at);
+        let prompt_2 = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["prompt 2"])
+            .expect("prompt 2 is recorded");
+        obs.log.insert(prompt_2 + 1, record);
+        assert_eq!(primary(&case, &obs), Some("STEER-2"));
+    }
+
+    #[test]
+    fn a_2026_07_cancel_drops_pending_steering() {
+        let case: Case = serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[
+            {"action":"prompt","text":"prompt 1","calls":[{"chunks":[
+                {"type":"block-start","index":0,"blockType":"text"},
+                {"type":"text-delta","index":0,"text":"a"},
+                {"type":"text-delta","index":0,"text":"b"},
+                {"type":"finish","reason":{"kind":"stop"}}],
+              "steer":[{"after":0,"text":"steer 1"}],
+              "interrupt":{"after":1,"kind":"cancel"}}]},
+            {"action":"prompt","text":"prompt 2","calls":[stop("done")]}]}}))
+        .expect("a valid case");
+        let obs = run(&case);
+        assert!(
+            evaluate(&case, &obs).passed(),
+            "{:#?}",
+            evaluate(&case, &obs)
+        );
+        assert!(!obs.log.iter().any(|e| super::texts_of(e) == ["steer 1"]));
+        // Recording it in the next prompt's turn is what the cancel forbids.
+        let mut kept = obs.clone();
+        let prompt_2 = kept
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["prompt 2"])
+            .expect("prompt 2 is recorded");
+        let mut record = kept.log[prompt_2].clone();
+        record.data =
+            json!({"content":[{"type":"text","text":"steer 1"}],"source":{"kind":"user"}});
+        kept.log.insert(prompt_2 + 1, record);
+        for (seq, e) in kept.log.iter_mut().enumerate() {
+            e.seq = Some(seq as u64);
+        }
+        assert_eq!(primary(&case, &kept), Some("STEER-2"));
+    }
+}

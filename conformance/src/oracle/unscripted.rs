@@ -89,3 +89,72 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
     }
     Vec::new()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::{AgentLoop, Driver, Exchange, InProcess};
+    use crate::reference::ReferenceLoop;
+    use serde_json::json;
+
+    /// A 2026-07 prompt whose only call fails, run by the reference.
+    fn failed_turn() -> (Case, Observation) {
+        let case: Case = serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[
+            {"action":"prompt","text":"prompt 1","calls":[
+                {"chunks":[{"type":"finish","reason":{"kind":"error","message":"m","code":"E"}}]}]}]}}))
+        .expect("a valid case");
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        let obs = driver.run_case(&case).expect("the reference runs");
+        (case, obs)
+    }
+
+    fn unscripted_request(obs: &mut Observation, turn: u64) {
+        obs.transcript.push(Exchange::ModelRequest {
+            turn,
+            step: 1,
+            call: None,
+            at: obs.log.len() as u64,
+        });
+    }
+
+    #[test]
+    fn a_request_in_the_failed_calls_turn_is_chunk_6() {
+        let (case, mut obs) = failed_turn();
+        let end = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "turn/end")
+            .expect("the turn ends");
+        obs.log.truncate(end);
+        unscripted_request(&mut obs, 1);
+        let ids: Vec<&str> = check_unscripted_calls(&case, &obs)
+            .iter()
+            .map(|f| f.requirement)
+            .collect();
+        assert_eq!(ids, ["CHUNK-6"]);
+    }
+
+    #[test]
+    fn a_request_in_a_later_turn_is_never_an_in_step_retry() {
+        let (case, mut obs) = failed_turn();
+        let mut start = obs
+            .log
+            .iter()
+            .find(|e| e.kind == "turn/start")
+            .cloned()
+            .expect("the turn starts");
+        start.data = json!({"turn": 2, "trigger": {"kind": "message", "source": {"kind": "user"}}});
+        obs.log.push(start);
+        unscripted_request(&mut obs, 2);
+        let findings = check_unscripted_calls(&case, &obs);
+        let ids: Vec<&str> = findings.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["TURN-7"], "{findings:#?}");
+        assert!(
+            findings[0]
+                .message
+                .contains("started a turn the script has no model call for")
+        );
+    }
+}

@@ -326,7 +326,11 @@ impl ReferenceLoop {
         // turns stay `running` between them, as upstream's do.
         if self.abort == Some(Abort::Dispose) {
             self.dispose(host);
-        } else if !(self.legacy() && self.abort.is_none() && failure.is_some() && !self.steering.is_empty()) {
+        } else if !(self.legacy()
+            && self.abort.is_none()
+            && failure.is_some()
+            && !self.steering.is_empty())
+        {
             self.set_status(host, AgentStatus::Idle);
         }
     }

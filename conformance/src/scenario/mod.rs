@@ -183,7 +183,9 @@ impl ModelCall {
     /// after `turn/end`, so it runs at once as the next turn, whose prompt it is (`runLoop`:
     /// "it must never be stranded"). The calls that follow it in the script serve that turn.
     pub fn starts_leftover_turn(&self, profile: Profile) -> bool {
-        profile == Profile::V2026_07 && self.ending() == CallEnding::Failed && !self.steer.is_empty()
+        profile == Profile::V2026_07
+            && self.ending() == CallEnding::Failed
+            && !self.steer.is_empty()
     }
 
     /// How many chunks the harness delivers: all of them, or up to and including the chunk
@@ -626,6 +628,61 @@ mod tests {
         };
         let e = script.validate(Profile::V2026_07).unwrap_err();
         assert_eq!((e.action, e.call), (0, Some(0)));
+    }
+
+    #[test]
+    fn a_2026_07_failed_calls_leftover_steering_starts_a_turn_served_by_the_next_calls() {
+        let mut failed = text_call("a", FinishReason::Stop);
+        failed.chunks.pop();
+        failed.throw = Some(LlmFailure {
+            message: "boom".into(),
+            code: "E".into(),
+            extra: Default::default(),
+        });
+        failed.steer = vec![SteerAt {
+            after: 0,
+            text: "s".into(),
+        }];
+        let script = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: vec![failed.clone(), text_call("b", FinishReason::Stop)],
+            }],
+        };
+        assert_eq!(script.validate(Profile::V2026_07), Ok(()));
+        let plan = script.plan(Profile::V2026_07);
+        let shape: Vec<(u64, &str, usize, bool, Vec<u64>)> = plan
+            .iter()
+            .map(|t| {
+                (
+                    t.turn,
+                    t.reason,
+                    t.first_call,
+                    t.leftover,
+                    t.steps_of_calls.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (1, "error", 0, false, vec![1]),
+                (2, "completed", 1, true, vec![1])
+            ]
+        );
+        let calls: Vec<usize> = script.calls_of(&plan[1]).map(|(c, _, _)| c).collect();
+        assert_eq!(calls, [1]);
+        // 2026-08 keeps it for the next prompt: no call may follow the failed one.
+        assert!(script.validate(Profile::V2026_08).is_err());
+        // Without the leftover turn's calls the 2026-07 script cannot be played.
+        let alone = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: vec![failed],
+            }],
+        };
+        let e = alone.validate(Profile::V2026_07).unwrap_err();
+        assert!(e.message.contains("turn of its own"), "{e}");
     }
 
     #[test]
