@@ -80,7 +80,7 @@ pub(super) fn check_steering(
                 s.text, s.turn
             ),
             (Profile::V2026_08, Some(_)) => format!(
-                "user/message {:?} in turn {turn} step 1 right after its prompt (left over from turn {}, which ended early)",
+                "user/message {:?} in turn {turn} step 1 right after its `step/start`, before the prompt (left over from turn {}, which ended early)",
                 s.text, s.turn
             ),
         };
@@ -185,7 +185,20 @@ pub(super) fn check_steering(
                                 })
                         }),
                     ),
-                    (Profile::V2026_08, _) => ("user/message", before_next && first_in_step()),
+                    // Claimed from the `next-step` inbox before the prompt's `next-turn` one:
+                    // the first events of step 1, preceded only by the other leftover records.
+                    (Profile::V2026_08, Some(_)) => (
+                        "user/message",
+                        before_next
+                            && ix.step_start(turn, step).is_some_and(|o| {
+                                *only > o
+                                    && log[o + 1..*only].iter().all(|x| {
+                                        x.kind == "user/message"
+                                            && siblings.iter().any(|t| texts_of(x).contains(t))
+                                    })
+                            }),
+                    ),
+                    (Profile::V2026_08, None) => ("user/message", before_next && first_in_step()),
                 };
                 if e.kind != want {
                     out.push(finding(
@@ -211,7 +224,7 @@ pub(super) fn check_steering(
                                 (Profile::V2026_07, None) => "outside its turn or after the next model call started".to_owned(),
                                 (Profile::V2026_08, None) => "not among the first events of the next step".to_owned(),
                                 (Profile::V2026_07, Some(next)) => format!("not as the prompt of turn {next}, the turn it starts (right after its `turn/start`)"),
-                                (Profile::V2026_08, Some(next)) => format!("not right after the prompt of turn {next}, which claims it"),
+                                (Profile::V2026_08, Some(next)) => format!("not among the first events of turn {next} step 1, before its prompt (upstream claims the `next-step` inbox before the `next-turn` one)"),
                             }
                         ),
                     ));

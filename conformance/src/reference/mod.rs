@@ -215,8 +215,10 @@ impl ReferenceLoop {
         let mut inbox: Vec<Vec<ContentBlock>> = if self.legacy() {
             Vec::new()
         } else {
-            let mut first = prompts;
-            first.append(&mut self.steering);
+            // Leftover steering first: upstream claims the `next-step` inbox before the
+            // `next-turn` one that holds the prompt.
+            let mut first = std::mem::take(&mut self.steering);
+            first.extend(prompts);
             first
         };
         let mut max_tokens = false;
