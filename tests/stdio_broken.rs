@@ -121,7 +121,10 @@ broken!(
     steer_2_cancelled_steering_kept,
     "STEER-2-cancelled-steering-kept"
 );
-broken!(steer_2_leftover_after_prompt, "STEER-2-leftover-after-prompt");
+broken!(
+    steer_2_leftover_after_prompt,
+    "STEER-2-leftover-after-prompt"
+);
 broken!(
     steer_2_leftover_waits_for_next_prompt,
     "STEER-2-leftover-waits-for-next-prompt"
