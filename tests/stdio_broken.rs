@@ -164,6 +164,18 @@ broken!(
     }
 );
 broken!(
+    steer_2_cancelled_steering_kept,
+    "STEER-2-cancelled-steering-kept"
+);
+broken!(
+    steer_2_leftover_after_prompt,
+    "STEER-2-leftover-after-prompt"
+);
+broken!(
+    steer_2_leftover_waits_for_next_prompt,
+    "STEER-2-leftover-waits-for-next-prompt"
+);
+broken!(
     steer_1_steering_before_tool_calls,
     "STEER-1-steering-before-tool-calls"
 );

@@ -5,7 +5,7 @@ use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
 use super::steering::records_steer;
 use crate::driver::Observation;
-use crate::scenario::{Action, Case};
+use crate::scenario::{Case, ModelCall};
 use std::collections::BTreeSet;
 
 /// TURN-8 against the transcript: a prompt whose call `c` was requested and continues the
@@ -35,22 +35,21 @@ pub(super) fn check_continuation(
     let mut findings = Vec::new();
     let mut skipped = BTreeSet::new();
     for turn in case.script.plan(case.profile) {
-        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
+        let calls: Vec<(usize, &ModelCall, u64)> = case.script.calls_of(&turn).collect();
+        let Some(next) =
+            (1..calls.len()).find(|k| !requested.contains(&(turn.action, calls[*k].0)))
+        else {
             continue;
         };
-        let Some(next) = (1..calls.len()).find(|c| !requested.contains(&(turn.action, *c))) else {
-            continue;
-        };
-        let last = next - 1;
-        if !requested.contains(&(turn.action, last)) || !calls[last].continues() {
+        let (last_index, call, step) = calls[next - 1];
+        if !requested.contains(&(turn.action, last_index)) || !call.continues() {
             continue;
         }
         let ended = ix.turn_end(turn.turn);
         if ended.is_none() && obs.crash.is_some() {
             continue;
         }
-        skipped.extend((next..calls.len()).map(|c| (turn.action, c)));
-        let call = &calls[last];
+        skipped.extend(calls[next..].iter().map(|(c, _, _)| (turn.action, *c)));
         let tools = !call.dispatched_tool_calls().is_empty();
         // A loop that lost the steering had, as far as it knew, nothing to go on with: that
         // is STEER-2's finding, not TURN-8's (the calls it never requested stay skipped).
@@ -62,7 +61,6 @@ pub(super) fn check_continuation(
         {
             continue;
         }
-        let step = turn.steps_of_calls.get(last).copied().unwrap_or(0);
         let because = match (tools, call.steer.is_empty()) {
             (true, false) => {
                 format!("step {step} dispatched tool calls and the user steered during it")

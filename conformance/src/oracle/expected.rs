@@ -1,7 +1,7 @@
 //! What a script implies, derived once per case: the chunks that must be recorded (and the one
 //! at each cancel point that must not), the steering messages, and each turn's end reason.
 
-use crate::scenario::{Action, CallEnding, Case, InterruptKind};
+use crate::scenario::{CallEnding, Case, InterruptKind, ModelCall};
 use crate::vocab::Profile;
 use crate::vocab::chunk::{FinishReason, StreamChunk};
 use std::collections::BTreeSet;
@@ -37,13 +37,16 @@ pub(super) struct ExpectedSteer {
     pub(super) step: u64,
     pub(super) text: String,
     /// Steering sent during a call that ended its turn early (a failure, a cancel) is left
-    /// over: the next turn (this one) claims it right after its prompt.
+    /// over: the next turn (this one) claims it right after its prompt (2026-08), or is that
+    /// turn's prompt (2026-07, after a failure: the leftover runs as a turn of its own).
     pub(super) leftover_to: Option<u64>,
     /// 2026-08 steering pending at a cancel: upstream's `cancel()` clears the inbox (recording
     /// the discard as `agent/inbox/spliced {outcome: "canceled"}`) while `cancel({keepInbox})`
     /// keeps it for the next turn, so the record may be absent when the log records that
     /// discard; when present it must sit where a leftover belongs.
     pub(super) optional: bool,
+    /// 2026-07 steering pending at a cancel: `cancel()` drops it, so it must not be recorded.
+    pub(super) dropped: bool,
 }
 
 /// How one turn must end, and why.
@@ -78,19 +81,17 @@ impl Expected {
         let plan = case.script.plan(case.profile);
         let mut call_number = 0;
         for turn in &plan {
-            let calls = match case.script.actions.get(turn.action) {
-                Some(Action::Prompt { calls, .. }) => calls.as_slice(),
-                _ => &[],
-            };
-            let requested = (0..calls.len())
-                .take_while(|c| !skipped.contains(&(turn.action, *c)))
+            let calls: Vec<(usize, &ModelCall, u64)> = case.script.calls_of(turn).collect();
+            let requested = calls
+                .iter()
+                .take_while(|(c, _, _)| !skipped.contains(&(turn.action, *c)))
                 .count();
             // A turn ended early ends with the reason of the calls it ran: each of them
             // continued the turn, so only a max-tokens among them matters.
             let reason = if requested < calls.len() {
                 if calls[..requested]
                     .iter()
-                    .any(|c| c.ending() == CallEnding::MaxTokens)
+                    .any(|(_, c, _)| c.ending() == CallEnding::MaxTokens)
                 {
                     "max-tokens"
                 } else {
@@ -112,7 +113,7 @@ impl Expected {
                 reason,
                 why,
             });
-            for (call, step) in calls.iter().zip(&turn.steps_of_calls).take(requested) {
+            for (_, call, step) in calls.iter().take(requested) {
                 let ending = call.ending();
                 let role = match ending {
                     CallEnding::Failed | CallEnding::Interrupted(_) => ChunkRole::Kept,
@@ -162,8 +163,12 @@ impl Expected {
                     });
                 }
                 let leftover = matches!(ending, CallEnding::Failed | CallEnding::Interrupted(_));
-                let discardable = case.profile == Profile::V2026_08
-                    && matches!(ending, CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel);
+                let cancelled =
+                    matches!(ending, CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel);
+                let discardable = case.profile == Profile::V2026_08 && cancelled;
+                // 2026-07 `cancel()` drops the cancelled turn's steering (upstream
+                // `Agent.cancel`: "not re-enqueued"); there is no discard record.
+                let dropped = case.profile == Profile::V2026_07 && cancelled;
                 for s in &call.steer {
                     e.steers.push(ExpectedSteer {
                         turn: turn.turn,
@@ -171,6 +176,7 @@ impl Expected {
                         text: s.text.clone(),
                         leftover_to: leftover.then_some(turn.turn + 1),
                         optional: discardable,
+                        dropped,
                     });
                 }
                 call_number += 1;

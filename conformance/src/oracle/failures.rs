@@ -5,7 +5,7 @@ use super::expected::Expected;
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
 use crate::driver::Observation;
-use crate::scenario::{Action, CallEnding, Case, ModelCall};
+use crate::scenario::{CallEnding, Case, ModelCall};
 use crate::vocab::Profile;
 use crate::vocab::chunk::FinishReason;
 use serde_json::Value;
@@ -68,10 +68,12 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
         {
             continue;
         }
-        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
-            continue;
-        };
-        let Some(call) = calls.last().filter(|c| c.ending() == CallEnding::Failed) else {
+        let Some((_, call, _)) = case
+            .script
+            .calls_of(turn)
+            .last()
+            .filter(|(_, c, _)| c.ending() == CallEnding::Failed)
+        else {
             continue;
         };
         let Some((message, code)) = call

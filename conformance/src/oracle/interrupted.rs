@@ -3,7 +3,7 @@
 use super::expected::Skipped;
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
-use crate::scenario::{Action, CallEnding, Case};
+use crate::scenario::{CallEnding, Case};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
@@ -19,10 +19,8 @@ pub(super) fn check_interrupted(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for turn in case.script.plan(case.profile) {
-        let Some(Action::Prompt { calls, .. }) = case.script.actions.get(turn.action) else {
-            continue;
-        };
-        for (c, (call, step)) in calls.iter().zip(&turn.steps_of_calls).enumerate() {
+        for (c, call, step) in case.script.calls_of(&turn) {
+            let step = &step;
             if skipped.contains(&(turn.action, c)) {
                 continue;
             }

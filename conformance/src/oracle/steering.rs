@@ -36,9 +36,11 @@ pub(super) fn texts_of(event: &SessionEvent) -> Vec<&str> {
 
 /// STEER-2: every steering message is recorded exactly once, as the profile's event, before
 /// the model call that follows it. Steering sent during a call that ended its turn early (a
-/// failure, a cancel) is left over, and claimed by the next turn right after its prompt: as a
-/// `user/message` before its first step (2026-07), or among the first events of its first
-/// step (2026-08); never in the failed step (STEER-1 judges that on the log under 2026-07).
+/// failure, a cancel) is left over. Under 2026-07 a failure re-enqueues it, and it runs at
+/// once as a turn of its own: its `user/message`s, right after `turn/start`, are that turn's
+/// prompt; a cancel drops it (upstream `Agent.cancel`), so it is never recorded. Under 2026-08
+/// the next turn claims it among the first events of its first step. Never in the failed step
+/// (STEER-1 judges that on the log under 2026-07).
 pub(super) fn check_steering(
     case: &Case,
     expected: &Expected,
@@ -69,19 +71,37 @@ pub(super) fn check_steering(
                 "user/message {:?} among the first events of turn {turn} step {step}",
                 s.text
             ),
+            _ if s.dropped => format!(
+                "no record of {:?}: the cancel of turn {} dropped it",
+                s.text, s.turn
+            ),
             (Profile::V2026_07, Some(_)) => format!(
-                "user/message {:?} in turn {turn} right after its prompt, before step 1 (left over from turn {}, which ended early)",
+                "user/message {:?} as the prompt of turn {turn}, right after its turn/start (left over from turn {}, whose call failed)",
                 s.text, s.turn
             ),
             (Profile::V2026_08, Some(_)) => format!(
-                "user/message {:?} in turn {turn} step 1 right after its prompt (left over from turn {}, which ended early)",
+                "user/message {:?} in turn {turn} step 1 right after its `step/start`, before the prompt (left over from turn {}, which ended early)",
                 s.text, s.turn
             ),
         };
+        // A 2026-07 leftover turn starts right after the failed turn's `turn/end`.
+        let leftover_start = match (case.profile, s.leftover_to) {
+            (Profile::V2026_07, Some(_)) if !s.dropped => ix.turn_end(s.turn).map(|i| i + 1),
+            _ => None,
+        };
+        let fallback = leftover_start
+            .or(next_request)
+            .or(turn_end)
+            .unwrap_or(log.len())
+            .min(log.len());
+        // A missing or misplaced 2026-07 leftover turn is found where it should have begun,
+        // at the failed turn's `turn/end`: everything after it is numbered one turn off, so
+        // later findings are its consequences.
+        let failed_turn_end = leftover_start.map(|i| i - 1);
         let finding = |position: usize, message: String| Finding {
             requirement: "STEER-2",
             error: true,
-            position: Some(position as u64),
+            position: Some(failed_turn_end.map_or(position, |end| end.min(position)) as u64),
             message,
             expected: vec![want_text.clone()],
             observed: records
@@ -90,19 +110,48 @@ pub(super) fn check_steering(
                 .collect(),
             origin: Origin::Oracle,
         };
-        let fallback = next_request.or(turn_end).unwrap_or(log.len());
         let leftover = if s.leftover_to.is_some() {
             ", whose call ended the turn early,"
         } else {
             ""
         };
+        if s.dropped {
+            if let Some(first) = records.first() {
+                out.push(finding(
+                    *first,
+                    format!(
+                        "the steering message {:?} sent during turn {} step {} was recorded, but the cancel of that turn drops pending steering (2026-07 `cancel()`: steering for the cancelled turn is not re-enqueued)",
+                        s.text, s.turn, s.step
+                    ),
+                ));
+            }
+            continue;
+        }
+        // The other steers left over by the same call: a 2026-07 leftover turn's prompt is all
+        // of them, in order.
+        let siblings: Vec<&str> = expected
+            .steers
+            .iter()
+            .filter(|o| o.turn == s.turn && o.step == s.step && o.leftover_to == s.leftover_to)
+            .map(|o| o.text.as_str())
+            .collect();
         match records.as_slice() {
             [] if s.optional && discards_on_cancel(log) => {}
             [] => out.push(finding(
                 fallback,
                 format!(
-                    "the steering message {:?} sent during turn {} step {}{leftover} was never recorded durably",
-                    s.text, s.turn, s.step
+                    "the steering message {:?} sent during turn {} step {}{leftover} was never recorded durably{}",
+                    s.text,
+                    s.turn,
+                    s.step,
+                    if leftover_start.is_some() {
+                        format!(
+                            ": under 2026-07 a failed call's leftover steering runs at once as a turn of its own, right after turn {}'s `turn/end`",
+                            s.turn
+                        )
+                    } else {
+                        String::new()
+                    }
                 ),
             )),
             [only] => {
@@ -120,13 +169,36 @@ pub(super) fn check_steering(
                         "steering/message",
                         before_next && ix.ords[*only].0 == turn && turn_end.is_none_or(|t| *only < t),
                     ),
-                    // Right after the prompt: inside the turn, before its first `step/start`.
+                    // The turn's prompt: between the failed turn's end and the first step of
+                    // the turn it starts, with nothing but that turn's `turn/start` and the
+                    // records of the steers left over with it around it (whether it lies inside
+                    // the turn is TURN-3's).
                     (Profile::V2026_07, Some(_)) => (
                         "user/message",
-                        ix.ords[*only] == (turn, 0)
-                            && log[..*only].iter().rev().take_while(|x| x.kind != "turn/start").all(|x| x.kind == "user/message"),
+                        leftover_start.is_some_and(|from| {
+                            from <= *only
+                                && ix.step_start(turn, 1).is_none_or(|first| *only < first)
+                                && log[from..*only].iter().all(|x| {
+                                    x.kind == "turn/start"
+                                        || (x.kind == "user/message"
+                                            && siblings.iter().any(|t| texts_of(x).contains(t)))
+                                })
+                        }),
                     ),
-                    (Profile::V2026_08, _) => ("user/message", before_next && first_in_step()),
+                    // Claimed from the `next-step` inbox before the prompt's `next-turn` one:
+                    // the first events of step 1, preceded only by the other leftover records.
+                    (Profile::V2026_08, Some(_)) => (
+                        "user/message",
+                        before_next
+                            && ix.step_start(turn, step).is_some_and(|o| {
+                                *only > o
+                                    && log[o + 1..*only].iter().all(|x| {
+                                        x.kind == "user/message"
+                                            && siblings.iter().any(|t| texts_of(x).contains(t))
+                                    })
+                            }),
+                    ),
+                    (Profile::V2026_08, None) => ("user/message", before_next && first_in_step()),
                 };
                 if e.kind != want {
                     out.push(finding(
@@ -151,20 +223,31 @@ pub(super) fn check_steering(
                             match (case.profile, s.leftover_to) {
                                 (Profile::V2026_07, None) => "outside its turn or after the next model call started".to_owned(),
                                 (Profile::V2026_08, None) => "not among the first events of the next step".to_owned(),
-                                (_, Some(next)) => format!("not right after the prompt of turn {next}, which claims it"),
+                                (Profile::V2026_07, Some(next)) => format!("not as the prompt of turn {next}, the turn it starts (right after its `turn/start`)"),
+                                (Profile::V2026_08, Some(next)) => format!("not among the first events of turn {next} step 1, before its prompt (upstream claims the `next-step` inbox before the `next-turn` one)"),
                             }
                         ),
                     ));
                 }
             }
-            [_, second, ..] => out.push(finding(
-                *second,
-                format!(
-                    "the steering message {:?} was recorded {} times: each steer is recorded exactly once",
-                    s.text,
-                    records.len()
-                ),
-            )),
+            [_, second, ..] => {
+                // A record that opens a turn (a 2026-07 leftover turn the script never started)
+                // is found at that turn's start: the turn exists only because of it.
+                let opens_turn = *second > 0 && log[*second - 1].kind == "turn/start";
+                out.push(finding(
+                    if opens_turn { *second - 1 } else { *second },
+                    format!(
+                        "the steering message {:?} was recorded {} times: each steer is recorded exactly once{}",
+                        s.text,
+                        records.len(),
+                        if opens_turn {
+                            " (a second record starts a turn of its own: steering already recorded was queued again)"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
         }
     }
     out
@@ -177,4 +260,122 @@ fn discards_on_cancel(log: &[SessionEvent]) -> bool {
         e.kind == "agent/inbox/spliced"
             && e.data.get("outcome").and_then(serde_json::Value::as_str) == Some("canceled")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{AgentLoop, Driver, InProcess, Observation};
+    use crate::oracle::evaluate;
+    use crate::reference::ReferenceLoop;
+    use crate::scenario::Case;
+    use serde_json::json;
+
+    fn run(case: &Case) -> Observation {
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        driver.run_case(case).expect("the reference runs")
+    }
+
+    fn stop(text: &str) -> serde_json::Value {
+        json!({"chunks":[
+            {"type":"block-start","index":0,"blockType":"text"},
+            {"type":"text-delta","index":0,"text":text},
+            {"type":"block-end","index":0,"block":{"type":"text","text":text}},
+            {"type":"finish","reason":{"kind":"stop"}}]})
+    }
+
+    /// 2026-07: a failed call steered during its stream, then the call of the turn the leftover
+    /// starts, then a second prompt.
+    fn leftover_case() -> Case {
+        serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[
+            {"action":"prompt","text":"prompt 1","calls":[
+                {"chunks":[{"type":"finish","reason":{"kind":"error","message":"m","code":"E"}}],
+                 "steer":[{"after":0,"text":"steer 1"}]},
+                stop("leftover answer")]},
+            {"action":"prompt","text":"prompt 2","calls":[stop("done")]}]}}))
+        .expect("a valid case")
+    }
+
+    fn primary(case: &Case, obs: &Observation) -> Option<&'static str> {
+        evaluate(case, obs).primary().map(|f| f.requirement)
+    }
+
+    #[test]
+    fn the_reference_runs_the_leftover_as_a_turn_of_its_own() {
+        let case = leftover_case();
+        let obs = run(&case);
+        assert!(
+            evaluate(&case, &obs).passed(),
+            "{:#?}",
+            evaluate(&case, &obs)
+        );
+        let kinds: Vec<&str> = obs.log.iter().map(|e| e.kind.as_str()).collect();
+        let second_turn = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k == "turn/start")
+            .nth(1)
+            .map(|(i, _)| i)
+            .expect("a second turn");
+        assert_eq!(kinds[second_turn + 1], "user/message");
+        assert_eq!(super::texts_of(&obs.log[second_turn + 1]), ["steer 1"]);
+    }
+
+    #[test]
+    fn a_leftover_moved_into_the_next_prompts_turn_is_steer_2() {
+        let case = leftover_case();
+        let mut obs = run(&case);
+        // Move the leftover record behind the prompt of the next turn, as a loop that waits for
+        // the next prompt records it.
+        let at = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["steer 1"])
+            .expect("the leftover is recorded");
+        let record = obs.log.remove(at);
+        let prompt_2 = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["prompt 2"])
+            .expect("prompt 2 is recorded");
+        obs.log.insert(prompt_2 + 1, record);
+        assert_eq!(primary(&case, &obs), Some("STEER-2"));
+    }
+
+    #[test]
+    fn a_2026_07_cancel_drops_pending_steering() {
+        let case: Case = serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[
+            {"action":"prompt","text":"prompt 1","calls":[{"chunks":[
+                {"type":"block-start","index":0,"blockType":"text"},
+                {"type":"text-delta","index":0,"text":"a"},
+                {"type":"text-delta","index":0,"text":"b"},
+                {"type":"finish","reason":{"kind":"stop"}}],
+              "steer":[{"after":0,"text":"steer 1"}],
+              "interrupt":{"after":1,"kind":"cancel"}}]},
+            {"action":"prompt","text":"prompt 2","calls":[stop("done")]}]}}))
+        .expect("a valid case");
+        let obs = run(&case);
+        assert!(
+            evaluate(&case, &obs).passed(),
+            "{:#?}",
+            evaluate(&case, &obs)
+        );
+        assert!(!obs.log.iter().any(|e| super::texts_of(e) == ["steer 1"]));
+        // Recording it in the next prompt's turn is what the cancel forbids.
+        let mut kept = obs.clone();
+        let prompt_2 = kept
+            .log
+            .iter()
+            .position(|e| e.kind == "user/message" && super::texts_of(e) == ["prompt 2"])
+            .expect("prompt 2 is recorded");
+        let mut record = kept.log[prompt_2].clone();
+        record.data =
+            json!({"content":[{"type":"text","text":"steer 1"}],"source":{"kind":"user"}});
+        kept.log.insert(prompt_2 + 1, record);
+        for (seq, e) in kept.log.iter_mut().enumerate() {
+            e.seq = Some(seq as u64);
+        }
+        assert_eq!(primary(&case, &kept), Some("STEER-2"));
+    }
 }

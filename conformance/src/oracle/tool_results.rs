@@ -3,7 +3,7 @@
 
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
-use crate::scenario::{Action, Case, ToolOutcome, TurnPlan};
+use crate::scenario::{Case, ToolOutcome, TurnPlan};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
@@ -42,15 +42,11 @@ fn answers_of<'c>(case: &'c Case, plan: &[TurnPlan], turn: u64, step: u64) -> &'
     let Some(t) = plan.iter().find(|t| t.turn == turn) else {
         return &[];
     };
-    let Some(Action::Prompt { calls, .. }) = case.script.actions.get(t.action) else {
-        return &[];
-    };
-    calls
-        .iter()
-        .zip(&t.steps_of_calls)
-        .rev()
-        .find(|(_, s)| **s == step)
-        .map_or(&[], |(c, _)| c.tools.as_slice())
+    case.script
+        .calls_of(t)
+        .filter(|(_, _, s)| *s == step)
+        .last()
+        .map_or(&[], |(_, c, _)| c.tools.as_slice())
 }
 
 /// The call id a `tool/result` names (2026-07 `callId`, 2026-08 `message.source.callId`).

@@ -5,7 +5,7 @@ use super::expected::Expected;
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
 use crate::driver::Observation;
-use crate::scenario::{Action, Case, InterruptKind};
+use crate::scenario::{Case, InterruptKind};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use serde_json::{Value, json};
@@ -122,10 +122,11 @@ pub(super) fn check_turn_payloads(
         {
             mismatches.extend(check_trigger(turn.turn, turn.injection, i, &log[i]));
         }
-        let interrupt = match case.script.actions.get(turn.action) {
-            Some(Action::Prompt { calls, .. }) => calls.last().and_then(|c| c.interrupt),
-            _ => None,
-        };
+        let interrupt = case
+            .script
+            .calls_of(turn)
+            .last()
+            .and_then(|(_, c, _)| c.interrupt);
         let want = expected.turns.get(n).map(|t| t.reason);
         if let (Some(interrupt), Some(i)) = (interrupt, ix.turn_end(n as u64 + 1))
             && want == Some(turn.reason)

@@ -95,7 +95,7 @@ impl AgentLoop for ReferenceLoop {
         });
         while let Some(input) = host.next_input() {
             match input {
-                UserInput::Prompt { content } => self.run_turn(host, content),
+                UserInput::Prompt { content } => self.run_turns(host, content),
                 UserInput::Inject { content } => self.inject(host, content),
                 UserInput::Dispose => self.dispose(host),
             }
@@ -170,7 +170,28 @@ impl ReferenceLoop {
         );
     }
 
-    fn run_turn(&mut self, host: &mut dyn Host, prompt: Vec<ContentBlock>) {
+    /// Runs the prompt's turn, then (2026-07) the turns its leftover steering starts: steering
+    /// still queued when a turn fails is re-enqueued as queued messages, which run at once as
+    /// the next turn, as upstream's `runLoop` does ("it must never be stranded"). A cancel drops
+    /// it (upstream `Agent.cancel`).
+    fn run_turns(&mut self, host: &mut dyn Host, prompt: Vec<ContentBlock>) {
+        let mut prompts = vec![prompt];
+        loop {
+            self.run_turn(host, prompts);
+            if !self.legacy() || self.disposed {
+                return;
+            }
+            if matches!(self.abort, Some(Abort::Cancel(_))) {
+                self.steering.clear();
+            }
+            if self.steering.is_empty() {
+                return;
+            }
+            prompts = std::mem::take(&mut self.steering);
+        }
+    }
+
+    fn run_turn(&mut self, host: &mut dyn Host, prompts: Vec<Vec<ContentBlock>>) {
         self.turn += 1;
         let turn = self.turn;
         self.abort = None;
@@ -183,8 +204,7 @@ impl ReferenceLoop {
                 false,
                 None,
             );
-            self.user_message(host, prompt.clone());
-            for content in std::mem::take(&mut self.steering) {
+            for content in prompts.iter().cloned() {
                 self.user_message(host, content);
             }
         } else {
@@ -195,8 +215,10 @@ impl ReferenceLoop {
         let mut inbox: Vec<Vec<ContentBlock>> = if self.legacy() {
             Vec::new()
         } else {
-            let mut first = vec![prompt];
-            first.append(&mut self.steering);
+            // Leftover steering first: upstream claims the `next-step` inbox before the
+            // `next-turn` one that holds the prompt.
+            let mut first = std::mem::take(&mut self.steering);
+            first.extend(prompts);
             first
         };
         let mut max_tokens = false;
@@ -301,10 +323,16 @@ impl ReferenceLoop {
             false,
             None,
         );
-        // Steering left over when a turn ends early stays queued: the next turn claims it.
+        // Steering left over when a turn ends early stays queued: under 2026-08 the next turn
+        // claims it; under 2026-07 `run_turns` runs it (or drops it after a cancel). Back-to-back
+        // turns stay `running` between them, as upstream's do.
         if self.abort == Some(Abort::Dispose) {
             self.dispose(host);
-        } else {
+        } else if !(self.legacy()
+            && self.abort.is_none()
+            && failure.is_some()
+            && !self.steering.is_empty())
+        {
             self.set_status(host, AgentStatus::Idle);
         }
     }

@@ -82,6 +82,12 @@ pub const LABELS: &[Label] = &[
         20,
         Profiles::BOTH,
     ),
+    label(
+        "a turn started by leftover steering",
+        50,
+        Profiles::ONLY_2026_07,
+    ),
+    label("steering dropped by a cancel", 30, Profiles::ONLY_2026_07),
     label("cancel", 50, Profiles::BOTH),
     label("cancel during text", 10, Profiles::BOTH),
     label("cancel during reasoning", 5, Profiles::BOTH),
@@ -310,6 +316,14 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
             )
         {
             add("leftover steering (a failed or cancelled call)");
+            if call.starts_leftover_turn(case.profile) {
+                add("a turn started by leftover steering");
+            }
+            if case.profile == Profile::V2026_07
+                && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel)
+            {
+                add("steering dropped by a cancel");
+            }
         }
         let starts = delivered
             .iter()

@@ -298,7 +298,9 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
         let mut calls = Vec::new();
         for (c, rc) in turn.calls.iter().enumerate() {
             let call = build_call(profile, rc, t + 1, c + 1, &mut names);
-            let goes_on = call.continues() || call.retry;
+            // 2026-07 leftover steering of a failed call runs as a turn of its own: the
+            // turn's remaining raw calls (or a closing call) serve it.
+            let goes_on = call.continues() || call.retry || call.starts_leftover_turn(profile);
             if call
                 .interrupt
                 .is_some_and(|i| i.kind == InterruptKind::Dispose)
@@ -322,14 +324,19 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
         actions.push(Action::Dispose);
     }
     // Leftover steering (in a call that ended its turn early) is claimed by the next turn's
-    // prompt; where no prompt follows, the user never steered.
+    // prompt; where no prompt follows, the user never steered. Under 2026-07 a failed call's
+    // leftover starts its own turn and a cancel drops it, so neither needs a next prompt.
     for a in 0..actions.len() {
         let next_is_prompt = matches!(actions.get(a + 1), Some(Action::Prompt { .. }));
         if let Some(Action::Prompt { calls, .. }) = actions.get_mut(a)
             && !next_is_prompt
         {
             for call in calls.iter_mut() {
-                if !matches!(call.ending(), CallEnding::Success | CallEnding::MaxTokens) {
+                let claimed = call.starts_leftover_turn(profile)
+                    || (profile == Profile::V2026_07
+                        && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel));
+                if !claimed && !matches!(call.ending(), CallEnding::Success | CallEnding::MaxTokens)
+                {
                     call.steer.clear();
                 }
             }
@@ -591,8 +598,9 @@ fn build_call(
         model_call.retry = false;
     }
     // Steering anywhere in the delivered stream; in a call that ends the turn early (a failure
-    // that is not retried, a cancel) it is left over for the next turn, and [`build`] drops
-    // it where no next prompt claims it.
+    // that is not retried, a cancel) it is left over: under 2026-08 for the next turn, and
+    // [`build`] drops it where no next prompt claims it; under 2026-07 a failure's leftover runs
+    // as a turn of its own and a cancel drops it.
     let steerable = match model_call.interrupt {
         Some(i) => i.after + 1,
         None if model_call.retry => 0,

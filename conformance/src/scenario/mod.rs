@@ -178,6 +178,16 @@ impl ModelCall {
             && (!self.dispatched_tool_calls().is_empty() || !self.steer.is_empty())
     }
 
+    /// 2026-07: whether steering left over in this call starts a turn of its own. A failed call
+    /// ends its turn with steering still queued; upstream re-enqueues it as a queued message
+    /// after `turn/end`, so it runs at once as the next turn, whose prompt it is (`runLoop`:
+    /// "it must never be stranded"). The calls that follow it in the script serve that turn.
+    pub fn starts_leftover_turn(&self, profile: Profile) -> bool {
+        profile == Profile::V2026_07
+            && self.ending() == CallEnding::Failed
+            && !self.steer.is_empty()
+    }
+
     /// How many chunks the harness delivers: all of them, or up to and including the chunk
     /// at which an interrupt is observed.
     pub fn delivered_len(&self) -> usize {
@@ -308,6 +318,12 @@ pub struct TurnPlan {
     pub injection: bool,
     /// For each call of the turn, the 1-based step it serves.
     pub steps_of_calls: Vec<u64>,
+    /// The index, within its prompt's calls, of the turn's first call: a prompt's calls serve
+    /// more than one turn when 2026-07 leftover steering starts a turn of its own.
+    pub first_call: usize,
+    /// 2026-07: the turn was started by steering left over from the previous turn, whose
+    /// failed call it followed; the steering is its prompt.
+    pub leftover: bool,
     /// The `turn/end` reason kind the turn must end with.
     pub reason: &'static str,
 }
@@ -369,6 +385,11 @@ impl Script {
                         if call.steer.iter().any(|s| s.after >= n) {
                             return Err(e("steering after a chunk the call does not have"));
                         }
+                        // 2026-07: steering left over by a failed call runs as a turn of its
+                        // own, served by the calls that follow; a cancel drops it.
+                        let claimed_here = call.starts_leftover_turn(profile)
+                            || (profile == Profile::V2026_07
+                                && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel));
                         // Steering in a call that ends the turn early (a failure that is not
                         // retried, a cancel) is left over: the next turn claims it, right after
                         // its prompt (event-protocol.md §2.6; stdio.md §5.3, §5.4).
@@ -383,10 +404,11 @@ impl Script {
                                 {
                                     return Err(e("steering after the interrupt"));
                                 }
-                                _ if !matches!(
-                                    self.actions.get(a + 1),
-                                    Some(Action::Prompt { .. })
-                                ) =>
+                                _ if !claimed_here
+                                    && !matches!(
+                                        self.actions.get(a + 1),
+                                        Some(Action::Prompt { .. })
+                                    ) =>
                                 {
                                     return Err(e(
                                         "leftover steering needs a next prompt to claim it",
@@ -402,6 +424,12 @@ impl Script {
                             return Err(e("only a failed call can be retried"));
                         }
                         let goes_on = call.continues() || call.retry;
+                        if call.starts_leftover_turn(profile) && last {
+                            return Err(e(
+                                "leftover steering runs as a turn of its own: the calls of that turn must follow the failed call",
+                            ));
+                        }
+                        let goes_on = goes_on || call.starts_leftover_turn(profile);
                         if goes_on && last {
                             return Err(e(
                                 "the turn's last call must end it (no tool calls, steering or retry)",
@@ -438,45 +466,80 @@ impl Script {
                         action: a,
                         injection: true,
                         steps_of_calls: Vec::new(),
+                        first_call: 0,
+                        leftover: false,
                         reason: "completed",
                     });
                 }
                 Action::Prompt { calls, .. } => {
-                    turn += 1;
-                    let mut step = 1;
-                    let mut steps = Vec::new();
-                    let mut max_tokens = false;
-                    let mut reason = "completed";
-                    for call in calls {
-                        steps.push(step);
-                        match call.ending() {
-                            CallEnding::Interrupted(i) => {
-                                reason = match (i.kind, profile) {
-                                    (InterruptKind::Dispose, Profile::V2026_07) => "disposed",
-                                    _ => "aborted",
-                                };
+                    let mut first_call = 0;
+                    let mut leftover = false;
+                    while first_call < calls.len() {
+                        turn += 1;
+                        let mut step = 1;
+                        let mut steps = Vec::new();
+                        let mut max_tokens = false;
+                        let mut reason = "completed";
+                        let mut next = calls.len();
+                        for (c, call) in calls.iter().enumerate().skip(first_call) {
+                            steps.push(step);
+                            match call.ending() {
+                                CallEnding::Interrupted(i) => {
+                                    reason = match (i.kind, profile) {
+                                        (InterruptKind::Dispose, Profile::V2026_07) => "disposed",
+                                        _ => "aborted",
+                                    };
+                                }
+                                CallEnding::Failed if !call.retry => reason = "error",
+                                CallEnding::Failed => continue,
+                                CallEnding::MaxTokens => max_tokens = true,
+                                CallEnding::Success => {}
                             }
-                            CallEnding::Failed if !call.retry => reason = "error",
-                            CallEnding::Failed => continue,
-                            CallEnding::MaxTokens => max_tokens = true,
-                            CallEnding::Success => {}
+                            if call.starts_leftover_turn(profile) {
+                                next = c + 1;
+                                break;
+                            }
+                            step += 1;
                         }
-                        step += 1;
+                        if reason == "completed" && max_tokens {
+                            reason = "max-tokens";
+                        }
+                        turns.push(TurnPlan {
+                            turn,
+                            action: a,
+                            injection: false,
+                            steps_of_calls: steps,
+                            first_call,
+                            leftover,
+                            reason,
+                        });
+                        first_call = next;
+                        leftover = true;
                     }
-                    if reason == "completed" && max_tokens {
-                        reason = "max-tokens";
-                    }
-                    turns.push(TurnPlan {
-                        turn,
-                        action: a,
-                        injection: false,
-                        steps_of_calls: steps,
-                        reason,
-                    });
                 }
             }
         }
         turns
+    }
+
+    /// The calls of one planned turn, as indices within its prompt's calls with the step each
+    /// serves.
+    pub fn calls_of<'s>(
+        &'s self,
+        turn: &TurnPlan,
+    ) -> impl Iterator<Item = (usize, &'s ModelCall, u64)> + 's {
+        let calls = match self.actions.get(turn.action) {
+            Some(Action::Prompt { calls, .. }) => calls.as_slice(),
+            _ => &[],
+        };
+        let first = turn.first_call;
+        let steps = turn.steps_of_calls.clone();
+        calls
+            .iter()
+            .enumerate()
+            .skip(first)
+            .zip(steps)
+            .map(|((c, call), step)| (c, call, step))
     }
 
     /// Every model call of the script, in order, with the index of its action.
@@ -565,6 +628,61 @@ mod tests {
         };
         let e = script.validate(Profile::V2026_07).unwrap_err();
         assert_eq!((e.action, e.call), (0, Some(0)));
+    }
+
+    #[test]
+    fn a_2026_07_failed_calls_leftover_steering_starts_a_turn_served_by_the_next_calls() {
+        let mut failed = text_call("a", FinishReason::Stop);
+        failed.chunks.pop();
+        failed.throw = Some(LlmFailure {
+            message: "boom".into(),
+            code: "E".into(),
+            extra: Default::default(),
+        });
+        failed.steer = vec![SteerAt {
+            after: 0,
+            text: "s".into(),
+        }];
+        let script = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: vec![failed.clone(), text_call("b", FinishReason::Stop)],
+            }],
+        };
+        assert_eq!(script.validate(Profile::V2026_07), Ok(()));
+        let plan = script.plan(Profile::V2026_07);
+        let shape: Vec<(u64, &str, usize, bool, Vec<u64>)> = plan
+            .iter()
+            .map(|t| {
+                (
+                    t.turn,
+                    t.reason,
+                    t.first_call,
+                    t.leftover,
+                    t.steps_of_calls.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                (1, "error", 0, false, vec![1]),
+                (2, "completed", 1, true, vec![1])
+            ]
+        );
+        let calls: Vec<usize> = script.calls_of(&plan[1]).map(|(c, _, _)| c).collect();
+        assert_eq!(calls, [1]);
+        // 2026-08 keeps it for the next prompt: no call may follow the failed one.
+        assert!(script.validate(Profile::V2026_08).is_err());
+        // Without the leftover turn's calls the 2026-07 script cannot be played.
+        let alone = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: vec![failed],
+            }],
+        };
+        let e = alone.validate(Profile::V2026_07).unwrap_err();
+        assert!(e.message.contains("turn of its own"), "{e}");
     }
 
     #[test]
