@@ -13,7 +13,7 @@ use crate::driver::{Exchange, Observation};
 use crate::scenario::{Action, Case};
 
 /// The log positions of the `turn/start`s that no delivered input started and whose turn
-/// records no `user/message`.
+/// records no `user/message` (in it, or between the previous turn's end and its start).
 pub(super) fn unprompted_turns(case: &Case, obs: &Observation) -> Vec<usize> {
     let log = &obs.log;
     // Where each delivered prompt or injection was delivered (the log's length then).
@@ -35,9 +35,16 @@ pub(super) fn unprompted_turns(case: &Case, obs: &Observation) -> Vec<usize> {
             next_input = inputs.next();
             continue;
         }
+        // A prompt recorded before its `turn/start` (after the previous turn's end) still
+        // started this turn: its place is TURN-3's to judge.
+        let before = log[..i]
+            .iter()
+            .rev()
+            .take_while(|e| e.kind != "turn/end" && e.kind != "turn/start");
         let prompted = log[i + 1..]
             .iter()
             .take_while(|e| e.kind != "turn/start")
+            .chain(before)
             .any(|e| e.kind == "user/message");
         if !prompted {
             out.push(i);
