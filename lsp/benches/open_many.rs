@@ -67,7 +67,11 @@ fn main() {
         }
     }
     let settled = started.elapsed();
-    assert_eq!(published.len(), n, "every document's diagnostics are published");
+    assert_eq!(
+        published.len(),
+        n,
+        "every document's diagnostics are published"
+    );
     println!(
         "{n} documents opened in one burst: settled in {:.0} ms ({publications} publications)",
         settled.as_secs_f64() * 1e3
