@@ -140,3 +140,59 @@ fn silent_skips_are_reported() {
     assert!(text(&o).contains("mirrorless.toml"), "{}", text(&o));
     assert!(text(&o).contains("lnt"), "{}", text(&o));
 }
+
+// The deep shapes `lint/tests/robust.rs` checks in-process, here through the binary.
+#[allow(dead_code)]
+#[path = "../lint/tests/shapes/mod.rs"]
+mod shapes;
+
+/// Code too deep to parse, of every shape, is one ML009 per file through `lint` and `lint
+/// --fix` (never an abort, exit 134), the deep files are left as they are, and the other
+/// files' findings stay.
+#[test]
+fn deep_code_of_every_shape_is_one_error_through_lint_and_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let code: Vec<&shapes::Shape> = shapes::RUST.iter().chain(shapes::SCRIPT).collect();
+    for shape in &code {
+        write(d, shape.name, &(shape.make)(60_000));
+    }
+    for shape in shapes::MARKDOWN {
+        write(d, shape.name, &(shape.make)(60_000));
+    }
+    write(d, "ok.ts", shapes::TS_SUB);
+    let o = lint_in(d, &["--no-config", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    let of = |name: &str, rule: &str| {
+        findings
+            .iter()
+            .filter(|f| f["path"] == name && f["rule"] == rule)
+            .count()
+    };
+    for shape in &code {
+        assert_eq!(of(shape.name, "ML009"), 1, "{}", shape.name);
+    }
+    for shape in shapes::MARKDOWN {
+        assert_eq!(of(shape.name, "ML001"), 1, "{}", shape.name);
+    }
+    assert_eq!(of("ok.ts", "ML001"), 1);
+
+    let before: Vec<String> = code
+        .iter()
+        .map(|s| std::fs::read_to_string(d.join(s.name)).unwrap())
+        .collect();
+    let o = lint_in(d, &["--no-config", "--fix"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", text(&o));
+    assert!(text(&o).contains("ML009"), "{}", text(&o));
+    assert!(text(&o).contains("ok.ts:1:"), "{}", text(&o));
+    for (shape, text) in code.iter().zip(before) {
+        assert_eq!(
+            std::fs::read_to_string(d.join(shape.name)).unwrap(),
+            text,
+            "{}",
+            shape.name
+        );
+    }
+}

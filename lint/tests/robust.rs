@@ -7,8 +7,10 @@ use mirrorless_lint::model::Finding;
 use mirrorless_lint::{Options, Report, lint};
 use std::path::Path;
 
-const RS_SUB: &str = "fn g() { bus.on(\"agent/turn-start\", h); }\n";
-const TS_SUB: &str = "bus.on('agent/turn-start', h);\n";
+mod shapes;
+
+use mirrorless_lint::frontend::depth::{MAX_DEPTH, Syntax, estimate};
+use shapes::{MARKDOWN, RS_SUB, RUST, SCRIPT, Shape, TS_SUB};
 
 fn lint_dir(dir: &Path) -> Report {
     lint(&Options {
@@ -26,7 +28,7 @@ fn rules_of<'a>(report: &'a Report, file: &str) -> Vec<&'a str> {
     let mut r: Vec<&str> = report
         .findings
         .iter()
-        .filter(|f| f.path.ends_with(file))
+        .filter(|f| named(&f.path, file))
         .map(|f: &Finding| f.rule)
         .collect();
     r.sort();
@@ -208,4 +210,121 @@ fn huge_files_and_nested_macros_are_scanned_lexically() {
         macros.contains(&"ML004") || macros.contains(&"ML001"),
         "{macros:?}"
     );
+}
+
+/// The estimate the front end bounds `shape` at depth `n` by (for scripts, the deeper of the
+/// JSX and plain readings: a file is retried as the other).
+fn estimated(shape: &Shape, n: usize) -> usize {
+    readings(shape, n).1
+}
+
+/// The shallower and the deeper reading of `shape` at depth `n` (the same for Rust).
+fn readings(shape: &Shape, n: usize) -> (usize, usize) {
+    let text = (shape.make)(n);
+    if shape.name.ends_with(".rs") {
+        let d = estimate(&text, Syntax::Rust).depth;
+        (d, d)
+    } else {
+        let plain = estimate(&text, Syntax::Script { jsx: false }).depth;
+        let jsx = estimate(&text, Syntax::Script { jsx: true }).depth;
+        (plain.min(jsx), plain.max(jsx))
+    }
+}
+
+/// The largest depth (within 2 %) at which `shape` is still estimated within the limit.
+fn just_under(shape: &Shape) -> usize {
+    let per_thousand = estimated(shape, 1_000);
+    let mut n = 1_000 * (MAX_DEPTH - 200) / per_thousand;
+    while estimated(shape, n) > MAX_DEPTH {
+        n = n * 49 / 50;
+    }
+    assert!(
+        estimated(shape, n) > MAX_DEPTH * 9 / 10,
+        "{}: {n} levels estimated at only {}",
+        shape.name,
+        estimated(shape, n)
+    );
+    n
+}
+
+/// Every shape of code just under the limit parses: the stack sized from the estimate holds.
+#[test]
+fn every_shape_of_deep_code_parses_under_the_limit() {
+    let under = tempfile::tempdir().unwrap();
+    let code: Vec<&Shape> = RUST.iter().chain(SCRIPT).collect();
+    for shape in &code {
+        let n = just_under(shape);
+        std::fs::write(under.path().join(shape.name), (shape.make)(n)).unwrap();
+    }
+    let report = lint_dir(under.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    for shape in &code {
+        assert_eq!(rules_of(&report, shape.name), ["ML001"], "{}", shape.name);
+    }
+}
+
+/// Every shape of code over the limit is one ML009 while the other files' findings stay: a
+/// result, never a crash.
+#[test]
+fn every_shape_of_deep_code_over_the_limit_is_one_error() {
+    let over = tempfile::tempdir().unwrap();
+    let code: Vec<&Shape> = RUST.iter().chain(SCRIPT).collect();
+    for shape in &code {
+        let mut deeper = 4_096;
+        while readings(shape, deeper).0 <= MAX_DEPTH {
+            deeper *= 2;
+        }
+        std::fs::write(over.path().join(shape.name), (shape.make)(deeper)).unwrap();
+    }
+    std::fs::write(over.path().join("ok.ts"), TS_SUB).unwrap();
+    let report = lint_dir(over.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    for shape in &code {
+        let unparsed: Vec<&Finding> = report
+            .findings
+            .iter()
+            .filter(|f| named(&f.path, shape.name) && f.rule == "ML009")
+            .collect();
+        assert_eq!(unparsed.len(), 1, "{}: {unparsed:?}", shape.name);
+        assert!(
+            unparsed[0].message.contains("nested too deeply"),
+            "{}: {:?}",
+            shape.name,
+            unparsed[0]
+        );
+    }
+    assert_eq!(rules_of(&report, "ok.ts"), ["ML001"]);
+}
+
+/// Markdown nests without our bound (pulldown-cmark keeps its own stack): deep block quotes,
+/// lists, emphasis and links are read, and code fenced deep inside them is bounded as code.
+#[test]
+fn deep_markdown_is_read_and_its_fenced_code_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    for shape in MARKDOWN {
+        std::fs::write(dir.path().join(shape.name), (shape.make)(50_000)).unwrap();
+    }
+    let report = lint_dir(dir.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    for shape in MARKDOWN {
+        assert_eq!(rules_of(&report, shape.name), ["ML001"], "{}", shape.name);
+    }
+    let fenced = report
+        .findings
+        .iter()
+        .find(|f| f.path.ends_with("fenced-in-quotes.md"))
+        .unwrap();
+    assert!(
+        fenced
+            .note
+            .as_deref()
+            .unwrap_or("")
+            .contains("nested too deeply"),
+        "{fenced:?}"
+    );
+}
+
+/// Whether `path` names the file `name` (not merely ends with it: `move-closures.rs`).
+fn named(path: &str, name: &str) -> bool {
+    path == name || path.ends_with(&format!("/{name}"))
 }

@@ -76,7 +76,7 @@ fn uri(path: &Path) -> String {
 
 /// The client's end: the in-process server, or `mirrorless lsp` as a child process.
 enum Transport {
-    Memory(Connection, std::thread::JoinHandle<Result<(), String>>),
+    Memory(Connection, std::thread::JoinHandle<mirrorless_lsp::Exit>),
     Stdio(Child, BufReader<ChildStdout>, ChildStdin),
 }
 

@@ -23,7 +23,11 @@ Examples:
     vim.lsp.enable('mirrorless')
   Neovim 0.8-0.10, nvim-lspconfig, VS Code, Helix: see docs/guides/editor.md.
 
-Exit status: 0 after the client's `exit`, 2 when the connection fails.")]
+Messages are framed by `Content-Length`; a message over 64 MiB is answered with an error and
+skipped, as is one that is not JSON (-32700) or not an LSP message (-32600, batches too).
+
+Exit status: 0 after the client's `shutdown` and `exit`, 1 after `exit` (or the end of input)
+without `shutdown` (as LSP specifies), 2 when the connection fails.")]
 pub struct LspArgs {
     /// Speak LSP on standard input/output (the default and only transport; accepted because
     /// many editor configurations pass it).
@@ -34,7 +38,8 @@ pub struct LspArgs {
 /// Runs `mirrorless lsp`.
 pub fn run(_args: LspArgs) -> ExitCode {
     match mirrorless_lsp::run_stdio() {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(mirrorless_lsp::Exit::Clean) => ExitCode::SUCCESS,
+        Ok(mirrorless_lsp::Exit::WithoutShutdown) => ExitCode::from(1),
         Err(e) => super::fail(format!("mirrorless lsp: {e}")),
     }
 }

@@ -12,7 +12,8 @@ mod subscription;
 mod syntax;
 mod typed;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, depth};
+use super::depth::{self, Syntax};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
@@ -150,7 +151,7 @@ impl FrontEnd for Rust {
             return Declarations::default();
         }
         let modules = module_words(path);
-        depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+        depth::bounded_parse(&parse_text(src), MAX_PARSE_BYTES, Syntax::Rust, || {
             let found = match parse(src) {
                 Ok(file) => {
                     let mut c = syntax::Collector {
@@ -181,7 +182,7 @@ impl FrontEnd for Rust {
     }
 
     fn syntax_errors(&self, _path: &str, src: &str) -> usize {
-        let parsed = depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+        let parsed = depth::bounded_parse(&parse_text(src), MAX_PARSE_BYTES, Syntax::Rust, || {
             let r = parse(src).map(|_| ()).map_err(|e| (0, e.to_string()));
             release_spans();
             r
@@ -198,7 +199,7 @@ impl FrontEnd for Rust {
         let parsed = if lexical_only {
             Ok((Vec::new(), Vec::new(), Vec::new()))
         } else {
-            depth::bounded_parse(src, MAX_PARSE_BYTES, || {
+            depth::bounded_parse(&parse_text(src), MAX_PARSE_BYTES, Syntax::Rust, || {
                 let result = match parse(src) {
                     Ok(file) => {
                         let mut c = syntax::Classifier::new(cx, path, &file);

@@ -13,7 +13,8 @@ mod listeners;
 mod references;
 mod syntax;
 
-use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix, depth};
+use super::depth::{self, Syntax};
+use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
 use crate::model::{Occurrence, Role};
 use crate::source::LineIndex;
 use lex::{Token, TokenKind};
@@ -44,56 +45,68 @@ fn source_type(path: &str) -> SourceType {
 
 /// Parses `src` and runs `f` on the program, or returns the offset and message of the error
 /// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
-/// Deeply nested files are parsed on a stack sized for them; too deep or too large ones are
-/// refused ([`depth`]).
+/// Each parse is bounded for its own reading of the text (JSX or not): deeply nested files are
+/// parsed on a stack sized for them; too deep or too large ones are refused ([`depth`]).
 fn with_program<R: Send>(
     path: &str,
     src: &str,
     f: impl FnOnce(&Program<'_>) -> R + Send,
 ) -> Result<R, (usize, String)> {
-    depth::bounded_parse(src, MAX_PARSE_BYTES, || parse_program(path, src, f))
+    depth::too_large(src, MAX_PARSE_BYTES)?;
+    let primary = source_type(path);
+    let mut candidates = vec![primary];
+    if !primary.is_jsx() {
+        candidates.push(primary.with_jsx(true));
+    }
+    let mut f = Some(f);
+    let mut first_error = None;
+    for st in candidates {
+        let nesting = depth::estimate(src, Syntax::Script { jsx: st.is_jsx() });
+        match depth::guarded(nesting.depth, || parse_program(src, st, &mut f)) {
+            Ok(Some(Ok(r))) => return Ok(r),
+            Ok(Some(Err(e))) => {
+                first_error.get_or_insert(e);
+            }
+            // `f` already ran: cannot happen, as a parse that succeeds returns.
+            Ok(None) => break,
+            Err(depth::TooDeep(message)) => {
+                // Refused for this reading: the other would be as deep or fail.
+                return Err(first_error.unwrap_or((nesting.at, message)));
+            }
+        }
+    }
+    Err(first_error.unwrap_or((0, "syntax error".to_owned())))
 }
 
 /// Larger files are scanned lexically: oxc's arena takes ~10–20 bytes per byte of source.
 const MAX_PARSE_BYTES: usize = 16 << 20;
 
+/// One parse of `src` as `st`; on success runs `f` (taken from its option) on the program.
+/// `None` when `f` was already taken.
 fn parse_program<R>(
-    path: &str,
     src: &str,
-    f: impl FnOnce(&Program<'_>) -> R,
-) -> Result<R, (usize, String)> {
+    st: SourceType,
+    f: &mut Option<impl FnOnce(&Program<'_>) -> R>,
+) -> Option<Result<R, (usize, String)>> {
     ARENA.with(|arena| {
         let mut arena = arena.borrow_mut();
         arena.reset();
-        let primary = source_type(path);
-        let mut candidates = vec![primary];
-        if !primary.is_jsx() {
-            candidates.push(primary.with_jsx(true));
+        let ret = Parser::new(&arena, src, st)
+            .with_options(ParseOptions::default())
+            .parse();
+        if !ret.panicked {
+            return f.take().map(|f| Ok(f(&ret.program)));
         }
-        let mut first_error = None;
-        for st in candidates {
-            arena.reset();
-            let ret = Parser::new(&arena, src, st)
-                .with_options(ParseOptions::default())
-                .parse();
-            if !ret.panicked {
-                return Ok(f(&ret.program));
-            }
-            if first_error.is_none() {
-                let d = ret.diagnostics.iter().next();
-                let mut offset = d
-                    .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
-                    .unwrap_or(0)
-                    .min(src.len());
-                while !src.is_char_boundary(offset) {
-                    offset -= 1;
-                }
-                let message =
-                    d.map_or_else(|| "syntax error".to_owned(), |d| d.message.to_string());
-                first_error = Some((offset, message));
-            }
+        let d = ret.diagnostics.iter().next();
+        let mut offset = d
+            .and_then(|d| d.labels.first().map(|l| l.offset() as usize))
+            .unwrap_or(0)
+            .min(src.len());
+        while !src.is_char_boundary(offset) {
+            offset -= 1;
         }
-        Err(first_error.unwrap_or((0, "syntax error".to_owned())))
+        let message = d.map_or_else(|| "syntax error".to_owned(), |d| d.message.to_string());
+        Some(Err((offset, message)))
     })
 }
 

@@ -3,7 +3,7 @@
 //! thousand nested parentheses, arrays, `if`s or generic arguments — or a long method chain,
 //! which nests just as deeply in the tree — would abort the whole run.
 //!
-//! [`estimate`] bounds the tree's depth from the text alone (one linear scan, no parse), and
+//! [`estimate`] bounds the tree's depth from the file's tokens (one linear scan, no parse), and
 //! [`guarded`] runs a front end's parse-and-visit on a thread whose stack is sized for that
 //! depth. A file deeper than [`MAX_DEPTH`] is not parsed at all: the front end reports it as
 //! unparsed (ML009) and scans it lexically, like a syntax error, and the run goes on. So is a
@@ -30,6 +30,10 @@ const SHALLOW: usize = (1 << 20) / STACK_PER_LEVEL;
 /// Stack for everything but the nesting itself.
 const STACK_BASE: usize = 8 << 20;
 
+mod rust;
+mod script;
+mod tally;
+
 /// How deeply a text nests, estimated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Nesting {
@@ -39,72 +43,32 @@ pub struct Nesting {
     pub at: usize,
 }
 
-/// An upper bound on the nesting depth of the syntax tree of `src`, from its text alone.
-///
-/// Each open bracket (`(`, `[`, `{`) is one level, and within a level every word, punctuation
-/// character or closed bracket group since the last `,` or `;` counts as one more: operator
-/// chains, method and index chains, `else if` chains, prefix operators (`!!x`, `typeof typeof
-/// x`) and generic arguments nest in the tree without nesting brackets. Strings and comments are counted too, which can only
-/// over-estimate.
-pub fn estimate(src: &str) -> Nesting {
-    let mut counters: Vec<usize> = vec![0];
-    let mut total = 1usize;
-    let mut max = Nesting { depth: 1, at: 0 };
-    let mut in_word = false;
-    for (i, &b) in src.as_bytes().iter().enumerate() {
-        let word = b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
-        if word {
-            if !in_word {
-                in_word = true;
-                bump(&mut counters, &mut total);
-            }
-            if total > max.depth {
-                max = Nesting {
-                    depth: total,
-                    at: i,
-                };
-            }
-            continue;
-        }
-        in_word = false;
-        match b {
-            b'(' | b'[' | b'{' => {
-                counters.push(0);
-                total += 1;
-            }
-            b')' | b']' | b'}' => {
-                if counters.len() > 1
-                    && let Some(top) = counters.pop()
-                {
-                    total -= 1 + top;
-                    // The group is one more piece of the enclosing level: `a[0][0]…` and
-                    // `f()()…` nest in the tree without nesting brackets.
-                    bump(&mut counters, &mut total);
-                }
-            }
-            b',' | b';' => {
-                if let Some(top) = counters.last_mut() {
-                    total -= *top;
-                    *top = 0;
-                }
-            }
-            b if b.is_ascii_whitespace() => {}
-            _ => bump(&mut counters, &mut total),
-        }
-        if total > max.depth {
-            max = Nesting {
-                depth: total,
-                at: i,
-            };
-        }
-    }
-    max
+/// The language a text is estimated in: the tokens that open a level differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// Rust, as syn reads it (the text syn is given: BOM and shebang already blanked).
+    Rust,
+    /// TypeScript or JavaScript, as oxc reads it; `jsx` when `<` may open an element.
+    Script {
+        /// Whether the file is parsed with JSX.
+        jsx: bool,
+    },
 }
 
-fn bump(counters: &mut [usize], total: &mut usize) {
-    if let Some(top) = counters.last_mut() {
-        *top += 1;
-        *total += 1;
+/// An upper bound on the nesting depth of the syntax tree of `src`, from its tokens alone.
+///
+/// The text is tokenised as its parser tokenises it (Rust through proc-macro2, which syn
+/// itself uses; TypeScript by a scanner that knows strings, comments, regular expressions,
+/// template literals and JSX), so a bracket, `,` or `;` inside a string or comment never
+/// counts. Each bracket group is one level; within a level every token since the last `,` or
+/// `;` is one more (operator, method and `else if` chains and prefix operators nest in the
+/// tree without brackets). A separator ends only what cannot span it: a `<` not yet closed by
+/// a `>` (generic arguments, JSX) and a closure's `|` (Rust) are kept until the level's next
+/// `;` or its closing bracket, so `A<x, A<x, …>>` and `|a, b| |a, b| …` count every level.
+pub fn estimate(src: &str, syntax: Syntax) -> Nesting {
+    match syntax {
+        Syntax::Rust => rust::estimate(src),
+        Syntax::Script { jsx } => script::estimate(src, jsx),
     }
 }
 
@@ -148,8 +112,16 @@ pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Resul
 pub fn bounded_parse<R: Send>(
     src: &str,
     max_bytes: usize,
+    syntax: Syntax,
     parse: impl FnOnce() -> Result<R, (usize, String)> + Send,
 ) -> Result<R, (usize, String)> {
+    too_large(src, max_bytes)?;
+    let nesting = estimate(src, syntax);
+    guarded(nesting.depth, parse).unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
+}
+
+/// The error of an unparsed file when `src` is over `max_bytes`.
+pub fn too_large(src: &str, max_bytes: usize) -> Result<(), (usize, String)> {
     if src.len() > max_bytes {
         return Err((
             0,
@@ -160,34 +132,12 @@ pub fn bounded_parse<R: Send>(
             ),
         ));
     }
-    let nesting = estimate(src);
-    guarded(nesting.depth, parse).unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn brackets_and_chains_count() {
-        let depth = |s: &str| estimate(s).depth;
-        assert_eq!(depth(""), 1);
-        assert!(depth(&"(".repeat(500)) > 500);
-        assert!(depth(&".b()".repeat(500)) > 500);
-        assert!(depth(&format!("a{}", "[0]".repeat(500))) > 500);
-        assert!(depth(&format!("f{}", "()".repeat(500))) > 500);
-        assert!(depth(&"typeof ".repeat(500)) > 500);
-        assert!(
-            depth(&format!(
-                "type T = {}u8{};",
-                "A<".repeat(500),
-                ">".repeat(500)
-            )) > 500
-        );
-        // Separators reset a level: a long flat list is shallow.
-        assert!(depth(&format!("[{}]", "1, ".repeat(10_000))) < 10);
-        assert_eq!(estimate("f(1, (2))").at, 6);
-    }
 
     #[test]
     fn too_deep_is_refused_and_panics_are_caught() {

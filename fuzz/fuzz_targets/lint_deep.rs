@@ -1,0 +1,57 @@
+//! Deep code of any shape (issue 19): the input is one link of a chain — its first byte picks
+//! the language, the rest is repeated 30,000 times between a prefix and the closing brackets
+//! the link opened — and the whole is linted. A shape the depth estimate under-counts
+//! overflows the stack here (a crash); every other ends in findings, ML009 at worst.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mirrorless_lint::config::Config;
+use mirrorless_lint::{Options, lint};
+
+const LINKS: usize = 30_000;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&lang, link)) = data.split_first() else {
+        return;
+    };
+    if link.is_empty() || link.len() > 48 {
+        return;
+    }
+    let Ok(link) = std::str::from_utf8(link) else {
+        return;
+    };
+    let (name, prefix) = match lang % 3 {
+        0 => ("input.rs", "fn f() { let x = "),
+        1 => ("input.ts", "const x = "),
+        _ => ("input.tsx", "const x = "),
+    };
+    // Close what each link opened, so the chain can be valid code.
+    let mut closers = String::new();
+    for c in link.chars().rev() {
+        match c {
+            '(' => closers.push(')'),
+            '[' => closers.push(']'),
+            '{' => closers.push('}'),
+            '<' => closers.push('>'),
+            _ => {}
+        }
+    }
+    let text = format!(
+        "{prefix}{}0{}; }}\n",
+        link.repeat(LINKS),
+        closers.repeat(LINKS)
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(name);
+    std::fs::write(&path, &text).expect("write");
+    let report = lint(&Options {
+        paths: vec![path],
+        jobs: Some(1),
+        follow: false,
+        config: Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    });
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+});

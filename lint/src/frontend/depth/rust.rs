@@ -1,0 +1,149 @@
+//! The depth estimate over Rust, on the tokens syn parses: proc-macro2's lexer (which syn
+//! itself calls, so a string, comment or lifetime is read exactly as syn reads it; it keeps
+//! its own stack, and `TokenStream`'s drop is iterative, so deep input costs it no stack).
+
+use super::Nesting;
+use super::tally::Tally;
+use proc_macro2::{Delimiter, Spacing, TokenStream, TokenTree};
+use std::str::FromStr;
+
+/// Words after which a `|` opens a closure rather than being a binary or pattern `|`.
+const PREFIX_WORDS: &[&str] = &[
+    "move", "return", "in", "if", "else", "while", "match", "let", "break", "yield", "async",
+    "static", "box", "for", "loop", "unsafe", "const", "mut", "ref",
+];
+
+/// What the last token was, for the tokens whose meaning depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Prev {
+    /// An operand: a name, a literal or a closed `(…)`/`[…]` — a `|` after it is binary.
+    Operand,
+    /// A `-` or `=` joined to the next character (`->`, `=>`: their `>` closes no `<`).
+    Arrow,
+    /// Anything else: a `|` after it opens a closure.
+    Other,
+}
+
+/// The estimate over `text` (see [`super::estimate`]). Text proc-macro2 cannot tokenise, syn
+/// cannot either: it fails before parsing anything, so such a file is shallow.
+pub(super) fn estimate(text: &str) -> Nesting {
+    let Ok(stream) = TokenStream::from_str(text) else {
+        return Nesting { depth: 1, at: 0 };
+    };
+    let mut tally = Tally::new();
+    // Groups still being read, innermost last, with the delimiter each closes with.
+    let mut stack = vec![(stream.into_iter(), Delimiter::None)];
+    let mut prev = Prev::Other;
+    while let Some((tokens, _)) = stack.last_mut() {
+        let Some(token) = tokens.next() else {
+            if let Some((_, delimiter)) = stack.pop()
+                && !stack.is_empty()
+            {
+                tally.close(|| 0);
+                prev = if delimiter == Delimiter::Brace {
+                    // A block may end a statement: a closure can follow it.
+                    Prev::Other
+                } else {
+                    Prev::Operand
+                };
+            }
+            continue;
+        };
+        let span = token.span();
+        let at = || span.byte_range().start;
+        match token {
+            TokenTree::Group(group) => {
+                tally.open(at);
+                prev = Prev::Other;
+                stack.push((group.stream().into_iter(), group.delimiter()));
+            }
+            TokenTree::Ident(ident) => {
+                tally.piece(at);
+                let word = ident.to_string();
+                prev = if PREFIX_WORDS.contains(&word.as_str()) {
+                    Prev::Other
+                } else {
+                    Prev::Operand
+                };
+            }
+            TokenTree::Literal(_) => {
+                tally.piece(at);
+                prev = Prev::Operand;
+            }
+            TokenTree::Punct(punct) => {
+                let c = punct.as_char();
+                match c {
+                    ',' => tally.comma(),
+                    ';' => tally.semicolon(),
+                    '<' => tally.angle_open(at),
+                    '>' if prev != Prev::Arrow => tally.angle_close(),
+                    '|' if prev != Prev::Operand => tally.kept(at),
+                    _ => tally.piece(at),
+                }
+                prev = if matches!(c, '-' | '=') && punct.spacing() == Spacing::Joint {
+                    Prev::Arrow
+                } else {
+                    Prev::Other
+                };
+            }
+        }
+    }
+    proc_macro2::extra::invalidate_current_thread_spans();
+    tally.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::estimate;
+
+    fn depth(s: &str) -> usize {
+        estimate(s).depth
+    }
+
+    #[test]
+    fn every_shape_of_nesting_counts() {
+        let n = 500;
+        // Unbalanced: proc-macro2 refuses it, and so would syn, before any recursion.
+        assert_eq!(depth(&"(".repeat(n)), 1);
+        assert!(depth(&format!("{}1{}", "(".repeat(n), ")".repeat(n))) > n);
+        assert!(depth(&format!("a{}", ".b()".repeat(n))) > n);
+        assert!(depth(&format!("a{}", "[0]".repeat(n))) > n);
+        assert!(depth(&format!("{}0", "|a, b| ".repeat(n))) >= n);
+        assert!(depth(&format!("{}0", "move |a, b| ".repeat(n))) >= n);
+        assert!(depth(&format!("{}0", "|| ".repeat(n))) >= n);
+        assert!(depth(&format!("{}x", "!".repeat(n))) > n);
+        assert!(depth(&format!("{}x", "- ".repeat(n))) > n);
+        assert!(
+            depth(&format!(
+                "type T = {}u8{};",
+                "A<x, ".repeat(n),
+                ">".repeat(n)
+            )) > n
+        );
+        assert!(
+            depth(&format!(
+                "type T = {}u8{};",
+                "A<fn() -> B, ".repeat(n),
+                ">".repeat(n)
+            )) > n
+        );
+        assert!(depth(&format!("x = {}0;", "a + \",\" + ".repeat(n))) > n);
+        assert!(depth(&format!("x = {}0;", "a + ')' + ".repeat(n))) > n);
+    }
+
+    #[test]
+    fn flat_code_stays_shallow() {
+        assert!(depth(&format!("[{}]", "1, ".repeat(10_000))) < 10);
+        assert!(depth(&format!("[{}]", "-1, ".repeat(10_000))) < 10);
+        assert!(depth(&format!("[{}]", "A | B, ".repeat(10_000))) < 10);
+        assert!(
+            depth(&format!(
+                "fn f() {{ {} }}",
+                "let x: Vec<u8> = a < b;".repeat(10_000)
+            )) < 30
+        );
+        // A string's brackets and separators are not the code's.
+        assert!(depth("\"(((((((((((\"") < 5);
+        assert_eq!(estimate("f(1, (2))").at, 6);
+    }
+}

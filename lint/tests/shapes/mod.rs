@@ -1,0 +1,284 @@
+//! Deeply nested inputs of every shape a parser recurses on (issue 19), generated at any
+//! depth: `lint/tests/robust.rs` lints each just under and over the depth limit, and the CLI
+//! and language-server tests feed them to the binary. Each file also subscribes to a removed
+//! event, so a file that was parsed reports ML001 and one refused reports ML009.
+
+/// One shape: a file name (its extension picks the front end) and the file at depth `n`.
+pub struct Shape {
+    pub name: &'static str,
+    pub make: fn(usize) -> String,
+}
+
+pub const RS_SUB: &str = "fn g() { bus.on(\"agent/turn-start\", h); }\n";
+pub const TS_SUB: &str = "bus.on('agent/turn-start', h);\n";
+
+fn rs(body: String) -> String {
+    format!("{RS_SUB}fn f() {{ let x = {body}; }}\n")
+}
+
+fn rs_item(item: String) -> String {
+    format!("{RS_SUB}{item}\n")
+}
+
+fn ts(body: String) -> String {
+    format!("{TS_SUB}const x = {body};\n")
+}
+
+fn wrap(open: &str, inner: &str, close: &str, n: usize) -> String {
+    format!("{}{inner}{}", open.repeat(n), close.repeat(n))
+}
+
+/// The shapes of Rust code.
+pub const RUST: &[Shape] = &[
+    Shape {
+        name: "closures.rs",
+        make: |n| rs(format!("{}0", "|a, b| ".repeat(n))),
+    },
+    Shape {
+        name: "move-closures.rs",
+        make: |n| rs(format!("{}0", "move |a, b| ".repeat(n))),
+    },
+    Shape {
+        name: "unit-closures.rs",
+        make: |n| rs(format!("{}0", "|| ".repeat(n))),
+    },
+    Shape {
+        name: "typed-closures.rs",
+        make: |n| rs(wrap("|a: u8, b: u8| -> u8 { ", "0", " }", n)),
+    },
+    Shape {
+        name: "generics.rs",
+        make: |n| rs_item(format!("type T = {};", wrap("A<x, ", "u8", ">", n))),
+    },
+    Shape {
+        name: "fn-generics.rs",
+        make: |n| rs_item(format!("type T = {};", wrap("A<fn() -> B, ", "u8", ">", n))),
+    },
+    Shape {
+        name: "refs.rs",
+        make: |n| rs_item(format!("type T = {}u8;", "&".repeat(n))),
+    },
+    Shape {
+        name: "tuples.rs",
+        make: |n| rs_item(format!("type T = {};", wrap("(u8, ", "u8", ")", n))),
+    },
+    Shape {
+        name: "not.rs",
+        make: |n| rs(format!("{}a", "!".repeat(n))),
+    },
+    Shape {
+        name: "neg.rs",
+        make: |n| rs(format!("{}a", "- ".repeat(n))),
+    },
+    Shape {
+        name: "deref.rs",
+        make: |n| rs(format!("{}a", "*".repeat(n))),
+    },
+    Shape {
+        name: "try.rs",
+        make: |n| rs(format!("a{}", "?".repeat(n))),
+    },
+    Shape {
+        name: "casts.rs",
+        make: |n| rs(format!("a{}", " as u8".repeat(n))),
+    },
+    Shape {
+        name: "fields.rs",
+        make: |n| rs(format!("a{}", ".0".repeat(n))),
+    },
+    Shape {
+        name: "chain.rs",
+        make: |n| rs(format!("a{}", ".b(1, 2)".repeat(n))),
+    },
+    Shape {
+        name: "strings.rs",
+        make: |n| rs(format!("{}a", "a + \",\" + ".repeat(n))),
+    },
+    Shape {
+        name: "parens.rs",
+        make: |n| rs(wrap("(", "1", ")", n)),
+    },
+    Shape {
+        name: "calls.rs",
+        make: |n| rs(wrap("f(1, ", "1", ")", n)),
+    },
+    Shape {
+        name: "blocks.rs",
+        make: |n| rs(wrap("{ ", "1", " }", n)),
+    },
+    Shape {
+        name: "ifs.rs",
+        make: |n| {
+            rs(format!(
+                "if a {{ 1 }}{} else {{ 1 }}",
+                " else if a { 1 }".repeat(n)
+            ))
+        },
+    },
+    Shape {
+        name: "matches.rs",
+        make: |n| rs(wrap("match a { _ => ", "1", " }", n)),
+    },
+];
+
+/// The shapes of TypeScript and JavaScript code.
+pub const SCRIPT: &[Shape] = &[
+    Shape {
+        name: "arrows.ts",
+        make: |n| ts(format!("{}0", "(a, b) => ".repeat(n))),
+    },
+    Shape {
+        name: "bare-arrows.ts",
+        make: |n| ts(format!("{}0", "a => ".repeat(n))),
+    },
+    Shape {
+        name: "not.ts",
+        make: |n| ts(format!("{}a", "!".repeat(n))),
+    },
+    Shape {
+        name: "typeof.ts",
+        make: |n| ts(format!("{}a", "typeof ".repeat(n))),
+    },
+    Shape {
+        name: "void.js",
+        make: |n| ts(format!("{}a", "void ".repeat(n))),
+    },
+    Shape {
+        name: "new.ts",
+        make: |n| ts(format!("{}A", "new ".repeat(n))),
+    },
+    Shape {
+        name: "ternaries.ts",
+        make: |n| ts(format!("{}0", "a ? b : ".repeat(n))),
+    },
+    Shape {
+        name: "ternary-then.ts",
+        make: |n| ts(format!("{}0{}", "a ? (".repeat(n), ") : b".repeat(n))),
+    },
+    Shape {
+        name: "generics.ts",
+        make: |n| format!("{TS_SUB}let x: {};\n", wrap("A<x, ", "u", ">", n)),
+    },
+    Shape {
+        name: "fn-generics.ts",
+        make: |n| format!("{TS_SUB}let x: {};\n", wrap("A<(a) => b, ", "u", ">", n)),
+    },
+    Shape {
+        name: "types.ts",
+        make: |n| format!("{TS_SUB}let x: {};\n", wrap("{ a: ", "u", " }", n)),
+    },
+    Shape {
+        name: "unions.ts",
+        make: |n| format!("{TS_SUB}let x: {};\n", wrap("(a | ", "u", ")", n)),
+    },
+    Shape {
+        name: "conditional.ts",
+        make: |n| format!("{TS_SUB}type T = {}u;\n", "A extends B ? C : ".repeat(n)),
+    },
+    Shape {
+        name: "templates.ts",
+        make: |n| ts(wrap("`a, ${", "0", "}`", n)),
+    },
+    Shape {
+        name: "jsx.tsx",
+        make: |n| ts(wrap("<a>, ", "", "</a>", n)),
+    },
+    Shape {
+        name: "jsx-attrs.jsx",
+        make: |n| ts(wrap("<a b=\")\">)", "", "</a>", n)),
+    },
+    Shape {
+        name: "jsx-containers.tsx",
+        make: |n| ts(wrap("<a>{", "0", "}</a>", n)),
+    },
+    Shape {
+        name: "strings.ts",
+        make: |n| ts(format!("{}a", "a + \",\" + ".repeat(n))),
+    },
+    Shape {
+        name: "string-parens.ts",
+        make: |n| {
+            ts(format!(
+                "(a) => {}0{}",
+                "')' + ((a) => ".repeat(n),
+                ")".repeat(n)
+            ))
+        },
+    },
+    Shape {
+        name: "regex.ts",
+        make: |n| ts(format!("{}a", "a + /)/ + ".repeat(n))),
+    },
+    Shape {
+        name: "chain.ts",
+        make: |n| ts(format!("a{}", ".b(1, 2)".repeat(n))),
+    },
+    Shape {
+        name: "optional.ts",
+        make: |n| ts(format!("a{}", "?.b".repeat(n))),
+    },
+    Shape {
+        name: "objects.ts",
+        make: |n| ts(wrap("{ a: 1, b: ", "0", " }", n)),
+    },
+    Shape {
+        name: "arrays.js",
+        make: |n| ts(wrap("[1, ", "0", "]", n)),
+    },
+    Shape {
+        name: "spread.ts",
+        make: |n| ts(wrap("[...", "a", "]", n)),
+    },
+    Shape {
+        name: "calls.ts",
+        make: |n| ts(wrap("f(1, ", "0", ")", n)),
+    },
+    Shape {
+        name: "functions.ts",
+        make: |n| ts(wrap("function () { return ", "0", " }", n)),
+    },
+    Shape {
+        name: "blocks.ts",
+        make: |n| format!("{TS_SUB}{}\n", wrap("if (a) { ", "b;", " }", n)),
+    },
+];
+
+/// Markdown: block quotes and lists nest in pulldown-cmark's tree, and code fenced inside them
+/// goes to the code front ends.
+pub const MARKDOWN: &[Shape] = &[
+    Shape {
+        name: "quotes.md",
+        make: |n| format!("```ts\n{TS_SUB}```\n\n{}text\n", "> ".repeat(n)),
+    },
+    Shape {
+        name: "lists.md",
+        make: |n| format!("```ts\n{TS_SUB}```\n\n{}text\n", "- ".repeat(n)),
+    },
+    Shape {
+        name: "ordered.md",
+        make: |n| format!("```ts\n{TS_SUB}```\n\n{}text\n", "1. ".repeat(n)),
+    },
+    Shape {
+        name: "emphasis.md",
+        make: |n| {
+            format!(
+                "```ts\n{TS_SUB}```\n\n{}a{}\n",
+                "*_".repeat(n),
+                "_*".repeat(n)
+            )
+        },
+    },
+    Shape {
+        name: "links.md",
+        make: |n| format!("```ts\n{TS_SUB}```\n\n{}\n", wrap("[", "a", "](b)", n)),
+    },
+    Shape {
+        name: "fenced-in-quotes.md",
+        make: |n| {
+            let q = "> ".repeat(n.min(2_000));
+            let deep = ts(format!("{}0", "(a, b) => ".repeat(n)));
+            let body: String = deep.lines().map(|l| format!("{q}{l}\n")).collect();
+            format!("{q}```ts\n{body}{q}```\n")
+        },
+    },
+];
