@@ -259,9 +259,12 @@ fn nvim_version() -> (u32, u32) {
     (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
 }
 
+/// One guide snippet: (from MAJOR.MINOR, to MAJOR.MINOR or open-ended, the Lua code).
+type Snippet = ((u32, u32), Option<(u32, u32)>, String);
+
 /// The editor guide's Neovim snippets: each `<!-- nvim-snippet: FROM[-TO] -->` marker with the
 /// `lua` block under it, as (from, to, code).
-fn guide_snippets() -> Vec<((u32, u32), Option<(u32, u32)>, String)> {
+fn guide_snippets() -> Vec<Snippet> {
     let guide = std::fs::read_to_string(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/guides/editor.md"),
     )
@@ -305,9 +308,7 @@ fn the_guide_has_a_snippet_for_every_supported_neovim() {
     panic!("no snippet covers the newest Neovim");
 }
 
-fn snippets_in_order(
-    mut snippets: Vec<((u32, u32), Option<(u32, u32)>, String)>,
-) -> Vec<((u32, u32), Option<(u32, u32)>, String)> {
+fn snippets_in_order(mut snippets: Vec<Snippet>) -> Vec<Snippet> {
     snippets.sort_by_key(|s| s.0);
     snippets
 }
