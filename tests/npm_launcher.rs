@@ -172,3 +172,32 @@ fn signals_sent_to_the_launcher_go_to_the_binary() {
         assert!(!all.contains("Debugger listening"), "SIG{name}: {all}");
     }
 }
+
+/// Only the main package installed (`--omit=optional`, or a lockfile from another platform):
+/// the launcher names the platform package it needs and the command that installs it.
+#[test]
+fn a_missing_platform_package_is_named_with_the_command_that_installs_it() {
+    let Some((dir, launcher)) = setup() else {
+        return;
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let platform = dir.path().join("node_modules/@mirrorless");
+    std::fs::remove_dir_all(&platform).expect("remove the platform package");
+    let o = launch(&launcher, &["--version"]).output().expect("node");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let version = env!("CARGO_PKG_VERSION");
+    for needle in [
+        format!("the platform package @mirrorless/cli-linux-{arch}, which holds"),
+        format!("npm install --save-dev @mirrorless/cli-linux-{arch}@{version}"),
+        format!(
+            "npm install ./mirrorless-cli-linux-{arch}-{version}.tgz ./mirrorless-{version}.tgz"
+        ),
+    ] {
+        assert!(stderr.contains(&needle), "lacks {needle:?}:\n{}", text(&o));
+    }
+}

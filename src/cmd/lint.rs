@@ -27,7 +27,7 @@ pub enum LintFormat {
     Rdjsonl,
 }
 
-pub use super::ColorChoice;
+use super::ColorArg;
 
 /// Arguments of `mirrorless lint`.
 #[derive(Debug, Args)]
@@ -94,9 +94,8 @@ pub struct LintArgs {
     /// Report only findings that are new since git revision REV (lints REV's tree too).
     #[arg(long, value_name = "REV")]
     pub new_since: Option<String>,
-    /// When to color human output.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: ColorChoice,
+    #[command(flatten)]
+    pub color: ColorArg,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,

@@ -5,6 +5,7 @@ pub mod check;
 pub mod lint;
 pub mod lsp;
 pub mod run;
+mod run_color;
 pub mod signals;
 pub mod spec;
 pub mod stdio;
@@ -35,6 +36,28 @@ impl ColorChoice {
                     && std::io::stdout().is_terminal()
             }
         }
+    }
+}
+
+/// The `--color WHEN` flag, the same on every subcommand that prints color (`check`, `lint`,
+/// `run`, `replay`): flattened into their `Args`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct ColorArg {
+    /// When to color the human report: auto (a terminal, and NO_COLOR unset or empty), always,
+    /// never.
+    #[arg(
+        long = "color",
+        value_enum,
+        default_value = "auto",
+        value_name = "WHEN"
+    )]
+    pub choice: ColorChoice,
+}
+
+impl ColorArg {
+    /// Whether to color output written to standard output.
+    pub fn enabled(self) -> bool {
+        self.choice.enabled()
     }
 }
 

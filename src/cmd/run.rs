@@ -99,6 +99,8 @@ pub struct RunArgs {
     /// Fail the run on a SHOULD finding (a warning) too.
     #[arg(long)]
     pub deny_warnings: bool,
+    #[command(flatten)]
+    pub color: super::ColorArg,
     /// Run one shard of the cases: `K/N` or `count:K/N` (every N-th case from the K-th) or
     /// `hash:K/N` (by case id); shards 1..=N of one seed together run exactly the unsharded
     /// run. Coverage minimums are checked over the whole run in every shard.
@@ -135,6 +137,8 @@ pub struct ReplayArgs {
     /// Also print the recorded durable log and live trace.
     #[arg(long)]
     pub log: bool,
+    #[command(flatten)]
+    pub color: super::ColorArg,
     /// The implementation's command line (after `--`); the embedded reference implementation
     /// when omitted.
     #[arg(last = true, value_name = "CMD")]
@@ -355,7 +359,10 @@ pub fn run(args: RunArgs) -> ExitCode {
         Err(e) => return fail_or_stopped(&stop, e),
     };
     let text = match args.format {
-        Format::Human => report::render_human_after_progress(&report),
+        Format::Human => super::run_color::paint(
+            &report::render_human_after_progress(&report),
+            args.color.enabled(),
+        ),
         Format::Json => report::render_json(&report),
         Format::Junit => report::render_junit(&report),
     };
@@ -403,7 +410,10 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
             ));
         }
     }
-    text.push_str(&report::render_verdict(&file.case, &verdict));
+    text.push_str(&super::run_color::paint(
+        &report::render_verdict(&file.case, &verdict),
+        args.color.enabled(),
+    ));
     if !print_out(&text) {
         return ExitCode::from(EXIT_ERROR);
     }

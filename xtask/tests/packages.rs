@@ -482,11 +482,234 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
         "added 1 package",
     );
     let out = bare.npx(&["--version"]);
+    let platform_name = npm_package_name(&platform_tgz);
     expect(
         &out,
         2,
-        "is not installed",
+        &format!("npm install --save-dev {platform_name}@{VERSION}"),
         "npx mirrorless without its platform package",
+    );
+}
+
+/// `@mirrorless/cli-linux-x64` for `…/mirrorless-cli-linux-x64-0.1.0.tgz` (npm pack's naming).
+fn npm_package_name(tarball: &Path) -> String {
+    let file = tarball
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let stem = file
+        .strip_suffix(&format!("-{VERSION}.tgz"))
+        .unwrap_or_else(|| panic!("{file}: not a tarball of version {VERSION}"));
+    match stem.strip_prefix("mirrorless-") {
+        Some(platform) => format!("@mirrorless/{platform}"),
+        None => stem.to_owned(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Publishability: what the release workflow's publish job runs, without publishing
+
+/// `npm publish --dry-run --json` of `tarball`, as the release workflow publishes it
+/// (`--access public`; `--provenance` needs the workflow's OIDC token, so it is left out):
+/// the package's `id` and the sorted paths it would upload.
+fn npm_publish_dry_run(tarball: &Path) -> (String, Vec<String>) {
+    let sb = Sandbox::new();
+    let mut cmd = npm_in(sb.0.path(), &sb.path("npm-cache"));
+    cmd.args(["publish", "--dry-run", "--json", "--access", "public"])
+        .arg(tarball)
+        // A dry run never authenticates; a token keeps npm from stopping at "not logged in".
+        .env("npm_config_//127.0.0.1:9/:_authToken", "dry-run");
+    let out = run(&mut cmd);
+    assert!(
+        out.status.success(),
+        "npm publish --dry-run {}\n{}",
+        tarball.display(),
+        text(&out)
+    );
+    // npm warns (and publishes anyway) about a manifest it had to correct ("npm pkg fix"), a
+    // missing field or a bin it dropped: the first release must not depend on that.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("npm warn") || l.starts_with("npm WARN"))
+        .collect();
+    assert!(
+        warnings.is_empty(),
+        "npm publish --dry-run {} warned:\n{}",
+        tarball.display(),
+        warnings.join("\n")
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "npm publish --dry-run --json printed no JSON ({e})\n{}",
+            text(&out)
+        )
+    });
+    // npm prints one object, or one per package keyed by name.
+    let info = if json.get("id").is_some() {
+        &json
+    } else {
+        json.as_object()
+            .and_then(|o| o.values().next())
+            .unwrap_or_else(|| panic!("unexpected npm publish JSON: {json}"))
+    };
+    let id = info["id"].as_str().unwrap_or_default().to_owned();
+    let mut files: Vec<String> = info["files"]
+        .as_array()
+        .unwrap_or_else(|| panic!("npm publish JSON without `files`: {info}"))
+        .iter()
+        .map(|f| f["path"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    files.sort();
+    (id, files)
+}
+
+#[test]
+fn npm_publish_dry_run_accepts_each_tarball_with_exactly_its_files() {
+    let (platform_tgz, main_tgz) = npm_tarballs();
+    if !ready(
+        "npm publish --dry-run",
+        &[platform_tgz.clone(), main_tgz.clone()],
+    ) {
+        return;
+    }
+    let platform_name = npm_package_name(&platform_tgz);
+    let exe = if cfg!(windows) {
+        "bin/mirrorless.exe"
+    } else {
+        "bin/mirrorless"
+    };
+    let (id, files) = npm_publish_dry_run(&platform_tgz);
+    assert_eq!(
+        id,
+        format!("{platform_name}@{VERSION}"),
+        "{}",
+        platform_tgz.display()
+    );
+    assert_eq!(
+        files,
+        ["README.md", exe, "package.json"],
+        "{id}: the files npm would publish"
+    );
+
+    let (id, files) = npm_publish_dry_run(&main_tgz);
+    assert_eq!(
+        id,
+        format!("mirrorless@{VERSION}"),
+        "{}",
+        main_tgz.display()
+    );
+    assert_eq!(
+        files,
+        [
+            "README.md",
+            "bin/mirrorless.js",
+            "lib/platform.js",
+            "package.json"
+        ],
+        "{id}: the files npm would publish"
+    );
+    // The main package must depend on the platform package just built, at this version.
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("packaging/npm/mirrorless/package.json"))
+            .expect("packaging/npm/mirrorless/package.json"),
+    )
+    .expect("package.json parses");
+    assert_eq!(
+        manifest["optionalDependencies"][&platform_name].as_str(),
+        Some(VERSION),
+        "packaging/npm/mirrorless/package.json: optionalDependencies.{platform_name}"
+    );
+}
+
+/// `twine check --strict` (what PyPI's upload checks: metadata, the README renders as its
+/// declared content type) on `files`.
+fn twine_check(files: &[&Path]) -> Output {
+    run(Command::new(tools_bin().join("twine"))
+        .args(["check", "--strict"])
+        .args(files))
+}
+
+#[test]
+fn twine_check_strict_passes_on_the_wheel_and_the_sdist_and_fails_on_broken_metadata() {
+    let twine = tools_bin().join("twine");
+    let maturin = tools_bin().join("maturin");
+    let Some(wheel) = ready_wheel("twine check") else {
+        return;
+    };
+    if !ready("twine check", &[twine, maturin.clone()]) {
+        return;
+    }
+    let sb = Sandbox::new();
+    // The release workflow's sdist job: `maturin sdist` (no compile).
+    let sdist_dir = sb.dir("sdist");
+    let out = run(Command::new(&maturin)
+        .args(["sdist", "--out"])
+        .arg(&sdist_dir)
+        .current_dir(root()));
+    assert!(out.status.success(), "maturin sdist\n{}", text(&out));
+    let sdist = sdist_dir.join(format!("mirrorless-{VERSION}.tar.gz"));
+    assert!(
+        sdist.exists(),
+        "maturin sdist wrote no {}\n{}",
+        sdist.display(),
+        text(&out)
+    );
+
+    let out = twine_check(&[&wheel, &sdist]);
+    assert!(out.status.success(), "twine check --strict\n{}", text(&out));
+    assert_eq!(
+        text(&out).matches("PASSED").count(),
+        2,
+        "twine check must pass both files\n{}",
+        text(&out)
+    );
+
+    // The check can fail: the same wheel with its Name field removed from METADATA.
+    let broken = sb.path(
+        wheel
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a wheel file name"),
+    );
+    rewrite_wheel_metadata(&wheel, &broken, |m| {
+        m.lines()
+            .filter(|l| !l.starts_with("Name: "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    let out = twine_check(&[&broken]);
+    assert!(
+        !out.status.success(),
+        "twine check passed a wheel without Name\n{}",
+        text(&out)
+    );
+}
+
+/// Copies the wheel `from` to `to` with its `*.dist-info/METADATA` passed through `edit`
+/// (python3's zipfile: the wheel is a zip archive).
+fn rewrite_wheel_metadata(from: &Path, to: &Path, edit: impl Fn(&str) -> String) {
+    let read = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nn = [i for i in z.namelist() if i.endswith('.dist-info/METADATA')][0]\nsys.stdout.write(z.read(n).decode())\n";
+    let out = run(Command::new("python3").args(["-c", read]).arg(from));
+    assert!(out.status.success(), "reading METADATA\n{}", text(&out));
+    let metadata = edit(&String::from_utf8_lossy(&out.stdout));
+    let write = "import sys, zipfile\nsrc = zipfile.ZipFile(sys.argv[1])\ndst = zipfile.ZipFile(sys.argv[2], 'w', zipfile.ZIP_DEFLATED)\nfor i in src.infolist():\n    data = sys.stdin.buffer.read() if i.filename.endswith('.dist-info/METADATA') else src.read(i)\n    dst.writestr(i, data)\ndst.close()\n";
+    let mut child = Command::new("python3")
+        .args(["-c", write])
+        .arg(from)
+        .arg(to)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(metadata.as_bytes())
+        .expect("writing METADATA");
+    assert!(
+        child.wait().expect("python3").success(),
+        "rewriting the wheel"
     );
 }
 
@@ -1040,4 +1263,200 @@ fn the_action_resolves_its_version_and_runs_lint_check_and_run() {
     // The last step turns the recorded status into the step's.
     let r = run_step("Exit status of mirrorless", dir, &[("STATUS", "1")]);
     assert_eq!(r.code, Some(1), "{}", r.output);
+}
+
+/// Shell-glob match of a file name: `*` (any run of characters but `/`), `[a-b]` classes and
+/// literal characters: the subset the release workflow's paths use.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    fn go(p: &[char], n: &[char]) -> bool {
+        match p.first() {
+            None => n.is_empty(),
+            Some('*') => (0..=n.len())
+                .take_while(|&i| i == 0 || n[i - 1] != '/')
+                .any(|i| go(&p[1..], &n[i..])),
+            Some('[') => {
+                let Some(end) = p.iter().position(|&c| c == ']') else {
+                    panic!("unclosed [ in a glob");
+                };
+                let class = &p[1..end];
+                let hit = n.first().is_some_and(|&c| {
+                    class
+                        .windows(3)
+                        .any(|w| w[1] == '-' && w[0] <= c && c <= w[2])
+                        || class.contains(&c)
+                });
+                hit && go(&p[end + 1..], &n[1..])
+            }
+            Some(&c) => n.first() == Some(&c) && go(&p[1..], &n[1..]),
+        }
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    go(&p, &n)
+}
+
+/// The steps of `job` in the release workflow.
+fn release_steps(job: &str) -> Vec<serde_norway::Value> {
+    let path = root().join(".github/workflows/release.yml");
+    let doc: serde_norway::Value = serde_norway::from_str(
+        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    doc["jobs"][job]["steps"]
+        .as_sequence()
+        .unwrap_or_else(|| panic!("release.yml: jobs.{job}.steps is not a list"))
+        .clone()
+}
+
+/// The files `cargo xtask dist` wrote, relative to `target/dist/` (`npm/…` for the tarballs).
+fn dist_files() -> Vec<String> {
+    let mut out = Vec::new();
+    for (dir, prefix) in [(dist(), ""), (dist().join("npm"), "npm/")] {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let entry = entry.expect("a directory entry");
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(format!("{prefix}{}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The release workflow, against the files `dist` built here: the build job uploads each one,
+/// the publish job hands each npm tarball to exactly one `npm publish` (platform packages before
+/// `mirrorless`, which depends on them), the wheel to PyPI under the name and version of
+/// `pyproject.toml`, and the archive to the GitHub release that `install.sh` and `cargo
+/// binstall` download from (their names are checked in `xtask/src/release_metadata.rs`).
+#[test]
+fn the_release_workflow_uploads_and_publishes_every_file_dist_builds() {
+    let (platform_tgz, main_tgz) = npm_tarballs();
+    let Some(wheel) = ready_wheel("release artifact names") else {
+        return;
+    };
+    let archive = dist().join(archive_name());
+    if !ready(
+        "release artifact names",
+        &[platform_tgz.clone(), main_tgz.clone(), archive.clone()],
+    ) {
+        return;
+    }
+    let upload: Vec<String> = release_steps("build")
+        .iter()
+        .filter(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/upload-artifact"))
+        })
+        .flat_map(|s| {
+            s["with"]["path"]
+                .as_str()
+                .unwrap_or_default()
+                .lines()
+                .map(|l| l.trim().trim_start_matches("target/dist/").to_owned())
+                .filter(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        !upload.is_empty(),
+        "release.yml: the build job uploads nothing"
+    );
+    for file in dist_files() {
+        assert!(
+            upload.iter().any(|p| glob_match(p, &file)),
+            "target/dist/{file} is built but release.yml's build job does not upload it ({upload:?})"
+        );
+    }
+
+    let publish = release_steps("publish");
+    let script = |name: &str| -> String {
+        publish
+            .iter()
+            .find(|s| s["name"].as_str() == Some(name))
+            .and_then(|s| s["run"].as_str())
+            .unwrap_or_else(|| panic!("release.yml: the publish job has no `{name}` step"))
+            .to_owned()
+    };
+    // The artifacts keep their paths below target/dist/, downloaded into dist/.
+    let npm = script("npm publish");
+    let globs: Vec<&str> = npm
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| c == '"' || c == ';'))
+        .filter(|w| w.starts_with("dist/npm/"))
+        .collect();
+    let published_by = |tarball: &Path| -> Vec<usize> {
+        let name = format!(
+            "dist/npm/{}",
+            tarball
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+        );
+        (0..globs.len())
+            .filter(|&i| glob_match(globs[i], &name))
+            .collect()
+    };
+    let platform_at = published_by(&platform_tgz);
+    let main_at = published_by(&main_tgz);
+    assert_eq!(
+        platform_at.len(),
+        1,
+        "the platform tarball must match one of {globs:?}"
+    );
+    assert_eq!(
+        main_at.len(),
+        1,
+        "the main tarball must match one of {globs:?}"
+    );
+    assert!(
+        platform_at[0] < main_at[0],
+        "release.yml must publish the platform packages before `mirrorless` ({globs:?})"
+    );
+
+    let checksums = script("Checksums");
+    let wheel_name = wheel
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    assert!(
+        checksums.contains("mv mirrorless-*.whl ../pypi/")
+            && glob_match("mirrorless-*.whl", wheel_name),
+        "release.yml's Checksums step must move {wheel_name} into pypi/"
+    );
+    let pyproject: toml::Value = toml::from_str(
+        &std::fs::read_to_string(root().join("pyproject.toml")).expect("pyproject.toml"),
+    )
+    .expect("pyproject.toml parses");
+    let pypi_name = pyproject["project"]["name"].as_str().expect("project.name");
+    assert!(
+        wheel_name.starts_with(&format!("{}-{VERSION}-", pypi_name.replace('-', "_"))),
+        "{wheel_name} is not a wheel of {pypi_name} {VERSION}"
+    );
+
+    let release = script("GitHub release");
+    assert!(
+        release.contains("dist/mirrorless-*") && release.contains("dist/install.sh"),
+        "release.yml's GitHub release must attach the archives and install.sh"
+    );
+    let archive_file = archive
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    assert!(glob_match("mirrorless-*", archive_file), "{archive_file}");
+}
+
+#[test]
+fn glob_match_handles_the_release_workflow_patterns() {
+    assert!(glob_match("mirrorless-[0-9]*.tgz", "mirrorless-0.1.0.tgz"));
+    assert!(!glob_match(
+        "mirrorless-[0-9]*.tgz",
+        "mirrorless-cli-linux-x64-0.1.0.tgz"
+    ));
+    assert!(glob_match(
+        "mirrorless-cli-*.tgz",
+        "mirrorless-cli-linux-x64-0.1.0.tgz"
+    ));
+    assert!(!glob_match("mirrorless-*.zip", "mirrorless-0.1.0-x.tar.gz"));
+    assert!(!glob_match("npm/*.tgz", "npm/sub/a.tgz"));
 }

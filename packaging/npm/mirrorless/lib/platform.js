@@ -33,11 +33,14 @@ function findBinary(platform = process.platform, arch = process.arch) {
   try {
     return { binary: require.resolve(`${name}/bin/${exe}`) };
   } catch {
+    const version = optionalDependencies[name];
+    const tarball = `${name.replace("@", "").replace("/", "-")}-${version}.tgz`;
     return {
       error:
-        `the package ${name}, which holds the mirrorless binary for ${platform}-${arch}, is not installed.\n` +
-        "npm installs it as an optional dependency of `mirrorless`: reinstall without " +
-        "--omit=optional / --no-optional, e.g. `npm install mirrorless`.",
+        `the platform package ${name}, which holds the mirrorless binary for ${platform}-${arch}, is not installed.\n` +
+        `Install it next to mirrorless: npm install --save-dev ${name}@${version}\n` +
+        `(from a release's files instead of the registry: npm install ./${tarball} ./mirrorless-${version}.tgz).\n` +
+        "npm leaves it out under --omit=optional / --no-optional, or when the lockfile was made on another platform.",
     };
   }
 }
