@@ -97,17 +97,16 @@ impl Fixer<'_, '_> {
                 None => String::new(),
             };
             out.push_str(&format!(
-                "{nl}{ind}  const {{ {} }} = {e}.data{cast};",
-                p.fields.join(", ")
+                "{nl}{ind}  const {{ {} }} = {e}.data{cast}{}",
+                p.fields.join(", "),
+                self.semi
             ));
         }
         let agent = p.agent.as_ref().filter(|_| m.needs_agent);
         if let Some(a) = agent {
-            let lookup = match &self.agent_map {
-                Some(map) => format!("{map}.get({s}.id)"),
-                None => format!("{}.agents.get({s}.id)", m.receiver),
-            };
-            out.push_str(&format!("{nl}{ind}  const {a} = {lookup};"));
+            // Without the file's own map the standalone rewrite builds one: no merge.
+            let lookup = self.agent_map.as_ref()?.lookup(s);
+            out.push_str(&format!("{nl}{ind}  const {a} = {lookup}{}", self.semi));
             out.push_str(&format!("{nl}{ind}  if ({a}) {{"));
         }
         for line in &code_lines {

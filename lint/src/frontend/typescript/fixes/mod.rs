@@ -9,7 +9,9 @@
 //!   filtering the durable twin, the handler's parameters destructured from `event.data`
 //!   (positional handlers are 2026-07 code, one payload-object parameter is 2026-08 code);
 //!   machine-applicable when the handler does not use the agent (or only `agent.session`),
-//!   a suggestion that looks the agent up with `X.agents.get(session.id)` when it does;
+//!   a suggestion that looks the agent up in a map by session when it does (the file's own,
+//!   or one the fix declares, kept by `agent/created`/`agent/disposed` listeners);
+//! - everything a fix writes follows the file's semicolon style ([`semicolons`]);
 //! - a removed event's entry in an interface or type literal (an event map, a
 //!   `declare module … { interface Events { … } }` block): deleted, and the whole block when
 //!   every entry in it is a removed event; the types only that entry used are deleted with it;
@@ -27,11 +29,12 @@ mod declarations;
 mod emits;
 mod entries;
 mod merge;
+mod semicolons;
 mod subscriptions;
 mod uses;
 
 use super::imports::Imports;
-use super::listeners::{self, AgentMaps, MergeTarget};
+use super::listeners::{self, AgentMap, AgentMaps, MergeTarget};
 use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
@@ -69,7 +72,9 @@ pub(super) struct Fixer<'s, 'c> {
     /// `session/event` listener in the same statement list to merge it into, and the statement.
     merge_for: HashMap<usize, (MergeTarget, Range<usize>)>,
     /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
-    agent_map: Option<String>,
+    agent_map: Option<AgentMap>,
+    /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons.
+    semi: &'static str,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
@@ -139,6 +144,11 @@ impl<'s, 'c> Fixer<'s, 'c> {
             global_statements,
             merge_for: HashMap::new(),
             agent_map: AgentMaps::find(src, program),
+            semi: if semicolons::used(src, program) {
+                ";"
+            } else {
+                ""
+            },
             fixes: Vec::new(),
             scopes: Vec::new(),
         }

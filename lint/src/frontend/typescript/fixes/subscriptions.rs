@@ -7,7 +7,7 @@ use super::uses::Uses;
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
-use crate::model::{Applicability, Edit, Fix};
+use crate::model::{Applicability, Claim, Edit, Fix};
 use oxc_ast::ast::*;
 use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
@@ -269,25 +269,38 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let receiver_text = &self.src[range(receiver.span())];
 
         // The statements the new body starts with.
-        let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return;")];
+        // The lead statements go without their `;`: a one-line body separates them with one,
+        // lines end as the file's do.
+        let semi = self.semi;
+        let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return")];
         if !p.fields.is_empty() {
             let cast = match &p.types.fields {
                 Some(types) => format!(" as {{ {} }}", types.join("; ")),
                 None => String::new(),
             };
             lead.push(format!(
-                "const {{ {} }} = {event}.data{cast};",
+                "const {{ {} }} = {event}.data{cast}",
                 p.fields.join(", ")
             ));
         }
-        // The agent, recovered from the file's own `agent/created` map or the host's registry.
-        let lookup = match &self.agent_map {
-            Some(m) => format!("{m}.get({session}.id)"),
-            None => format!("{receiver_text}.agents.get({session}.id)"),
+        // The agent, recovered from the file's own `agent/created` map, or from one the fix
+        // declares before the statement (the session id is not reliably the agent id).
+        let mut new_map = None;
+        let lookup = match (&self.agent_map, needs_agent) {
+            (Some(m), _) => m.lookup(&session),
+            (None, true) => {
+                let Some(map) = self.new_agent_map(call, receiver_text, &p, &uses, q) else {
+                    return;
+                };
+                let lookup = map.lookup.replace("{session}", &session);
+                new_map = Some(map);
+                lookup
+            }
+            (None, false) => String::new(),
         };
         if needs_agent && let Some(a) = &p.agent {
-            lead.push(format!("const {a} = {lookup};"));
-            lead.push(format!("if (!{a}) return;"));
+            lead.push(format!("const {a} = {lookup}"));
+            lead.push(format!("if (!{a}) return"));
         }
         // `agent.session` → `session` (the event's session is the agent's).
         let session_refs: Vec<Range<usize>> = match (&p.agent, agent_session_only) {
@@ -364,10 +377,10 @@ impl<'s, 'c> Fixer<'s, 'c> {
                         None => format!("{}  ", self.indent_at(b.span.start as usize)),
                     };
                     lead.iter()
-                        .map(|l| format!("{nl}{indent}{l}"))
+                        .map(|l| format!("{nl}{indent}{l}{semi}"))
                         .collect::<String>()
                 } else {
-                    lead.iter().map(|l| format!(" {l}")).collect::<String>()
+                    lead.iter().map(|l| format!(" {l};")).collect::<String>()
                 };
                 edits.push(Edit::new(open, open, text));
                 for r in &session_refs {
@@ -384,9 +397,20 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     at = r.end;
                 }
                 expr.push_str(&self.src[at..er.end]);
-                let text = format!("{{ {} {expr}; }}", lead.join(" "));
+                let lead: String = lead.iter().map(|l| format!("{l}; ")).collect();
+                let text = format!("{{ {lead}{expr}{semi} }}");
                 edits.push(Edit::new(er.start, er.end, text));
             }
+        }
+        let mut claims = Vec::new();
+        if let Some(map) = new_map {
+            edits.push(Edit::new(map.at, map.at, map.text));
+            // One map per file and round: the next round finds it and looks agents up there.
+            claims.push(Claim {
+                start: 0,
+                end: 1,
+                exclusive: true,
+            });
         }
         edits.sort_by_key(|e| (e.start, e.end));
         let applicability = if migrate::keeps_behaviour(target, needs_agent) {
@@ -396,8 +420,96 @@ impl<'s, 'c> Fixer<'s, 'c> {
         };
         let shown = lookup.replace(&format!("{session}.id"), "…");
         let message = migrate::subscription_message(target, needs_agent.then_some(shown.as_str()));
-        self.push(occurrence, Fix::new(applicability, message, edits));
+        let mut fix = Fix::new(applicability, message, edits);
+        fix.claims = claims;
+        self.push(occurrence, fix);
     }
+
+    /// The map of agents by session a rewrite that needs the agent declares before the
+    /// subscription's statement, kept by `agent/created`/`agent/disposed` listeners on the same
+    /// receiver (what upstream's own migration did); `None` when the statement has no line of
+    /// its own to insert before or the agent's type cannot be spelled.
+    fn new_agent_map(
+        &self,
+        call: &CallExpression<'_>,
+        receiver: &str,
+        p: &Params,
+        uses: &Uses,
+        q: char,
+    ) -> Option<NewAgentMap> {
+        let start = call.span.start as usize;
+        let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
+        // The call starts its statement: `recv.on(…)`, `const off = recv.on(…)`, `return …`.
+        let before = self.src[line_start..start].trim_start_matches([' ', '\t']);
+        let starts_statement = before.is_empty()
+            || before == "return "
+            || ["const ", "let ", "var "].iter().any(|k| {
+                before.strip_prefix(k).is_some_and(|rest| {
+                    rest.strip_suffix(" = ").is_some_and(|n| {
+                        !n.is_empty()
+                            && n.chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                    })
+                })
+            });
+        if !starts_statement {
+            return None;
+        }
+        // The agent's type: the handler's annotation, else what the receiver's `agent/created`
+        // listener is given (an instantiation expression: no name to import).
+        let plain_receiver = !receiver.is_empty()
+            && !receiver.starts_with("this")
+            && receiver.split('.').all(|part| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+        let q = if q == '`' { '\'' } else { q };
+        let agent_type = match &p.types.agent {
+            Some(t) => t.clone(),
+            None if plain_receiver => {
+                format!("Parameters<Parameters<typeof {receiver}.on<{q}agent/created{q}>>[1]>[0]")
+            }
+            None => return None,
+        };
+        let taken = |n: &str| !self.refs.of_name(n).is_empty() || uses.names.contains(n);
+        let name = ["agentBySession", "agentsBySession", "sessionAgents"]
+            .into_iter()
+            .find(|n| !taken(n))?;
+        // The listeners' own parameter (it shadows nothing they read), annotated as the
+        // handler's was: an untyped receiver gives no contextual type.
+        let a = match &p.types.agent {
+            Some(t) => format!("agent: {t}"),
+            None => "agent".to_owned(),
+        };
+        let indent = self.indent_at(start);
+        let nl = self.newline;
+        let semi = self.semi;
+        let text = format!(
+            "{indent}const {name} = new Map<unknown, {agent_type}>(){semi}{nl}\
+             {indent}{receiver}.on({q}agent/created{q}, ({a}) => {{ {name}.set(agent.session, agent) }}){semi}{nl}\
+             {indent}{receiver}.on({q}agent/disposed{q}, ({a}) => {{ {name}.delete(agent.session) }}){semi}{nl}"
+        );
+        // Above the statement's own comments, which stay with it.
+        let above = self.with_leading_comments(line_start..line_start).start;
+        let at = self.src[..above].rfind('\n').map_or(0, |i| i + 1);
+        Some(NewAgentMap {
+            at,
+            text,
+            lookup: format!("{name}.get({{session}})"),
+        })
+    }
+}
+
+/// The agent map [`Fixer::new_agent_map`] declares: where, its text, and the lookup (with
+/// `{session}` standing for the listener's session parameter).
+struct NewAgentMap {
+    at: usize,
+    text: String,
+    lookup: String,
 }
 
 pub(super) enum Body<'b, 'a> {
