@@ -237,6 +237,8 @@ fn lexical_pending(src: &str) -> Vec<String> {
 struct Parsed {
     contexts: Vec<(std::ops::Range<usize>, Option<Role>)>,
     idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
+    /// Names a loop hands to a subscribe or emit call (see [`syntax::Classifier::looped`]).
+    looped: Vec<std::ops::Range<usize>>,
     tokens: Vec<Token>,
     fixes: Vec<OccurrenceFix>,
 }
@@ -275,6 +277,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
         Parsed {
             contexts: c.contexts,
             idents: c.occurrences,
+            looped: c.looped,
             tokens,
             fixes: fixer.finish(),
         }
@@ -295,6 +298,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             Parsed {
                 contexts: Vec::new(),
                 idents: Vec::new(),
+                looped: Vec::new(),
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
             }
@@ -371,12 +375,20 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 None => Role::Reference,
             },
         };
+        // A name a loop subscribes to (or emits) has no fix: say so, and what to do instead.
+        let looped = parsed
+            .looped
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end);
+        let via = looped.then(|| {
+            "no fix: the name reaches the call through a loop over names, which a human rewrites (for a subscription: one `session/event` listener filtering the durable twins)".to_owned()
+        });
         occ.push(Occurrence {
             role,
             event,
             start: m.start,
             end: m.end,
-            via: None,
+            via,
         });
     }
     for (r, event, via) in parsed.idents {

@@ -643,6 +643,9 @@ pub(super) struct Classifier<'a> {
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// String, template and JSX-text tokens (the comments come from the parser).
     pub strings: Vec<super::lex::Token>,
+    /// Names a loop hands to a subscribe or emit call (`for (const n of ['agent/…']) ctx.on(n, …)`):
+    /// no fix rewrites those, and their findings say why.
+    pub looped: Vec<Range<usize>>,
     /// Array literals bound in functions so far (module-level ones are in the scope).
     local_arrays: HashMap<String, Vec<Range<usize>>>,
     /// Function- and block-level bindings in scope; the program's own scope is the first.
@@ -659,6 +662,7 @@ impl<'a> Classifier<'a> {
             contexts: Vec::new(),
             occurrences: Vec::new(),
             strings: Vec::new(),
+            looped: Vec::new(),
             local_arrays: HashMap::new(),
             local_names: Locals::default(),
             line_starts: Vec::new(),
@@ -817,6 +821,7 @@ impl<'a> Classifier<'a> {
             _ => Vec::new(),
         };
         for r in elems {
+            self.looped.push(r.clone());
             self.mark(r, Some(role));
         }
     }
