@@ -47,7 +47,7 @@ pub(super) fn callee_object<'b, 'a>(callee: &'b Expression<'a>) -> Option<&'b Ex
 }
 
 /// Whether evaluating `e` can have no side effect (so deleting it keeps behaviour).
-fn pure(e: &Expression<'_>) -> bool {
+pub(super) fn pure(e: &Expression<'_>) -> bool {
     match e.get_inner_expression() {
         Expression::Identifier(_)
         | Expression::ThisExpression(_)
@@ -176,13 +176,34 @@ impl Fixer<'_, '_> {
         self.push(occurrence, Fix::new(applicability, message, edits));
     }
 
-    /// Renames (`ctx` → `_ctx`) for the parameters of the enclosing function that deleting `r`
-    /// leaves unused, so code built with `noUnusedParameters` still compiles and no caller
-    /// changes.
+    /// What keeps code built with `noUnusedParameters` compiling once `r` is deleted, for the
+    /// parameters of the enclosing function it leaves unused: the parameter goes with the
+    /// argument of every call when the function is local and only called directly
+    /// ([`Fixer::dropped_parameter`]), else it is renamed (`ctx` → `_ctx`) and no caller changes.
     fn unused_after_deleting(&self, r: &Range<usize>) -> Vec<Edit> {
         let Some(scope) = self.scopes.last() else {
             return Vec::new();
         };
+        let unused: Vec<usize> = (0..scope.params.len())
+            .filter(|&i| {
+                let name = &scope.params[i].0;
+                let refs = scope.uses.refs.iter().filter(|(n, _, _)| n == name);
+                let (mut inside, mut outside) = (0, 0);
+                for (_, at, _) in refs {
+                    if r.start <= at.start && at.end <= r.end {
+                        inside += 1;
+                    } else {
+                        outside += 1;
+                    }
+                }
+                inside > 0 && outside == 0 && !name.starts_with('_')
+            })
+            .collect();
+        if let [i] = unused.as_slice()
+            && let Some(edits) = self.dropped_parameter(scope, *i, r)
+        {
+            return edits;
+        }
         let mut taken: HashSet<String> = HashSet::new();
         let mut edits = Vec::new();
         for (name, binding) in &scope.params {
@@ -208,5 +229,37 @@ impl Fixer<'_, '_> {
             edits.push(Edit::new(binding.start, binding.end, fresh));
         }
         edits
+    }
+
+    /// Deletes parameter `i` of the local function `scope` and the argument of every call of
+    /// it; `None` when the function is named anywhere but as a direct call, or a call passes
+    /// other than one argument per parameter, or one with side effects for this one.
+    fn dropped_parameter(
+        &self,
+        scope: &super::FnScope,
+        i: usize,
+        deleted: &Range<usize>,
+    ) -> Option<Vec<Edit>> {
+        let (name, items) = scope.local.as_ref()?;
+        let calls = self.calls.of_name(name);
+        if calls.is_empty() || self.refs.of_name(name).len() != calls.len() {
+            return None;
+        }
+        let mut edits = Vec::new();
+        let p = super::calls::list_removal(items, i);
+        edits.push(Edit::new(p.start, p.end, ""));
+        for call in calls {
+            let args = call.as_ref().filter(|a| a.len() == items.len())?;
+            if !args[i].1 {
+                return None;
+            }
+            let ranges: Vec<Range<usize>> = args.iter().map(|(r, _)| r.clone()).collect();
+            let a = super::calls::list_removal(&ranges, i);
+            // A call inside the deleted statement goes with it.
+            if !(deleted.start <= a.start && a.end <= deleted.end) {
+                edits.push(Edit::new(a.start, a.end, ""));
+            }
+        }
+        Some(edits)
     }
 }

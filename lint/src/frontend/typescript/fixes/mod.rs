@@ -25,6 +25,7 @@
 //! Each fix is keyed by the byte range of the occurrence it migrates (the name inside the
 //! quotes, or the identifier that stands for it).
 
+mod calls;
 mod declarations;
 mod emits;
 mod entries;
@@ -40,6 +41,7 @@ use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
 use crate::model::Fix;
+use calls::LocalCalls;
 use entries::sole_interface;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
@@ -61,6 +63,8 @@ pub(super) struct Fixer<'s, 'c> {
     refs: References,
     /// The file's imports (a fix removes those it leaves unused).
     imports: Imports,
+    /// The direct calls of each name (a local function's dropped parameter drops their argument).
+    calls: LocalCalls,
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
@@ -87,6 +91,9 @@ struct FnScope {
     params: Vec<(String, Range<usize>)>,
     /// The identifiers its body references (nested functions included), for fresh names.
     uses: Uses,
+    /// For a function declared in this file and not exported: its name and every parameter's
+    /// range (a parameter it no longer uses goes, with the argument of each call).
+    local: Option<(String, Vec<Range<usize>>)>,
 }
 
 fn range(span: Span) -> Range<usize> {
@@ -140,6 +147,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
             imports: Imports::of(program, src, path),
+            calls: LocalCalls::of(program),
             type_decls,
             global_statements,
             merge_for: HashMap::new(),
@@ -305,7 +313,20 @@ impl<'s, 'c> Fixer<'s, 'c> {
 
 impl Fixer<'_, '_> {
     /// Enters a function: its plain parameters and the references of its body.
-    fn enter_function(&mut self, params: &FormalParameters<'_>, body: &dyn Fn(&mut Uses)) {
+    fn enter_function(
+        &mut self,
+        params: &FormalParameters<'_>,
+        body: &dyn Fn(&mut Uses),
+        local: Option<String>,
+    ) {
+        let plain = params.rest.is_none()
+            && params
+                .items
+                .iter()
+                .all(|p| matches!(p.pattern, BindingPattern::BindingIdentifier(_)));
+        let local = local
+            .filter(|_| plain)
+            .map(|name| (name, params.items.iter().map(|p| range(p.span)).collect()));
         let params = params
             .items
             .iter()
@@ -317,7 +338,11 @@ impl Fixer<'_, '_> {
             })
             .collect();
         let uses = Uses::of_body(body);
-        self.scopes.push(FnScope { params, uses });
+        self.scopes.push(FnScope {
+            params,
+            uses,
+            local,
+        });
     }
 }
 
@@ -326,15 +351,29 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
         let Some(body) = &it.body else {
             return walk::walk_function(self, it, flags);
         };
-        self.enter_function(&it.params, &|u: &mut Uses| u.visit_function_body(body));
+        // A function declaration of this file that nothing outside it can call.
+        let start = it.span.start as usize;
+        let exported = self.src[..start].trim_end().ends_with("export")
+            || self.src[..start].trim_end().ends_with("default");
+        let local = (it.is_declaration() && !it.declare && !exported && it.this_param.is_none())
+            .then(|| it.id.as_ref().map(|id| id.name.as_str().to_owned()))
+            .flatten()
+            .filter(|_| !self.global_statements.contains(&start));
+        self.enter_function(
+            &it.params,
+            &|u: &mut Uses| u.visit_function_body(body),
+            local,
+        );
         walk::walk_function(self, it, flags);
         self.scopes.pop();
     }
 
     fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
-        self.enter_function(&it.params, &|u: &mut Uses| {
-            u.visit_arrow_function_body(&it.body)
-        });
+        self.enter_function(
+            &it.params,
+            &|u: &mut Uses| u.visit_arrow_function_body(&it.body),
+            None,
+        );
         walk::walk_arrow_function_expression(self, it);
         self.scopes.pop();
     }
