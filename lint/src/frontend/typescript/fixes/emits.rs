@@ -46,6 +46,15 @@ pub(super) fn callee_object<'b, 'a>(callee: &'b Expression<'a>) -> Option<&'b Ex
     }
 }
 
+/// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).
+fn is_test(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    name.contains(".spec.")
+        || name.contains(".test.")
+        || path.split('/').any(|seg| seg == "tests" || seg == "__tests__")
+}
+
 /// Whether evaluating `e` can have no side effect (so deleting it keeps behaviour).
 pub(super) fn pure(e: &Expression<'_>) -> bool {
     match e.get_inner_expression() {
@@ -160,6 +169,10 @@ impl Fixer<'_, '_> {
                 Applicability::Suggestion,
                 format!("delete {what} (its arguments may have side effects: check them)"),
             )
+        } else if is_test(self.resolver.path) {
+            // A test's emit stands in for the loop to drive the code under test: deleting it
+            // deletes the test's stimulus (and leaves its locals unused). A human rewrites it.
+            return;
         } else {
             (
                 Applicability::Suggestion,
