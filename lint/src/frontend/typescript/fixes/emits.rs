@@ -52,7 +52,9 @@ fn is_test(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(&path);
     name.contains(".spec.")
         || name.contains(".test.")
-        || path.split('/').any(|seg| seg == "tests" || seg == "__tests__")
+        || path
+            .split('/')
+            .any(|seg| seg == "tests" || seg == "__tests__")
 }
 
 /// Whether evaluating `e` can have no side effect (so deleting it keeps behaviour).
