@@ -239,6 +239,8 @@ struct Parsed {
     idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
     /// Names a loop hands to a subscribe or emit call (see [`syntax::Classifier::looped`]).
     looped: Vec<std::ops::Range<usize>>,
+    /// Names subscribed with `once` (see [`syntax::Classifier::once`]).
+    once: Vec<std::ops::Range<usize>>,
     tokens: Vec<Token>,
     fixes: Vec<OccurrenceFix>,
 }
@@ -278,6 +280,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             contexts: c.contexts,
             idents: c.occurrences,
             looped: c.looped,
+            once: c.once,
             tokens,
             fixes: fixer.finish(),
         }
@@ -299,6 +302,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 contexts: Vec::new(),
                 idents: Vec::new(),
                 looped: Vec::new(),
+                once: Vec::new(),
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
             }
@@ -380,9 +384,18 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             .looped
             .iter()
             .any(|r| r.start <= m.start && m.end <= r.end);
-        let via = looped.then(|| {
+        let once = parsed
+            .once
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end);
+        let via = if once {
+            Some("no fix: a `session/event` listener registered with `once` would fire on the first durable event of any type; subscribe with `on`, filter the twin, and dispose the listener when it has fired".to_owned())
+        } else {
+            None
+        };
+        let via = via.or_else(|| looped.then(|| {
             "no fix: the name reaches the call through a loop over names, which a human rewrites (for a subscription: one `session/event` listener filtering the durable twins)".to_owned()
-        });
+        }));
         occ.push(Occurrence {
             role,
             event,

@@ -646,6 +646,8 @@ pub(super) struct Classifier<'a> {
     /// Names a loop hands to a subscribe or emit call (`for (const n of ['agent/…']) ctx.on(n, …)`):
     /// no fix rewrites those, and their findings say why.
     pub looped: Vec<Range<usize>>,
+    /// Names subscribed with `once`: no fix rewrites those either, and their findings say why.
+    pub once: Vec<Range<usize>>,
     /// Array literals bound in functions so far (module-level ones are in the scope).
     local_arrays: HashMap<String, Vec<Range<usize>>>,
     /// Function- and block-level bindings in scope; the program's own scope is the first.
@@ -663,6 +665,7 @@ impl<'a> Classifier<'a> {
             occurrences: Vec::new(),
             strings: Vec::new(),
             looped: Vec::new(),
+            once: Vec::new(),
             local_arrays: HashMap::new(),
             local_names: Locals::default(),
             line_starts: Vec::new(),
@@ -713,6 +716,9 @@ impl<'a> Classifier<'a> {
             let role = (!foreign).then_some(role);
             for a in &call.arguments {
                 if let Some(r) = a.as_expression().and_then(direct_target) {
+                    if name == Some("once") && role == Some(Role::Subscribe) {
+                        self.once.push(r.clone());
+                    }
                     self.mark(r, role);
                 }
             }
