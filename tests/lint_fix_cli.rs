@@ -90,9 +90,16 @@ fn unsafe_fixes_apply_the_suggestions_too_and_nothing_is_left() {
     let o = lint_in(dir.path(), &["--fix", "--unsafe-fixes", "src"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     let text = std::fs::read_to_string(dir.path().join("src/plugin.ts")).unwrap();
+    // The agent comes from a map the fix declares (the session id is not the agent id).
     assert!(
         text.contains(
-            "const agent = ctx.agents.get(session.id); if (!agent) return; agent.wake(turn);"
+            "const agent = agentBySession.get(session); if (!agent) return; agent.wake(turn);"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "ctx.on('agent/created', (agent) => { agentBySession.set(agent.session, agent) });"
         ),
         "{text}"
     );

@@ -440,6 +440,7 @@ fn run(
     }
     drop_deletions_used_elsewhere(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
+    crate::docs_follow::follow_declarations(&mut report.findings, sources);
     if let Some(only) = only {
         report.findings.retain(|f| only.contains(&f.path));
     }

@@ -63,7 +63,10 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
 fn hold_back(findings: &mut [Finding]) -> bool {
     // (rule, program, event) → the first use of that rule that remains after the
     // machine-applicable fixes.
-    let mut remaining: HashMap<(&'static str, &'static str, String), (String, usize)> =
+    let mut remaining: HashMap<(&'static str, &'static str, String), (String, usize, &str)> =
+        HashMap::new();
+    // The calls (listeners, emits) with no fix at all, not even a suggestion.
+    let mut stuck: HashMap<(&'static str, &'static str, String), (String, usize, &str)> =
         HashMap::new();
     for f in findings.iter() {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
@@ -76,7 +79,13 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         if !migrated {
             remaining
                 .entry((f.rule, program, event.clone()))
-                .or_insert_with(|| (f.path.clone(), f.line));
+                .or_insert_with(|| (f.path.clone(), f.line, f.rule));
+        }
+        // A reference (a name in an array, an assertion) type-checks without the declaration.
+        if f.fix.is_none() && f.rule != REFERENCE {
+            stuck
+                .entry((f.rule, program, event.clone()))
+                .or_insert_with(|| (f.path.clone(), f.line, f.rule));
         }
     }
     let mut held = false;
@@ -84,7 +93,32 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;
         };
-        let Some((path, line)) = needed_by(f.rule)
+        // A declaration still needed by a use that has no fix at all: deleting it breaks the
+        // build even under `--unsafe-fixes` (nothing migrates that use), so it has no fix.
+        if f.rule == DECLARE
+            && f.fix.is_some()
+            && let Some((path, line, by)) = needed_by(f.rule)
+                .iter()
+                .filter_map(|rule| stuck.get(&(*rule, program, event.clone())))
+                .min()
+        {
+            let what = match *by {
+                SUBSCRIBE => "the listener",
+                EMIT => "the emit",
+                _ => "the use",
+            };
+            let why = format!(
+                "no fix: {what} of `{event}` at {path}:{line} has none, and deleting the declaration would break it"
+            );
+            f.fix = None;
+            f.note = Some(match f.note.take() {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            });
+            held = true;
+            continue;
+        }
+        let Some((path, line, by)) = needed_by(f.rule)
             .iter()
             .filter_map(|rule| remaining.get(&(*rule, program, event.clone())))
             .min()
@@ -99,6 +133,20 @@ fn hold_back(findings: &mut [Finding]) -> bool {
                 "{} (not yet: `{event}` is still used at {path}:{line})",
                 fix.message
             );
+            // The report names the one place to look (the listener, emit or use whose own
+            // migration is not machine-applicable).
+            let what = match *by {
+                SUBSCRIBE => "the listener",
+                EMIT => "the emit",
+                _ => "the use",
+            };
+            let why = format!(
+                "`--fix` holds this back: {what} of `{event}` at {path}:{line} is not migrated by it"
+            );
+            f.note = Some(match f.note.take() {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            });
             held = true;
         }
     }
@@ -154,6 +202,73 @@ mod tests {
             Some("delete it (not yet: `agent/turn-end` is still used at loop/loop.ts:9)")
         );
         assert_eq!(applicability(&fs[1]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn a_declaration_needed_by_a_use_without_any_fix_has_no_fix() {
+        let mut fs = vec![
+            finding(
+                DECLARE,
+                "types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(EMIT, "tests/ui.spec.ts", 8, None),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), None);
+        assert_eq!(
+            fs[0].note.as_deref(),
+            Some(
+                "no fix: the emit of `agent/turn-end` at tests/ui.spec.ts:8 has none, and deleting the declaration would break it"
+            )
+        );
+        // A use with a suggestion only holds it back.
+        let mut fs = vec![
+            finding(
+                DECLARE,
+                "types.ts",
+                3,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(EMIT, "loop.ts", 8, Some(Applicability::Suggestion)),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+    }
+
+    #[test]
+    fn a_held_back_emit_names_the_listener_that_holds_it_back() {
+        let mut fs = vec![
+            finding(
+                EMIT,
+                "loop/loop.ts",
+                9,
+                Some(Applicability::MachineApplicable),
+            ),
+            finding(SUBSCRIBE, "ui/index.ts", 5, Some(Applicability::Suggestion)),
+            finding(
+                SUBSCRIBE,
+                "ui/other.ts",
+                7,
+                Some(Applicability::MachineApplicable),
+            ),
+        ];
+        keep_what_is_still_used(&mut fs);
+        assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+        assert_eq!(
+            fs[0].note.as_deref(),
+            Some(
+                "`--fix` holds this back: the listener of `agent/turn-end` at ui/index.ts:5 is not migrated by it"
+            )
+        );
+        // Which in turn holds back the other listener (to a fixpoint), and says so.
+        assert_eq!(
+            fs[2].note.as_deref(),
+            Some(
+                "`--fix` holds this back: the emit of `agent/turn-end` at loop/loop.ts:9 is not migrated by it"
+            )
+        );
     }
 
     #[test]

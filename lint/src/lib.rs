@@ -20,6 +20,7 @@ pub mod baseline;
 pub mod cache;
 pub mod catalog;
 pub mod config;
+mod docs_follow;
 pub mod engine;
 pub mod fix;
 pub mod frontend;

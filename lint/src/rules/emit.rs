@@ -33,11 +33,17 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
   is deleted in a later round once it is).
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
-- *No fix* when the name is not a string literal in the call (a const, a typed event value).
+- *No fix* when the name is not a string literal in the call (a const, a typed event value),
+  or in a test file (`*.spec.*`, `*.test.*`, under `tests/`) without the append beside it: there
+  the emit stands in for the loop to drive the code under test, and deleting it would delete
+  the test's stimulus; a human rewrites the test (to emit, or replay, the durable event).
 
 In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
-(`ctx`, `agent`) is renamed `_ctx`, `_agent`: code built with `noUnusedParameters` still compiles
-and no caller changes.
+(`ctx`, `agent`) goes, so code built with `noUnusedParameters` still compiles: when the function
+is declared in the file, not exported, only called directly and the argument it drops has no
+side effects, the parameter is deleted with the argument of every call (upstream's own
+`drainSteering(ctx, agent, turn)` → `drainSteering(agent, turn)`); otherwise it is renamed
+`_ctx`, `_agent` and no caller changes.
 
 The imports only the deleted emit named are removed with it (the whole `import` declaration when
 nothing of it is left), as for ML003's deletions, so `tsc --noUnusedLocals` still accepts the file.

@@ -22,6 +22,16 @@ Reword the text in terms of the durable event.
     fixes: "
 *Suggestion* (`--fix --unsafe-fixes`): name the durable twin instead (`agent/turn-start` →
 `turn/start`). A sentence about the removed event may need more rewording than that.
+
+In Markdown, a catalogue entry of the event (a heading that names only it, in inline code, down
+to the next heading of its level or higher) is deleted as a whole instead, with its line in any
+index of the file (a list item or table row linking to the heading); the first such deletion in
+a file also renumbers its `file:line` references into code whose declarations the run deletes.
+
+Either fix is kept only as far as the event's declaration goes in the same run: none while the
+run's code keeps declaring the event (the finding stays), a suggestion while that deletion is one
+or the run holds no declaration of the event, machine-applicable when the declaration's deletion
+is.
 ",
     bad: r#"
 log::warn!("listener for agent/turn-end failed: {err}");

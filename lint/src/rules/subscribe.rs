@@ -46,11 +46,15 @@ left, as for ML003's deletions.
   `agent.session` (which becomes `session`), the twin records exactly what the mirror
   announced, and no emit of the mirror without its durable append stays in the run's
   TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard).
-- *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent (the fix looks it up with
-  `X.agents.get(session.id)`, or in the file's own map when `agent/created`/`agent/disposed`
-  listeners keep one, `agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`,
-  and returns when there is none), or when the twin records more (`user/message` under 2026-08
-  also records prompts).
+- *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent, or when the twin
+  records more (`user/message` under 2026-08 also records prompts). The session id is not
+  reliably the agent id, so the fix looks the agent up in a map of agents by session: the
+  file's own, when `agent/created`/`agent/disposed` listeners keep one
+  (`agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`, or keyed by
+  `agent.session`), else one it declares before the statement, kept by `agent/created` and
+  `agent/disposed` listeners on the same receiver and typed from the handler's annotation or
+  the receiver's `agent/created` listener; the handler returns when the session has no agent
+  (one created before the listeners were registered: check that).
 - *Suggestion*, instead of a second listener, when the same statement list already has an
   `X.on('session/event', (session, event) => { … })` on the same receiver: the handler's code
   moves to the end of that listener as `if (event.type === '<twin>') { … }` and the old

@@ -2,7 +2,7 @@
 //!
 //! - an existing `X.on('session/event', (session, event) => { … })` in the same statement list,
 //!   which a removed event's handler can be merged into instead of adding a second listener;
-//! - a map of agents by session id kept by `agent/created`/`agent/disposed` listeners
+//! - a map of agents by session (or its id) kept by `agent/created`/`agent/disposed` listeners
 //!   (`agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`), through which
 //!   a handler that uses the agent can recover it when the host has no `ctx.agents`.
 
@@ -183,9 +183,9 @@ pub(super) fn merge_target(src: &str, stmt: &Statement<'_>) -> Option<MergeTarge
     })
 }
 
-/// `M.set(a.session.id, a)` / `M.delete(a.session.id)` in a handler of one agent parameter
-/// (or a payload `({ agent })`): `M`'s text.
-fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Option<String> {
+/// `M.set(a.session.id, a)` / `M.delete(a.session.id)` (or keyed by the session itself,
+/// `a.session`) in a handler of one agent parameter (or a payload `({ agent })`): the map.
+fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Option<AgentMap> {
     let handler = call
         .arguments
         .get(1)?
@@ -236,7 +236,8 @@ fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Op
     }
     let key = c.arguments.first()?.as_expression()?;
     let key_text = src.get(key.span().start as usize..key.span().end as usize)?;
-    if key_text != format!("{agent}.session.id") {
+    let key = key_text.strip_prefix(agent)?.strip_prefix(".session")?;
+    if !matches!(key, "" | ".id") {
         return None;
     }
     if method == "set" {
@@ -246,22 +247,41 @@ fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Op
             return None;
         }
     }
-    src.get(m.object.span().start as usize..m.object.span().end as usize)
-        .map(str::to_owned)
+    let name = src.get(m.object.span().start as usize..m.object.span().end as usize)?;
+    Some(AgentMap {
+        name: name.to_owned(),
+        key: key.to_owned(),
+    })
+}
+
+/// A map of agents by session that `agent/created`/`agent/disposed` listeners keep.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(super) struct AgentMap {
+    /// The map's text (`agents`, `this.bySession`).
+    pub name: String,
+    /// What of the session it is keyed by: `""` (the session itself) or `".id"`.
+    pub key: String,
+}
+
+impl AgentMap {
+    /// The expression that looks up the agent of the session bound to `session`.
+    pub fn lookup(&self, session: &str) -> String {
+        format!("{}.get({session}{})", self.name, self.key)
+    }
 }
 
 /// The agent maps of one program: the text of each map that an `agent/created` listener fills
-/// and an `agent/disposed` listener empties, by session id.
+/// and an `agent/disposed` listener empties, by session or session id.
 #[derive(Default)]
 pub(super) struct AgentMaps<'s> {
     src: &'s str,
-    created: Vec<String>,
-    disposed: Vec<String>,
+    created: Vec<AgentMap>,
+    disposed: Vec<AgentMap>,
 }
 
 impl<'s> AgentMaps<'s> {
     /// The map kept by both listeners, if the program has one.
-    pub fn find(src: &'s str, program: &Program<'_>) -> Option<String> {
+    pub fn find(src: &'s str, program: &Program<'_>) -> Option<AgentMap> {
         let mut maps = AgentMaps {
             src,
             ..AgentMaps::default()

@@ -250,6 +250,10 @@ fn lexical_pending(src: &str) -> Vec<String> {
 struct Parsed {
     contexts: Vec<(std::ops::Range<usize>, Option<Role>)>,
     idents: Vec<(std::ops::Range<usize>, String, Option<String>)>,
+    /// Names a loop hands to a subscribe or emit call (see [`syntax::Classifier::looped`]).
+    looped: Vec<std::ops::Range<usize>>,
+    /// Names subscribed with `once` (see [`syntax::Classifier::once`]).
+    once: Vec<std::ops::Range<usize>>,
     tokens: Vec<Token>,
     fixes: Vec<OccurrenceFix>,
 }
@@ -288,6 +292,8 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
         Parsed {
             contexts: c.contexts,
             idents: c.occurrences,
+            looped: c.looped,
+            once: c.once,
             tokens,
             fixes: fixer.finish(),
         }
@@ -308,6 +314,8 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
             Parsed {
                 contexts: Vec::new(),
                 idents: Vec::new(),
+                looped: Vec::new(),
+                once: Vec::new(),
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
             }
@@ -384,12 +392,29 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 None => Role::Reference,
             },
         };
+        // A name a loop subscribes to (or emits) has no fix: say so, and what to do instead.
+        let looped = parsed
+            .looped
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end);
+        let once = parsed
+            .once
+            .iter()
+            .any(|r| r.start <= m.start && m.end <= r.end);
+        let via = if once {
+            Some("no fix: a `session/event` listener registered with `once` would fire on the first durable event of any type; subscribe with `on`, filter the twin, and dispose the listener when it has fired".to_owned())
+        } else {
+            None
+        };
+        let via = via.or_else(|| looped.then(|| {
+            "no fix: the name reaches the call through a loop over names, which a human rewrites (for a subscription: one `session/event` listener filtering the durable twins)".to_owned()
+        }));
         occ.push(Occurrence {
             role,
             event,
             start: m.start,
             end: m.end,
-            via: None,
+            via,
         });
     }
     for (r, event, via) in parsed.idents {

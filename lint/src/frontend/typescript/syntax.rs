@@ -643,6 +643,11 @@ pub(super) struct Classifier<'a> {
     pub occurrences: Vec<(Range<usize>, String, Option<String>)>,
     /// String, template and JSX-text tokens (the comments come from the parser).
     pub strings: Vec<super::lex::Token>,
+    /// Names a loop hands to a subscribe or emit call (`for (const n of ['agent/…']) ctx.on(n, …)`):
+    /// no fix rewrites those, and their findings say why.
+    pub looped: Vec<Range<usize>>,
+    /// Names subscribed with `once`: no fix rewrites those either, and their findings say why.
+    pub once: Vec<Range<usize>>,
     /// Array literals bound in functions so far (module-level ones are in the scope).
     local_arrays: HashMap<String, Vec<Range<usize>>>,
     /// Function- and block-level bindings in scope; the program's own scope is the first.
@@ -659,6 +664,8 @@ impl<'a> Classifier<'a> {
             contexts: Vec::new(),
             occurrences: Vec::new(),
             strings: Vec::new(),
+            looped: Vec::new(),
+            once: Vec::new(),
             local_arrays: HashMap::new(),
             local_names: Locals::default(),
             line_starts: Vec::new(),
@@ -709,6 +716,9 @@ impl<'a> Classifier<'a> {
             let role = (!foreign).then_some(role);
             for a in &call.arguments {
                 if let Some(r) = a.as_expression().and_then(direct_target) {
+                    if name == Some("once") && role == Some(Role::Subscribe) {
+                        self.once.push(r.clone());
+                    }
                     self.mark(r, role);
                 }
             }
@@ -817,6 +827,7 @@ impl<'a> Classifier<'a> {
             _ => Vec::new(),
         };
         for r in elems {
+            self.looped.push(r.clone());
             self.mark(r, Some(role));
         }
     }

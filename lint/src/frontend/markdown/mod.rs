@@ -12,10 +12,14 @@
 //!   (`comment`). Words without the `agent/` prefix never match.
 //! - `<!-- mirrorless: allow(ML006) reason -->` suppresses like a code comment.
 
+mod entries;
+
+pub use entries::ENTRY_FIX;
+
 use super::rust::Rust;
 use super::typescript;
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
-use crate::model::{Occurrence, Role};
+use crate::model::{Applicability, Edit, Fix, Occurrence, Role};
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 use std::path::Path;
@@ -380,8 +384,45 @@ impl FrontEnd for Markdown {
             });
         }
         analysis.occurrences.sort_by_key(|o| (o.start, o.end));
+        whole_entries(src, &code, cx, &mut analysis);
         analysis
     }
+}
+
+/// Every occurrence inside a catalogue entry of its event, or on an index line linking to one,
+/// gets the fix that deletes the entry (or the index line) as a whole, instead of its own.
+fn whole_entries(src: &str, code: &[Range<usize>], cx: Context<'_>, analysis: &mut FileAnalysis) {
+    let found = entries::entries(src, code, cx.catalog);
+    if found.is_empty() {
+        return;
+    }
+    let mut fixes = Vec::new();
+    for o in &analysis.occurrences {
+        let edit = found.iter().find_map(|e| {
+            if e.event != o.event {
+                return None;
+            }
+            if e.range.start <= o.start && o.end <= e.range.end {
+                return Some(e.range.clone());
+            }
+            entries::index_line(src, o.start, e)
+        });
+        if let Some(r) = edit {
+            fixes.push(OccurrenceFix {
+                start: o.start,
+                end: o.end,
+                fix: Fix::new(
+                    Applicability::MachineApplicable,
+                    format!("{}, `{}`", entries::ENTRY_FIX, o.event),
+                    vec![Edit::new(r.start, r.end, "")],
+                ),
+            });
+        }
+    }
+    analysis
+        .fixes
+        .retain(|f| !fixes.iter().any(|n| n.start == f.start && n.end == f.end));
+    analysis.fixes.extend(fixes);
 }
 
 #[cfg(test)]

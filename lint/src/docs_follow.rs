@@ -1,0 +1,250 @@
+//! Docs stay consistent with the code: a Markdown fix that describes the event's declaration
+//! (a catalogue entry deleted as a whole, a mention or comment renamed to the durable twin) is
+//! applied in a run only as far as the event's declaration goes in that run. Code in fences (a
+//! subscription, an emit, a whole `declare module` example) keeps its own fixes.
+//!
+//! Upstream's catalogue is generated from the code's `interface Events` declarations, and its
+//! check fails when the two differ: `--fix` once deleted the catalogue lines of mirrors whose
+//! declarations it kept. So, per event, over the run's code (TypeScript/JavaScript and Rust;
+//! Markdown fences are docs too):
+//! - a declaration without a fix (it stays): the Markdown fixes of the event are dropped, the
+//!   findings stay;
+//! - every declaration deleted by a machine-applicable fix: the Markdown fixes keep theirs;
+//! - some deletion only a suggestion, or no declaration in the run at all (the code that
+//!   declares the event may be outside it): the Markdown fixes are suggestions.
+//!
+//! A generated catalogue also points into the code by line (`Source: [`types.ts:353`](…)`):
+//! the first catalogue-entry fix of a Markdown file renumbers those references by the lines the
+//! declaration deletions of its applicability remove from that code file, so the catalogue
+//! matches its generator's output again ([`renumber`]).
+
+use crate::model::{Applicability, Edit, Finding};
+use crate::source::{LineIndex, Source};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// The rule of a declaration (`Role::Declare`).
+const DECLARE: &str = "ML003";
+/// The rules of a mention in prose and in an HTML comment.
+const MENTION: &str = "ML006";
+const COMMENT: &str = "ML007";
+
+fn is_markdown(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx"))
+}
+
+fn is_code(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map(|(_, e)| e);
+    matches!(
+        ext,
+        Some("ts" | "tsx" | "mts" | "cts" | "js" | "jsx" | "mjs" | "cjs" | "rs")
+    )
+}
+
+/// How the declarations of one event go in the run.
+#[derive(Clone, Copy)]
+enum Goes {
+    /// Some declaration stays (it has no fix).
+    Stays,
+    /// Every declaration goes, at worst with this applicability.
+    With(Applicability),
+}
+
+/// Caps (or drops) the fix of every Markdown finding by how its event's declaration goes, then
+/// renumbers the line references of catalogues whose entries go.
+pub(crate) fn follow_declarations(findings: &mut [Finding], sources: &[Source]) {
+    cap(findings);
+    renumber(findings, sources);
+}
+
+fn is_entry_fix(f: &Finding) -> bool {
+    f.fix
+        .as_ref()
+        .is_some_and(|x| x.message.starts_with(crate::frontend::markdown::ENTRY_FIX))
+}
+
+/// The lines one edit of a declaration deletion removes from a code file: where it ends (line,
+/// column, 1-based) and how many lines fewer the file has after it.
+struct Shift {
+    applicability: Applicability,
+    end_line: usize,
+    end_column: usize,
+    removed: usize,
+}
+
+/// `F:N` in a Markdown file (`packages/x/types.ts:353`): the range of `N` and its value, for
+/// each code path `F` with shifts, outside `skip`.
+fn line_refs<'p>(
+    text: &str,
+    paths: impl Iterator<Item = &'p String>,
+    skip: &[Range<usize>],
+) -> Vec<(Range<usize>, &'p str, usize)> {
+    let mut out = Vec::new();
+    for path in paths {
+        let needle = format!("{path}:");
+        for (at, _) in text.match_indices(&needle) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || "/._-".contains(c)) {
+                continue;
+            }
+            let digits_start = at + needle.len();
+            let digits = text[digits_start..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
+            let r = digits_start..digits_start + digits;
+            if digits == 0 || skip.iter().any(|s| s.start <= r.start && r.end <= s.end) {
+                continue;
+            }
+            if let Ok(n) = text[r.clone()].parse::<usize>() {
+                out.push((r, path.as_str(), n));
+            }
+        }
+    }
+    out
+}
+
+/// Gives the first catalogue-entry fix of each Markdown file the edits that renumber its
+/// `F:N` references into code files whose declarations go with that fix's applicability.
+fn renumber(findings: &mut [Finding], sources: &[Source]) {
+    let text_of = |path: &str| sources.iter().find(|s| s.display == path).map(|s| &s.text);
+    let mut shifts: HashMap<String, Vec<Shift>> = HashMap::new();
+    for f in findings.iter() {
+        let (true, Some(fix)) = (f.rule == DECLARE && is_code(&f.path), &f.fix) else {
+            continue;
+        };
+        let Some(text) = text_of(&f.path) else {
+            continue;
+        };
+        for e in &fix.edits {
+            let Some(old) = text.get(e.start..e.end) else {
+                continue;
+            };
+            let removed = old.matches('\n').count();
+            let added = e.replacement.matches('\n').count();
+            if removed > added {
+                shifts.entry(f.path.clone()).or_default().push(Shift {
+                    applicability: fix.applicability,
+                    end_line: e.range.end_line,
+                    end_column: e.range.end_column,
+                    removed: removed - added,
+                });
+            }
+        }
+    }
+    if shifts.is_empty() {
+        return;
+    }
+    // Per Markdown file: its entry fixes (index, applicability, deleted range).
+    let mut entries: HashMap<String, Vec<(usize, Applicability, Range<usize>)>> = HashMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if is_markdown(&f.path)
+            && is_entry_fix(f)
+            && let Some(fix) = &f.fix
+            && let Some(e) = fix.edits.first()
+        {
+            entries
+                .entry(f.path.clone())
+                .or_default()
+                .push((i, fix.applicability, e.start..e.end));
+        }
+    }
+    for (path, list) in entries {
+        let Some(text) = text_of(&path) else { continue };
+        let Some(&(first, applicability, _)) = list.iter().min_by_key(|(_, _, r)| r.start) else {
+            continue;
+        };
+        // What the entries that go with it delete is not renumbered.
+        let gone: Vec<Range<usize>> = list
+            .iter()
+            .filter(|(_, a, _)| *a <= applicability)
+            .map(|(_, _, r)| r.clone())
+            .collect();
+        // A reference names the code file from the run's root or from the Markdown file's folder.
+        let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+        let spelled: HashMap<String, &String> = shifts
+            .keys()
+            .flat_map(|code| {
+                let relative = (!folder.is_empty())
+                    .then(|| code.strip_prefix(folder)?.strip_prefix('/'))
+                    .flatten();
+                std::iter::once((code.clone(), code)).chain(relative.map(|r| (r.to_owned(), code)))
+            })
+            .collect();
+        let mut edits = Vec::new();
+        for (r, as_spelled, n) in line_refs(text, spelled.keys(), &gone) {
+            let code = spelled[as_spelled];
+            let fewer: usize = shifts[code]
+                .iter()
+                .filter(|s| s.applicability <= applicability)
+                .filter(|s| s.end_line < n || (s.end_line == n && s.end_column == 1))
+                .map(|s| s.removed)
+                .sum();
+            if fewer > 0 && fewer < n {
+                edits.push(Edit::new(r.start, r.end, (n - fewer).to_string()));
+            }
+        }
+        if edits.is_empty() {
+            continue;
+        }
+        let index = LineIndex::new(text);
+        let Some(fix) = findings[first].fix.as_mut() else {
+            continue;
+        };
+        for mut e in edits {
+            e.range = crate::engine::text_range(&index, e.start, e.end);
+            fix.edits.push(e);
+        }
+        fix.edits.sort_by_key(|e| (e.start, e.end));
+        if let Some(lines) =
+            crate::lines::line_replacement(text, &fix.edits, |o| index.position(o).0)
+        {
+            fix.lines = lines;
+        }
+    }
+}
+
+/// Caps (or drops) the fix of every Markdown finding by how its event's declaration goes.
+fn cap(findings: &mut [Finding]) {
+    let mut goes: HashMap<String, Goes> = HashMap::new();
+    for f in findings.iter() {
+        if f.rule != DECLARE || !is_code(&f.path) {
+            continue;
+        }
+        let Some(event) = &f.event else { continue };
+        let this = match &f.fix {
+            None => Goes::Stays,
+            Some(fix) => Goes::With(fix.applicability),
+        };
+        let merged = match (goes.get(event).copied(), this) {
+            (Some(Goes::Stays), _) | (_, Goes::Stays) => Goes::Stays,
+            (Some(Goes::With(a)), Goes::With(b)) => Goes::With(a.max(b)),
+            (None, w) => w,
+        };
+        goes.insert(event.clone(), merged);
+    }
+    for f in findings.iter_mut() {
+        let describes = [MENTION, COMMENT].contains(&f.rule)
+            || f.fix
+                .as_ref()
+                .is_some_and(|x| x.message.starts_with(crate::frontend::markdown::ENTRY_FIX));
+        if !is_markdown(&f.path) || f.fix.is_none() || !describes {
+            continue;
+        }
+        let Some(event) = &f.event else { continue };
+        match goes.get(event) {
+            Some(Goes::Stays) => f.fix = None,
+            Some(Goes::With(a)) => {
+                if let Some(fix) = &mut f.fix {
+                    fix.applicability = fix.applicability.max(*a);
+                }
+            }
+            None => {
+                if let Some(fix) = &mut f.fix {
+                    fix.applicability = Applicability::Suggestion;
+                }
+            }
+        }
+    }
+}

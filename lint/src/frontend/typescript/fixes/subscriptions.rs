@@ -1,0 +1,518 @@
+//! `X.on('<removed>', handler)`: rewritten into a `session/event` listener filtering the
+//! durable twin.
+
+use super::emits::{callee_name, callee_object};
+use super::merge::Merge;
+use super::uses::Uses;
+use super::{Fixer, range};
+use crate::catalog::Migration;
+use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
+use crate::model::{Applicability, Claim, Edit, Fix};
+use oxc_ast::ast::*;
+use oxc_ast_visit::Visit;
+use oxc_span::GetSpan;
+use std::collections::HashSet;
+use std::ops::Range;
+
+/// What a handler's parameters say: which agent binding, and which fields it reads.
+pub(super) struct Params {
+    /// The name bound to the agent, if any.
+    pub(super) agent: Option<String>,
+    /// `field: pattern` (or the shorthand `field`) per used parameter.
+    pub(super) fields: Vec<String>,
+    /// Whether this is a 2026-08-style payload-object handler.
+    pub(super) payload: bool,
+    /// The types the handler's annotations give, when it carries them (see [`Annotations`]).
+    pub(super) types: Annotations,
+}
+
+/// The type annotations a rewritten handler keeps, built from the original's: without them
+/// `(session, event) =>` relies on contextual typing, which an untyped `ctx` (`any`) does not
+/// give, and `noImplicitAny` rejects it.
+#[derive(Default)]
+pub(super) struct Annotations {
+    /// The agent's type (`Agent`, or `P['agent']` for a payload `P`), when annotated.
+    pub(super) agent: Option<String>,
+    /// `field: Type` per used field, when every field parameter is annotated.
+    pub(super) fields: Option<Vec<String>>,
+}
+
+/// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
+/// type literal, whose indexed access needs no parentheses.
+fn indexable(ty: &TSType<'_>, text: &str) -> String {
+    match ty {
+        TSType::TSTypeReference(_) | TSType::TSTypeLiteral(_) | TSType::TSIndexedAccessType(_) => {
+            text.to_owned()
+        }
+        _ => format!("({text})"),
+    }
+}
+impl<'s, 'c> Fixer<'s, 'c> {
+    fn pattern_text(&self, p: &BindingPattern<'_>) -> &'s str {
+        &self.src[range(p.span())]
+    }
+
+    /// Maps a handler's parameters to the twin's fields, or `None` when the shape is not one
+    /// a rewrite keeps exactly (rest or default parameters, an unmapped field).
+    fn params(&self, params: &FormalParameters<'_>, m: &Migration, uses: &Uses) -> Option<Params> {
+        if params.rest.is_some() || params.items.iter().any(|p| p.initializer.is_some()) {
+            return None;
+        }
+        let used = |p: &BindingPattern<'_>| match p {
+            BindingPattern::BindingIdentifier(id) => uses.count(id.name.as_str()) > 0,
+            _ => true,
+        };
+        let entry = |field: &str, p: &BindingPattern<'_>| match p {
+            BindingPattern::BindingIdentifier(id) if id.name.as_str() == field => field.to_owned(),
+            other => format!("{field}: {}", self.pattern_text(other)),
+        };
+        if let [only] = params.items.as_slice()
+            && let BindingPattern::ObjectPattern(obj) = &only.pattern
+        {
+            if obj.rest.is_some() {
+                return None;
+            }
+            // `({ turn }: P) =>`: the fields keep their types, as `P['turn']` (or the type a
+            // type literal gives `turn`).
+            let payload_ty = only.type_annotation.as_ref().map(|t| &t.type_annotation);
+            let payload_type = payload_ty.map(|t| indexable(t, self.type_text(t)));
+            let member_type = |key: &str| -> Option<String> {
+                let TSType::TSTypeLiteral(lit) = payload_ty? else {
+                    return None;
+                };
+                lit.members.iter().find_map(|m| match m {
+                    TSSignature::TSPropertySignature(p)
+                        if !p.optional && p.key.static_name().is_some_and(|k| k == key) =>
+                    {
+                        p.type_annotation
+                            .as_ref()
+                            .map(|t| self.type_text(&t.type_annotation).to_owned())
+                    }
+                    _ => None,
+                })
+            };
+            let mut out = Params {
+                agent: None,
+                fields: Vec::new(),
+                payload: true,
+                types: Annotations {
+                    agent: member_type("agent")
+                        .map(|t| {
+                            if t.chars().all(|c| c.is_alphanumeric() || "_$.".contains(c)) {
+                                t
+                            } else {
+                                format!("({t})")
+                            }
+                        })
+                        .or_else(|| payload_type.as_ref().map(|p| format!("{p}['agent']"))),
+                    fields: payload_type.as_ref().map(|_| Vec::new()),
+                },
+            };
+            for prop in &obj.properties {
+                let key = prop.key.static_name()?;
+                if key == "agent" {
+                    if used(&prop.value) {
+                        match &prop.value {
+                            BindingPattern::BindingIdentifier(id) => {
+                                out.agent = Some(id.name.as_str().to_owned());
+                            }
+                            _ => return None,
+                        }
+                    }
+                    continue;
+                }
+                if used(&prop.value) {
+                    let field = migrate::payload_field(m, &key)?;
+                    out.fields.push(entry(field, &prop.value));
+                    if let (Some(p), Some(types)) = (&payload_type, &mut out.types.fields) {
+                        let ty = member_type(&key).unwrap_or_else(|| format!("{p}['{key}']"));
+                        types.push(format!("{field}: {ty}"));
+                    }
+                }
+            }
+            return Some(out);
+        }
+        let mut items = params.items.iter();
+        let mut out = Params {
+            agent: None,
+            fields: Vec::new(),
+            payload: false,
+            types: Annotations::default(),
+        };
+        if let Some(first) = items.next() {
+            out.types.agent = first
+                .type_annotation
+                .as_ref()
+                .map(|t| indexable(&t.type_annotation, self.type_text(&t.type_annotation)));
+            if used(&first.pattern) {
+                match &first.pattern {
+                    BindingPattern::BindingIdentifier(id) => {
+                        out.agent = Some(id.name.as_str().to_owned());
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        // The event is annotated only when every field parameter is (else the original relied
+        // on contextual typing too, or did not type-check).
+        let mut field_types = Some(Vec::new());
+        for (i, p) in items.enumerate() {
+            let arg = m.arguments.get(i)?;
+            match &p.type_annotation {
+                Some(t) if used(&p.pattern) => {
+                    if let Some(types) = &mut field_types {
+                        types.push(format!(
+                            "{}: {}",
+                            arg.field.as_deref()?,
+                            self.type_text(&t.type_annotation)
+                        ));
+                    }
+                }
+                Some(_) => {}
+                None => field_types = None,
+            }
+            if used(&p.pattern) {
+                out.fields
+                    .push(entry(migrate::positional_field(m, i)?, &p.pattern));
+            }
+        }
+        out.types.fields = if params.items.len() > 1 {
+            field_types
+        } else {
+            // `(agent: Agent) =>`: nothing but the agent, annotated or not.
+            out.types.agent.as_ref().map(|_| Vec::new())
+        };
+        Some(out)
+    }
+
+    fn type_text(&self, t: &TSType<'_>) -> &'s str {
+        &self.src[range(t.span())]
+    }
+
+    /// `recv.on('<removed>', handler)` → a `session/event` subscription filtering the twin.
+    pub(super) fn subscription(&mut self, call: &CallExpression<'_>) {
+        if callee_name(&call.callee) != Some("on") || call.arguments.len() != 2 {
+            return;
+        }
+        let Some(receiver) = callee_object(&call.callee) else {
+            return;
+        };
+        let Some((_, m, occurrence)) = call.arguments[0]
+            .as_expression()
+            .and_then(|e| self.event_arg(e))
+        else {
+            return;
+        };
+        let Some(handler) = call.arguments[1].as_expression() else {
+            return;
+        };
+        let handler = handler.get_inner_expression();
+        let (params, body, is_function): (&FormalParameters<'_>, Body<'_, '_>, bool) = match handler
+        {
+            Expression::ArrowFunctionExpression(f) => (
+                &f.params,
+                match f.get_function_body() {
+                    Some(b) if !f.is_expression() => Body::Block(b),
+                    _ => match f.get_expression() {
+                        Some(e) => Body::Expr(e),
+                        None => return,
+                    },
+                },
+                false,
+            ),
+            // A `this` parameter sits inside the parentheses the rewrite replaces: no fix.
+            Expression::FunctionExpression(f) if !f.generator && f.this_param.is_none() => {
+                match &f.body {
+                    Some(b) => (&f.params, Body::Block(b), true),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let uses = Uses::of_body(&|u: &mut Uses| match &body {
+            Body::Block(b) => u.visit_function_body(b),
+            Body::Expr(e) => u.visit_expression(e),
+        });
+        if is_function && (uses.this || uses.names.contains("arguments")) {
+            return;
+        }
+        let Some(p) = self.params(params, m, &uses) else {
+            return;
+        };
+        let target = migrate::target(
+            m,
+            if p.payload {
+                HandlerStyle::Payload
+            } else {
+                HandlerStyle::Positional
+            },
+        );
+        let twin = target.twin;
+        let mut taken: HashSet<String> = HashSet::new();
+        if let Some(a) = &p.agent {
+            taken.insert(a.clone());
+        }
+        let agent_session_only = p.agent.as_ref().is_none_or(|a| uses.only_session(a));
+        let needs_agent = !agent_session_only;
+        // The new body reads the session only where the handler used the agent (its
+        // `agent.session`, or the agent lookup); otherwise the parameter is `_session`, which
+        // `noUnusedParameters` accepts.
+        let session = if p.agent.is_some() {
+            uses.fresh(&taken, &["session", "sess"])
+        } else {
+            uses.fresh(&taken, &["_session", "_sess"])
+        };
+        taken.insert(session.clone());
+        let event = uses.fresh(&taken, &["event", "ev", "sessionEvent"]);
+        let q = self.quote_at(&occurrence);
+        let nl = self.newline;
+        let receiver_text = &self.src[range(receiver.span())];
+
+        // The statements the new body starts with.
+        // The lead statements go without their `;`: a one-line body separates them with one,
+        // lines end as the file's do.
+        let semi = self.semi;
+        let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return")];
+        if !p.fields.is_empty() {
+            let cast = match &p.types.fields {
+                Some(types) => format!(" as {{ {} }}", types.join("; ")),
+                None => String::new(),
+            };
+            lead.push(format!(
+                "const {{ {} }} = {event}.data{cast}",
+                p.fields.join(", ")
+            ));
+        }
+        // The agent, recovered from the file's own `agent/created` map, or from one the fix
+        // declares before the statement (the session id is not reliably the agent id).
+        let mut new_map = None;
+        let lookup = match (&self.agent_map, needs_agent) {
+            (Some(m), _) => m.lookup(&session),
+            (None, true) => {
+                let Some(map) = self.new_agent_map(call, receiver_text, &p, &uses, q) else {
+                    return;
+                };
+                let lookup = map.lookup.replace("{session}", &session);
+                new_map = Some(map);
+                lookup
+            }
+            (None, false) => String::new(),
+        };
+        if needs_agent && let Some(a) = &p.agent {
+            lead.push(format!("const {a} = {lookup}"));
+            lead.push(format!("if (!{a}) return"));
+        }
+        // `agent.session` → `session` (the event's session is the agent's).
+        let session_refs: Vec<Range<usize>> = match (&p.agent, agent_session_only) {
+            (Some(a), true) => uses
+                .refs
+                .iter()
+                .filter(|(n, _, s)| n == a && s.is_some())
+                .filter_map(|(_, _, s)| s.clone())
+                .collect(),
+            _ => Vec::new(),
+        };
+
+        if let Some((target, stmt)) = self.merge_for.get(&(call.span.start as usize)).cloned()
+            && let Some(fix) = self.merged(
+                &target,
+                stmt,
+                &body,
+                &Merge {
+                    params: &p,
+                    uses: &uses,
+                    twin,
+                    quote: q,
+                    session_refs: &session_refs,
+                    needs_agent,
+                    receiver: receiver_text,
+                },
+            )
+        {
+            self.push(occurrence, fix);
+            return;
+        }
+
+        let name_literal = match call.arguments[0]
+            .as_expression()
+            .map(|e| e.get_inner_expression())
+        {
+            Some(Expression::StringLiteral(s)) => range(s.span),
+            Some(Expression::TemplateLiteral(t)) => range(t.span),
+            Some(other) => range(other.span()),
+            None => return,
+        };
+        let mut edits = vec![Edit::new(
+            name_literal.start,
+            name_literal.end,
+            format!("{q}{SESSION_EVENT}{q}"),
+        )];
+        // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
+        // parameters give annotated ones, so the handler type-checks without contextual typing.
+        let session_used = needs_agent || !session_refs.is_empty();
+        let session_param = match &p.types.agent {
+            Some(a) if session_used => format!("{session}: {a}['session']"),
+            Some(_) => format!("{session}: unknown"),
+            None => session.clone(),
+        };
+        let event_param = match &p.types.fields {
+            Some(_) => format!("{event}: {{ type: string; data: unknown }}"),
+            None => event.clone(),
+        };
+        let params_range = range(params.span);
+        edits.push(Edit::new(
+            params_range.start,
+            params_range.end,
+            format!("({session_param}, {event_param})"),
+        ));
+        match body {
+            Body::Block(b) => {
+                let open = b.span.start as usize + 1;
+                let first = b.statements.first().map(|s| s.span().start as usize);
+                let multiline = first.is_some_and(|f| self.src[open..f].contains('\n'))
+                    || (first.is_none() && self.src[open..b.span.end as usize].contains('\n'));
+                let text = if multiline {
+                    let indent = match first {
+                        Some(f) => self.indent_at(f).to_owned(),
+                        None => format!("{}  ", self.indent_at(b.span.start as usize)),
+                    };
+                    lead.iter()
+                        .map(|l| format!("{nl}{indent}{l}{semi}"))
+                        .collect::<String>()
+                } else {
+                    lead.iter().map(|l| format!(" {l};")).collect::<String>()
+                };
+                edits.push(Edit::new(open, open, text));
+                for r in &session_refs {
+                    edits.push(Edit::new(r.start, r.end, session.clone()));
+                }
+            }
+            Body::Expr(e) => {
+                let er = range(e.span());
+                let mut expr = String::new();
+                let mut at = er.start;
+                for r in &session_refs {
+                    expr.push_str(&self.src[at..r.start]);
+                    expr.push_str(&session);
+                    at = r.end;
+                }
+                expr.push_str(&self.src[at..er.end]);
+                let lead: String = lead.iter().map(|l| format!("{l}; ")).collect();
+                let text = format!("{{ {lead}{expr}{semi} }}");
+                edits.push(Edit::new(er.start, er.end, text));
+            }
+        }
+        let mut claims = Vec::new();
+        if let Some(map) = new_map {
+            edits.push(Edit::new(map.at, map.at, map.text));
+            // One map per file and round: the next round finds it and looks agents up there.
+            claims.push(Claim {
+                start: 0,
+                end: 1,
+                exclusive: true,
+            });
+        }
+        edits.sort_by_key(|e| (e.start, e.end));
+        let applicability = if migrate::keeps_behaviour(target, needs_agent) {
+            Applicability::MachineApplicable
+        } else {
+            Applicability::Suggestion
+        };
+        let shown = lookup.replace(&format!("{session}.id"), "…");
+        let message = migrate::subscription_message(target, needs_agent.then_some(shown.as_str()));
+        let mut fix = Fix::new(applicability, message, edits);
+        fix.claims = claims;
+        self.push(occurrence, fix);
+    }
+
+    /// The map of agents by session a rewrite that needs the agent declares before the
+    /// subscription's statement, kept by `agent/created`/`agent/disposed` listeners on the same
+    /// receiver (what upstream's own migration did); `None` when the statement has no line of
+    /// its own to insert before or the agent's type cannot be spelled.
+    fn new_agent_map(
+        &self,
+        call: &CallExpression<'_>,
+        receiver: &str,
+        p: &Params,
+        uses: &Uses,
+        q: char,
+    ) -> Option<NewAgentMap> {
+        let start = call.span.start as usize;
+        let line_start = self.src[..start].rfind('\n').map_or(0, |i| i + 1);
+        // The call starts its statement: `recv.on(…)`, `const off = recv.on(…)`, `return …`.
+        let before = self.src[line_start..start].trim_start_matches([' ', '\t']);
+        let starts_statement = before.is_empty()
+            || before == "return "
+            || ["const ", "let ", "var "].iter().any(|k| {
+                before.strip_prefix(k).is_some_and(|rest| {
+                    rest.strip_suffix(" = ").is_some_and(|n| {
+                        !n.is_empty()
+                            && n.chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                    })
+                })
+            });
+        if !starts_statement {
+            return None;
+        }
+        // The agent's type: the handler's annotation, else what the receiver's `agent/created`
+        // listener is given (an instantiation expression: no name to import).
+        let plain_receiver = !receiver.is_empty()
+            && !receiver.starts_with("this")
+            && receiver.split('.').all(|part| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            });
+        let q = if q == '`' { '\'' } else { q };
+        let agent_type = match &p.types.agent {
+            Some(t) => t.clone(),
+            None if plain_receiver => {
+                format!("Parameters<Parameters<typeof {receiver}.on<{q}agent/created{q}>>[1]>[0]")
+            }
+            None => return None,
+        };
+        let taken = |n: &str| !self.refs.of_name(n).is_empty() || uses.names.contains(n);
+        let name = ["agentBySession", "agentsBySession", "sessionAgents"]
+            .into_iter()
+            .find(|n| !taken(n))?;
+        // The listeners' own parameter (it shadows nothing they read), annotated as the
+        // handler's was: an untyped receiver gives no contextual type.
+        let a = match &p.types.agent {
+            Some(t) => format!("agent: {t}"),
+            None => "agent".to_owned(),
+        };
+        let indent = self.indent_at(start);
+        let nl = self.newline;
+        let semi = self.semi;
+        let text = format!(
+            "{indent}const {name} = new Map<unknown, {agent_type}>(){semi}{nl}\
+             {indent}{receiver}.on({q}agent/created{q}, ({a}) => {{ {name}.set(agent.session, agent) }}){semi}{nl}\
+             {indent}{receiver}.on({q}agent/disposed{q}, ({a}) => {{ {name}.delete(agent.session) }}){semi}{nl}"
+        );
+        // Above the statement's own comments, which stay with it.
+        let above = self.with_leading_comments(line_start..line_start).start;
+        let at = self.src[..above].rfind('\n').map_or(0, |i| i + 1);
+        Some(NewAgentMap {
+            at,
+            text,
+            lookup: format!("{name}.get({{session}})"),
+        })
+    }
+}
+
+/// The agent map [`Fixer::new_agent_map`] declares: where, its text, and the lookup (with
+/// `{session}` standing for the listener's session parameter).
+struct NewAgentMap {
+    at: usize,
+    text: String,
+    lookup: String,
+}
+
+pub(super) enum Body<'b, 'a> {
+    Block(&'b FunctionBody<'a>),
+    Expr(&'b Expression<'a>),
+}
