@@ -180,8 +180,11 @@ pub struct Fix {
     /// The edits, sorted by `start`, never overlapping.
     pub edits: Vec<Edit>,
     /// The same change as whole lines (filled in by the engine): the form GitHub suggested
-    /// changes take (rdjson).
-    pub lines: LineReplacement,
+    /// changes take (rdjson). `None` when those lines are longer than
+    /// [`LINES_MAX`](crate::lines::LINES_MAX) bytes: repeating a long line in every fix on it
+    /// would make the output quadratic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineReplacement>,
     /// For a fix that deletes a declaration: the identifiers it deletes. The engine drops the
     /// fix when another Rust file of the run names one of them.
     #[serde(skip)]
@@ -212,7 +215,7 @@ impl Fix {
             applicability,
             message: message.into(),
             edits,
-            lines: LineReplacement::default(),
+            lines: None,
             deletes: Vec::new(),
             claims: Vec::new(),
         }

@@ -112,8 +112,10 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
     let mut dropped_keys: HashSet<FixKey> = HashSet::new();
     let mut outcome = Outcome::default();
     let mut report = Report::default();
+    // Each round after the first parses only the files the one before edited.
+    let mut cache = crate::cache::Cache::default();
     for round in 0..=MAX_ROUNDS {
-        report = engine::lint_tree(opts, &tree);
+        report = engine::lint_tree_cached(opts, &tree, &mut cache);
         filter(&mut report);
         outcome.rounds = round;
         if round == MAX_ROUNDS {
@@ -123,7 +125,7 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
         for f in &report.findings {
             if let Some(x) = &f.fix
                 && fix.applies(x.applicability)
-                && !dropped_keys.contains(&key(&f.path, x))
+                && (dropped_keys.is_empty() || !dropped_keys.contains(&key(&f.path, x)))
             {
                 by_file.entry(f.path.as_str()).or_default().push((f, x));
             }
@@ -181,8 +183,10 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
 }
 
 /// Applies `fixes` to `text` without raising its syntax-error count (`errors`): when all of
-/// them together would, they are added one at a time and each that breaks the text is left
-/// out. Returns the result and the indices of the fixes left out for breaking it.
+/// them together would, the culprits are found by halving (a group that keeps the count is
+/// taken whole, one that raises it is split), so k breaking fixes among n cost O(k log n)
+/// parses rather than n. Returns the result and the indices of the fixes left out for breaking
+/// it.
 pub fn fix_text(
     text: &str,
     fixes: &[&Fix],
@@ -193,19 +197,31 @@ pub fn fix_text(
     if errors(&result.text) <= before {
         return (result, Vec::new());
     }
-    let mut accepted: Vec<&Fix> = Vec::new();
     let mut kept = Vec::new();
     let mut broke = Vec::new();
-    for &i in &result.applied {
-        let mut candidate = accepted.clone();
-        candidate.push(fixes[i]);
-        if errors(&apply::apply(text, &candidate).text) > before {
-            broke.push(i);
+    // Groups of the fixes that apply together, in order; the last one is the next to try.
+    // All of them together raise the count (measured above): start from the halves.
+    let (first, second) = result.applied.split_at(result.applied.len() / 2);
+    let mut todo: Vec<&[usize]> = vec![second, first];
+    while let Some(group) = todo.pop() {
+        if group.is_empty() {
+            continue;
+        }
+        let mut candidate: Vec<&Fix> = kept.iter().map(|&i| fixes[i]).collect();
+        candidate.extend(group.iter().map(|&i| fixes[i]));
+        if errors(&apply::apply(text, &candidate).text) <= before {
+            kept.extend_from_slice(group);
+        } else if let [one] = group {
+            broke.push(*one);
         } else {
-            accepted = candidate;
-            kept.push(i);
+            let (first, second) = group.split_at(group.len() / 2);
+            todo.push(second);
+            todo.push(first);
         }
     }
+    kept.sort_unstable();
+    broke.sort_unstable();
+    let accepted: Vec<&Fix> = kept.iter().map(|&i| fixes[i]).collect();
     let mut result = apply::apply(text, &accepted);
     result.applied = kept;
     (result, broke)
