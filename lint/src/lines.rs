@@ -42,7 +42,11 @@ pub fn line_replacement(index: &LineIndex<'_>, edits: &[Edit]) -> Option<LineRep
         let range = index.line_range(end_line);
         // `line_range` leaves out a `\r` before the terminator: the region keeps it, and the
         // replacement text loses it below, as it loses the terminator.
-        let full = if text[range.end..].starts_with('\r') { range.end + 1 } else { range.end };
+        let full = if text[range.end..].starts_with('\r') {
+            range.end + 1
+        } else {
+            range.end
+        };
         full.max(end)
     };
     if region_end - region_start > LINES_MAX {
