@@ -237,9 +237,25 @@ fn side(prefix: &str, path: &str) -> String {
     }
 }
 
+/// Files up to this many lines are diffed with Myers (the minimal diff); longer ones with
+/// patience: Myers costs the lines times the lines changed, quadratic for thousands of fixes
+/// in one file (120 000 deleted emits: 30 s), while patience anchors on the lines that occur
+/// once on both sides and diffs only the small gaps between them.
+const MYERS_MAX_LINES: usize = 5_000;
+
 /// The unified diff of one fixed file (`a/PATH` → `b/PATH`, three lines of context).
 pub fn diff(file: &FixedFile) -> String {
-    similar::TextDiff::from_lines(&file.original, &file.fixed)
+    let long = memchr::memchr_iter(b'\n', file.original.as_bytes())
+        .nth(MYERS_MAX_LINES)
+        .is_some();
+    let algorithm = if long {
+        similar::Algorithm::Patience
+    } else {
+        similar::Algorithm::Myers
+    };
+    similar::TextDiff::configure()
+        .algorithm(algorithm)
+        .diff_lines(&file.original, &file.fixed)
         .unified_diff()
         .context_radius(3)
         .header(&side("a", &file.display), &side("b", &file.display))
