@@ -31,9 +31,12 @@ const EMIT: &str = "ML002";
 const SUBSCRIBE: &str = "ML001";
 const REFERENCE: &str = "ML004";
 
-/// The uses of the event that a deletion of a finding of rule `rule` would break.
-fn needed_by(rule: &str) -> &'static [&'static str] {
+/// The uses of the event that a deletion of a finding of rule `rule` would break; with
+/// `keeps_references`, one that leaves the other uses compiling (see
+/// [`Fix::keeps_references`](crate::model::Fix::keeps_references)).
+fn needed_by(rule: &str, keeps_references: bool) -> &'static [&'static str] {
     match rule {
+        DECLARE if keeps_references => &[SUBSCRIBE, EMIT],
         DECLARE => &[SUBSCRIBE, EMIT, REFERENCE],
         EMIT => &[SUBSCRIBE, REFERENCE],
         SUBSCRIBE => &[EMIT],
@@ -84,7 +87,8 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;
         };
-        let Some((path, line)) = needed_by(f.rule)
+        let keeps = f.fix.as_ref().is_some_and(|x| x.keeps_references);
+        let Some((path, line)) = needed_by(f.rule, keeps)
             .iter()
             .filter_map(|rule| remaining.get(&(*rule, program, event.clone())))
             .min()

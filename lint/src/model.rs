@@ -189,6 +189,11 @@ pub struct Fix {
     /// fix when another Rust file of the run names one of them.
     #[serde(skip)]
     pub deletes: Vec<String>,
+    /// For a deletion of a declaration: whether the uses of the name that are not
+    /// subscriptions or emits keep compiling without it (only a typed event's impl goes, its
+    /// struct stays), so that they do not hold the deletion back (see `in_use`).
+    #[serde(skip)]
+    pub keeps_references: bool,
     /// Ranges whose text this fix depends on without editing it: a fix with a claim is not
     /// applied in the same round as another fix whose claim on an overlapping range is
     /// exclusive (it waits for the next round, which sees the other's result).
@@ -217,6 +222,7 @@ impl Fix {
             edits,
             lines: None,
             deletes: Vec::new(),
+            keeps_references: false,
             claims: Vec::new(),
         }
     }
