@@ -193,8 +193,14 @@ pub fn fix_text(
     errors: &dyn Fn(&str) -> usize,
 ) -> (apply::Applied, Vec<usize>) {
     let result = apply::apply(text, fixes);
+    // A result without errors is accepted without parsing the original (the usual case: one
+    // parse per fixed file, not two).
+    let after = errors(&result.text);
+    if after == 0 {
+        return (result, Vec::new());
+    }
     let before = errors(text);
-    if errors(&result.text) <= before {
+    if after <= before {
         return (result, Vec::new());
     }
     let mut kept = Vec::new();
