@@ -3,9 +3,10 @@
 //!
 //! - Only machine-applicable fixes, unless suggestions are asked for (`--unsafe-fixes`).
 //! - Rounds: lint, apply every fix that does not overlap another, lint the edited text again
-//!   (in memory), until a round applies nothing (at most [`MAX_ROUNDS`]).
-//! - A file must not gain a syntax error: when the fixes of a round would break it, they are
-//!   tried one by one and each that breaks it is dropped and reported.
+//!   (in memory, parsing again only the files the round edited), until a round applies nothing
+//!   (at most [`MAX_ROUNDS`]).
+//! - A file must not gain a syntax error: when the fixes of a round would break it, the ones
+//!   that do are found by halving, dropped and reported.
 //! - Nothing is written here: [`write`] does that, carefully; [`diff`] prints instead.
 
 pub mod apply;
