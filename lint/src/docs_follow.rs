@@ -197,11 +197,7 @@ fn renumber(findings: &mut [Finding], sources: &[Source]) {
             fix.edits.push(e);
         }
         fix.edits.sort_by_key(|e| (e.start, e.end));
-        if let Some(lines) =
-            crate::lines::line_replacement(text, &fix.edits, |o| index.position(o).0)
-        {
-            fix.lines = lines;
-        }
+        fix.lines = crate::lines::line_replacement(&index, &fix.edits);
     }
 }
 

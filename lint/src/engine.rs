@@ -188,6 +188,15 @@ pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
     })
 }
 
+/// [`lint_tree`], reusing with `cache` what an earlier round computed for the files whose text
+/// has not changed: `--fix` lints the tree again after each round of fixes, and parses again
+/// only the files it edited (every file, when the edits changed the run's declarations).
+pub fn lint_tree_cached(opts: &Options, tree: &Tree, cache: &mut Cache) -> Report {
+    in_pool(opts.jobs, || {
+        lint_sources_cached(opts, &tree.sources, &tree.errors, None, cache)
+    })
+}
+
 /// Walks `opts.paths` as [`lint`] does (configuration globs, `.gitignore`) and reads every file
 /// a front end handles; the files that cannot be read or walked are returned as errors.
 pub fn read_sources(opts: &Options) -> (Vec<Source>, Vec<FileError>) {
@@ -550,6 +559,11 @@ fn file_findings(
         "found by the lexical scan: the file does not parse, so the use could not be classified"
             .to_owned()
     });
+    // The front end's fix of each occurrence, by its range (the first one given wins).
+    let mut fix_at: HashMap<(usize, usize), &crate::model::Fix> = HashMap::new();
+    for f in &analysis.fixes {
+        fix_at.entry((f.start, f.end)).or_insert(&f.fix);
+    }
     let mut findings = Vec::new();
     for o in occ {
         let rule = rules::for_role(o.role);
@@ -595,7 +609,7 @@ fn file_findings(
             ),
         };
         let note = o.via.clone().or_else(|| parse_note.clone());
-        let fix = fix_for(&o, &analysis.fixes, event, &index);
+        let fix = fix_for(&o, &fix_at, event, &index);
         findings.push(make_finding(
             s,
             &index,
@@ -721,15 +735,14 @@ fn file_findings(
 /// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
 fn fix_for(
     o: &Occurrence,
-    fixes: &[crate::frontend::OccurrenceFix],
+    fix_at: &HashMap<(usize, usize), &crate::model::Fix>,
     event: Option<&crate::catalog::Event>,
     index: &LineIndex<'_>,
 ) -> Option<crate::model::Fix> {
     use crate::model::{Applicability, Edit, Fix};
-    let mut fix = fixes
-        .iter()
-        .find(|f| f.start == o.start && f.end == o.end)
-        .map(|f| f.fix.clone())
+    let mut fix = fix_at
+        .get(&(o.start, o.end))
+        .map(|f| (*f).clone())
         .or_else(|| {
             let twin = &event?.migration.as_ref()?.twin;
             matches!(o.role, Role::Mention | Role::Comment).then(|| {
@@ -740,10 +753,13 @@ fn fix_for(
                 )
             })
         })?;
+    if fix.edits.is_empty() || !crate::lines::edits_valid(index.text(), &fix.edits) {
+        return None;
+    }
     for e in &mut fix.edits {
         e.range = text_range(index, e.start, e.end);
     }
-    fix.lines = crate::lines::line_replacement(index.text(), &fix.edits, |o| index.position(o).0)?;
+    fix.lines = crate::lines::line_replacement(index, &fix.edits);
     Some(fix)
 }
 

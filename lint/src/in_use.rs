@@ -31,9 +31,12 @@ const EMIT: &str = "ML002";
 const SUBSCRIBE: &str = "ML001";
 const REFERENCE: &str = "ML004";
 
-/// The uses of the event that a deletion of a finding of rule `rule` would break.
-fn needed_by(rule: &str) -> &'static [&'static str] {
+/// The uses of the event that a deletion of a finding of rule `rule` would break; with
+/// `keeps_references`, one that leaves the other uses compiling (see
+/// [`Fix::keeps_references`](crate::model::Fix::keeps_references)).
+fn needed_by(rule: &str, keeps_references: bool) -> &'static [&'static str] {
     match rule {
+        DECLARE if keeps_references => &[SUBSCRIBE, EMIT],
         DECLARE => &[SUBSCRIBE, EMIT, REFERENCE],
         EMIT => &[SUBSCRIBE, REFERENCE],
         SUBSCRIBE => &[EMIT],
@@ -95,9 +98,10 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         };
         // A declaration still needed by a use that has no fix at all: deleting it breaks the
         // build even under `--unsafe-fixes` (nothing migrates that use), so it has no fix.
+        let keeps = f.fix.as_ref().is_some_and(|x| x.keeps_references);
         if f.rule == DECLARE
             && f.fix.is_some()
-            && let Some((path, line, by)) = needed_by(f.rule)
+            && let Some((path, line, by)) = needed_by(f.rule, keeps)
                 .iter()
                 .filter_map(|rule| stuck.get(&(*rule, program, event.clone())))
                 .min()
@@ -118,7 +122,7 @@ fn hold_back(findings: &mut [Finding]) -> bool {
             held = true;
             continue;
         }
-        let Some((path, line, by)) = needed_by(f.rule)
+        let Some((path, line, by)) = needed_by(f.rule, keeps)
             .iter()
             .filter_map(|rule| remaining.get(&(*rule, program, event.clone())))
             .min()

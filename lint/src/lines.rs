@@ -1,33 +1,57 @@
 //! A fix as a replacement of whole lines: the form a GitHub suggested change takes. Knows
-//! only the model, so the engine (which fills it in) and the renderers can both use it.
+//! only the model and the line index, so the engine (which fills it in) and the renderers can
+//! both use it.
 
 use crate::model::{Edit, LineReplacement};
+use crate::source::LineIndex;
 
-/// `edits` (of one fix, into `text`) as a replacement of the whole lines they touch, or
-/// `None` if an edit is out of range (the fix is then not offered). `line_of` gives the 1-based
-/// line of a byte offset (the engine's line index: counting from the start for every fix of a
-/// file would cost its length per fix).
-pub fn line_replacement(
-    text: &str,
-    edits: &[Edit],
-    line_of: impl Fn(usize) -> usize,
-) -> Option<LineReplacement> {
+/// The most bytes of original text a [`LineReplacement`] may cover. The lines of a fix are
+/// given whole, so without a bound every fix on one long line (thousands of mentions on a
+/// minified line) would repeat that line: output and memory would grow with the square of the
+/// input. Past it the fix keeps its edits and has no lines.
+pub const LINES_MAX: usize = 8 * 1024;
+
+/// Whether every edit (of one fix) lies inside `text`, on character boundaries: a fix with an
+/// edit that does not is not offered.
+pub fn edits_valid(text: &str, edits: &[Edit]) -> bool {
+    edits.iter().all(|e| {
+        e.start <= e.end
+            && e.end <= text.len()
+            && text.is_char_boundary(e.start)
+            && text.is_char_boundary(e.end)
+    })
+}
+
+/// `edits` (of one fix, into the indexed text) as a replacement of the whole lines they touch,
+/// or `None` when there are none, one is out of range, or the lines cover more than
+/// [`LINES_MAX`] bytes. Costs O(log lines) plus the bytes of those lines.
+pub fn line_replacement(index: &LineIndex<'_>, edits: &[Edit]) -> Option<LineReplacement> {
+    let text = index.text();
     let start = edits.iter().map(|e| e.start).min()?;
     let end = edits.iter().map(|e| e.end).max()?;
-    if end > text.len()
-        || edits
-            .iter()
-            .any(|e| !text.is_char_boundary(e.start) || !text.is_char_boundary(e.end))
-    {
+    if !edits_valid(text, edits) {
         return None;
     }
-    let region_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let (line, _) = index.position(start);
+    let region_start = index.line_range(line).start;
     // An edit ending just after a line terminator (a deleted line) ends on the line before.
     let region_end = if end > region_start && text[..end].ends_with('\n') {
         end - 1
     } else {
-        text[end..].find('\n').map_or(text.len(), |i| end + i)
+        let (end_line, _) = index.position(end);
+        let range = index.line_range(end_line);
+        // `line_range` leaves out a `\r` before the terminator: the region keeps it, and the
+        // replacement text loses it below, as it loses the terminator.
+        let full = if text[range.end..].starts_with('\r') {
+            range.end + 1
+        } else {
+            range.end
+        };
+        full.max(end)
     };
+    if region_end - region_start > LINES_MAX {
+        return None;
+    }
     let mut new = String::new();
     let mut at = region_start;
     let mut sorted: Vec<&Edit> = edits.iter().collect();
@@ -42,11 +66,9 @@ pub fn line_replacement(
     // A deletion that took the region's final terminator along leaves the text without it.
     let new = new.strip_suffix('\n').map_or(new.clone(), str::to_owned);
     let new = new.strip_suffix('\r').map_or(new.clone(), str::to_owned);
-    let line = line_of(region_start);
-    let end_line = line_of(region_end);
     Some(LineReplacement {
         line,
-        end_line,
+        end_line: index.position(region_end).0,
         text: new,
     })
 }
@@ -57,7 +79,7 @@ mod tests {
 
     fn lines(text: &str, edits: &[(usize, usize, &str)]) -> Option<LineReplacement> {
         let edits: Vec<Edit> = edits.iter().map(|&(s, e, r)| Edit::new(s, e, r)).collect();
-        line_replacement(text, &edits, |o| text[..o].matches('\n').count() + 1)
+        line_replacement(&LineIndex::new(text), &edits)
     }
 
     #[test]
@@ -82,5 +104,13 @@ mod tests {
     fn out_of_range_edits_give_none() {
         assert!(lines("ab", &[(1, 9, "")]).is_none());
         assert!(lines("é", &[(1, 2, "")]).is_none());
+    }
+
+    #[test]
+    fn lines_longer_than_the_bound_give_none() {
+        let long = format!("x{}\nshort\n", "y".repeat(LINES_MAX));
+        assert!(lines(&long, &[(0, 1, "z")]).is_none());
+        let r = lines(&long, &[(LINES_MAX + 2, LINES_MAX + 3, "S")]).unwrap();
+        assert_eq!((r.line, r.text.as_str()), (2, "Short"));
     }
 }

@@ -180,12 +180,20 @@ pub struct Fix {
     /// The edits, sorted by `start`, never overlapping.
     pub edits: Vec<Edit>,
     /// The same change as whole lines (filled in by the engine): the form GitHub suggested
-    /// changes take (rdjson).
-    pub lines: LineReplacement,
+    /// changes take (rdjson). `None` when those lines are longer than
+    /// [`LINES_MAX`](crate::lines::LINES_MAX) bytes: repeating a long line in every fix on it
+    /// would make the output quadratic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<LineReplacement>,
     /// For a fix that deletes a declaration: the identifiers it deletes. The engine drops the
     /// fix when another Rust file of the run names one of them.
     #[serde(skip)]
     pub deletes: Vec<String>,
+    /// For a deletion of a declaration: whether the uses of the name that are not
+    /// subscriptions or emits keep compiling without it (only a typed event's impl goes, its
+    /// struct stays), so that they do not hold the deletion back (see `in_use`).
+    #[serde(skip)]
+    pub keeps_references: bool,
     /// Ranges whose text this fix depends on without editing it: a fix with a claim is not
     /// applied in the same round as another fix whose claim on an overlapping range is
     /// exclusive (it waits for the next round, which sees the other's result).
@@ -212,8 +220,9 @@ impl Fix {
             applicability,
             message: message.into(),
             edits,
-            lines: LineReplacement::default(),
+            lines: None,
             deletes: Vec::new(),
+            keeps_references: false,
             claims: Vec::new(),
         }
     }

@@ -328,3 +328,33 @@ fn deep_markdown_is_read_and_its_fenced_code_bounded() {
 fn named(path: &str, name: &str) -> bool {
     path == name || path.ends_with(&format!("/{name}"))
 }
+
+/// The reports of many fixes on one long line grow with the findings, not with the findings
+/// times the line (issue 18: 4 000 mentions on one 76 KB line gave a 308 MB JSON report):
+/// bytes per finding stay bounded however long the line, in every format carrying fixes.
+#[test]
+fn reports_of_many_fixes_on_one_long_line_are_linear() {
+    use mirrorless_lint::render::{Format, render};
+    let per_finding = |n: usize, format: Format| {
+        let src = format!(
+            "export const s = '{}';\n",
+            vec!["agent/turn-start"; n].join(" ")
+        );
+        let config = Config {
+            root: ".".into(),
+            ..Config::default()
+        };
+        let report = mirrorless_lint::lint_document(Path::new("one.ts"), &src, &config);
+        let fixed = report.findings.iter().filter(|f| f.fix.is_some()).count();
+        assert_eq!(fixed, n, "every mention has its suggestion");
+        render(&report, format, false).len() / n
+    };
+    for format in [Format::Json, Format::Rdjson, Format::Sarif, Format::Human] {
+        let (small, large) = (per_finding(200, format), per_finding(4000, format));
+        // 4 000 findings on a line 20 times as long: about the same bytes each.
+        assert!(
+            large < 2 * small && large < 4096,
+            "{format:?}: {small} bytes per finding at 200, {large} at 4000"
+        );
+    }
+}

@@ -149,3 +149,85 @@ fn each_reason_for_no_fix_alone_withholds_it() {
         assert_eq!(subscription_fixes(src), [false], "{src}");
     }
 }
+
+/// What a typed subscription's rewrite leaves: the struct, still built by the handler, and its
+/// event impl, which nothing needs any more.
+const LEFTOVER: &str = r#"use host::{Bus, Event, SessionEvent};
+
+struct StepEnd {
+    turn: u64,
+}
+
+impl Event for StepEnd {
+    const NAME: &'static str = "agent/step-end";
+}
+
+fn wire(bus: &Bus) {
+    bus.on::<SessionEvent>(|event: &SessionEvent| {
+        let ev = &StepEnd { turn: 1 };
+        show(ev.turn);
+    });
+}
+"#;
+
+/// The ML003 fix of the leftover impl in `src`: its applicability and edited text.
+fn leftover_fix(src: &str) -> Option<(Applicability, String)> {
+    let config = Config {
+        root: ".".into(),
+        ..Config::default()
+    };
+    let report = lint_document(Path::new("src/lib.rs"), src, &config);
+    let f = report.findings.iter().find(|f| f.rule == "ML003")?;
+    let fix = f.fix.as_ref()?;
+    let mut text = src.to_owned();
+    for e in fix.edits.iter().rev() {
+        text.replace_range(e.start..e.end, &e.replacement);
+    }
+    Some((fix.applicability, text))
+}
+
+#[test]
+fn the_leftover_impl_of_a_rewritten_typed_event_is_deleted_when_nothing_needs_it() {
+    let (applicability, text) = leftover_fix(LEFTOVER).expect("a fix");
+    assert_eq!(applicability, Applicability::MachineApplicable);
+    assert!(!text.contains("impl Event"), "{text}");
+    assert!(text.contains("struct StepEnd {"), "{text}");
+    assert!(text.contains("use host::{Bus, SessionEvent};"), "{text}");
+    let variant = |from: &str, to: &str| {
+        assert!(LEFTOVER.contains(from), "{from}");
+        LEFTOVER.replacen(from, to, 1)
+    };
+    // A value passed on, a generic bound on the trait, a public struct: only a suggestion.
+    for src in [
+        variant("show(ev.turn)", "show(ev)"),
+        variant("fn wire(", "fn g<E: Event>(_: &E) {}\nfn wire("),
+        variant("struct StepEnd {", "pub struct StepEnd {"),
+        variant(
+            "let ev = &StepEnd { turn: 1 };",
+            "let ev: &StepEnd = &StepEnd { turn: 1 };",
+        ),
+    ] {
+        let got = leftover_fix(&src).map(|(a, _)| a);
+        assert_eq!(got, Some(Applicability::Suggestion), "{src}");
+    }
+    // Named through its path or as a generic argument, it may need the impl: no fix.
+    for src in [
+        variant("show(ev.turn);", "show(ev.turn); let _ = StepEnd::NAME;"),
+        variant(
+            "show(ev.turn);",
+            "show(ev.turn); bus.on::<StepEnd>(|_| {});",
+        ),
+    ] {
+        assert_eq!(leftover_fix(&src).map(|(a, _)| a), None, "{src}");
+    }
+    // Another event implementing the trait is not a use of it; the import stays for it.
+    let two = format!(
+        "{LEFTOVER}\nstruct Other;\nimpl Event for Other {{\n    const NAME: &'static str = \"x/other\";\n}}\n"
+    );
+    let (applicability, text) = leftover_fix(&two).expect("a fix");
+    assert_eq!(applicability, Applicability::MachineApplicable);
+    assert!(
+        text.contains("use host::{Bus, Event, SessionEvent};"),
+        "{text}"
+    );
+}

@@ -3,6 +3,7 @@
 //! two fixes whose claims overlap when one of them is exclusive ([`Fix::claims`]).
 
 use crate::model::{Claim, Edit, Fix};
+use std::collections::BTreeMap;
 
 /// The result of [`apply`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,11 +32,6 @@ fn conflicts(a: &Edit, b: &Edit) -> bool {
     }
 }
 
-/// Whether two claims of different fixes keep those fixes out of one round.
-fn claims_conflict(a: &Claim, b: &Claim) -> bool {
-    (a.exclusive || b.exclusive) && a.start < b.end && b.start < a.end
-}
-
 fn valid(text: &str, e: &Edit) -> bool {
     e.start <= e.end
         && e.end <= text.len()
@@ -43,40 +39,132 @@ fn valid(text: &str, e: &Edit) -> bool {
         && text.is_char_boundary(e.end)
 }
 
+/// The edits taken so far, by `(start, end)`. Taken edits never conflict, so their ranges
+/// are disjoint (an insertion touches nothing) and sorted by start they are sorted by end too:
+/// a new edit is checked against its neighbours only, in O(log n).
+#[derive(Default)]
+struct Taken<'a> {
+    edits: BTreeMap<(usize, usize), &'a Edit>,
+}
+
+impl<'a> Taken<'a> {
+    fn conflicts(&self, e: &Edit) -> bool {
+        // Every taken edit that could touch `e` starts at or before `e.end`; walking back from
+        // there, the first one that ends before `e.start` (and all before it) cannot.
+        for (_, t) in self.edits.range(..=(e.end, usize::MAX)).rev() {
+            if t.end < e.start {
+                return false;
+            }
+            if conflicts(e, t) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn insert(&mut self, e: &'a Edit) {
+        self.edits.entry((e.start, e.end)).or_insert(e);
+    }
+}
+
+/// The claims of the fixes taken so far (see [`Fix::claims`]). Exclusive claims never overlap
+/// another claim, so they are disjoint and checked like [`Taken`] edits; shared claims may
+/// overlap each other, so whether one reaches past a point is a prefix maximum of their ends
+/// over their starts (a Fenwick tree over the starts of every claim of the input).
+struct Claimed {
+    exclusive: BTreeMap<usize, usize>,
+    /// Sorted, deduplicated starts of every claim of the input.
+    starts: Vec<usize>,
+    /// Fenwick tree: the largest end of a taken shared claim, by start (1-based).
+    max_end: Vec<usize>,
+}
+
+impl Claimed {
+    fn new(fixes: &[&Fix]) -> Claimed {
+        let mut starts: Vec<usize> = fixes
+            .iter()
+            .flat_map(|f| f.claims.iter().map(|c| c.start))
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        let max_end = vec![0; starts.len() + 1];
+        Claimed {
+            exclusive: BTreeMap::new(),
+            starts,
+            max_end,
+        }
+    }
+
+    /// The largest end of a shared claim starting before `before`.
+    fn shared_end_before(&self, before: usize) -> usize {
+        let mut i = self.starts.partition_point(|&s| s < before);
+        let mut best = 0;
+        while i > 0 {
+            best = best.max(self.max_end[i]);
+            i &= i - 1;
+        }
+        best
+    }
+
+    fn overlaps_exclusive(&self, c: &Claim) -> bool {
+        self.exclusive
+            .range(..c.end)
+            .next_back()
+            .is_some_and(|(_, &end)| c.start < end)
+    }
+
+    fn overlaps_shared(&self, c: &Claim) -> bool {
+        // A shared claim overlaps `c` when it starts before `c.end` and ends after `c.start`.
+        self.shared_end_before(c.end) > c.start
+    }
+
+    fn conflicts(&self, c: &Claim) -> bool {
+        self.overlaps_exclusive(c) || (c.exclusive && self.overlaps_shared(c))
+    }
+
+    fn insert(&mut self, c: &Claim) {
+        if c.exclusive {
+            self.exclusive.insert(c.start, c.end);
+            return;
+        }
+        let mut i = self.starts.partition_point(|&s| s < c.start) + 1;
+        while i < self.max_end.len() {
+            self.max_end[i] = self.max_end[i].max(c.end);
+            i += i & i.wrapping_neg();
+        }
+    }
+}
+
 /// Applies `fixes` to `text`, in the order of their first edit, skipping each fix that
-/// conflicts with one taken before it.
+/// conflicts with one taken before it. O((edits + claims) log n) and linear output.
 pub fn apply(text: &str, fixes: &[&Fix]) -> Applied {
     let mut order: Vec<usize> = (0..fixes.len()).collect();
     order.sort_by_key(|&i| fixes[i].edits.iter().map(|e| (e.start, e.end)).min());
-    let mut taken: Vec<Edit> = Vec::new();
-    let mut claimed: Vec<Claim> = Vec::new();
+    let mut taken = Taken::default();
+    let mut claimed = Claimed::new(fixes);
     let mut applied = Vec::new();
     let mut skipped = Vec::new();
     for i in order {
         let edits = &fixes[i].edits;
         let ok = !edits.is_empty()
             && edits.iter().all(|e| valid(text, e))
-            && !edits.iter().any(|e| taken.iter().any(|t| conflicts(e, t)))
-            && !fixes[i]
-                .claims
-                .iter()
-                .any(|c| claimed.iter().any(|t| claims_conflict(c, t)));
+            && !edits.iter().any(|e| taken.conflicts(e))
+            && !fixes[i].claims.iter().any(|c| claimed.conflicts(c));
         if ok {
-            claimed.extend(fixes[i].claims.iter().cloned());
+            for c in &fixes[i].claims {
+                claimed.insert(c);
+            }
             for e in edits {
-                if !taken.contains(e) {
-                    taken.push(e.clone());
-                }
+                taken.insert(e);
             }
             applied.push(i);
         } else {
             skipped.push(i);
         }
     }
-    taken.sort_by_key(|e| (e.start, e.end));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
-    for e in &taken {
+    for e in taken.edits.values() {
         out.push_str(&text[at..e.start]);
         out.push_str(&e.replacement);
         at = e.end;
@@ -161,5 +249,90 @@ mod tests {
         let r = apply("é", &[&a, &b]);
         assert_eq!(r.text, "é");
         assert_eq!(r.skipped, vec![0, 1]);
+    }
+
+    /// The quadratic definition `apply` replaced: every candidate against every taken edit
+    /// and claim.
+    fn naive(text: &str, fixes: &[&Fix]) -> (String, Vec<usize>) {
+        let claims_conflict = |a: &Claim, b: &Claim| {
+            (a.exclusive || b.exclusive) && a.start < b.end && b.start < a.end
+        };
+        let mut order: Vec<usize> = (0..fixes.len()).collect();
+        order.sort_by_key(|&i| fixes[i].edits.iter().map(|e| (e.start, e.end)).min());
+        let (mut taken, mut claimed, mut applied) =
+            (Vec::<Edit>::new(), Vec::<Claim>::new(), vec![]);
+        for i in order {
+            let f = fixes[i];
+            let ok = !f.edits.is_empty()
+                && f.edits.iter().all(|e| valid(text, e))
+                && !f
+                    .edits
+                    .iter()
+                    .any(|e| taken.iter().any(|t| conflicts(e, t)))
+                && !f
+                    .claims
+                    .iter()
+                    .any(|c| claimed.iter().any(|t| claims_conflict(c, t)));
+            if ok {
+                claimed.extend(f.claims.iter().cloned());
+                for e in &f.edits {
+                    if !taken.contains(e) {
+                        taken.push(e.clone());
+                    }
+                }
+                applied.push(i);
+            }
+        }
+        taken.sort_by_key(|e| (e.start, e.end));
+        let mut out = String::new();
+        let mut at = 0;
+        for e in &taken {
+            out.push_str(&text[at..e.start]);
+            out.push_str(&e.replacement);
+            at = e.end;
+        }
+        out.push_str(&text[at..]);
+        applied.sort_unstable();
+        (out, applied)
+    }
+
+    #[test]
+    fn agrees_with_the_quadratic_definition_on_random_fixes() {
+        let text = "0123456789abcdefghijklmnopqrstuv";
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..3000 {
+            let mut fixes = Vec::new();
+            for _ in 0..1 + next(8) {
+                let mut edits = Vec::new();
+                let mut at = next(text.len() + 1);
+                for _ in 0..1 + next(3) {
+                    if at > text.len() {
+                        break;
+                    }
+                    let end = (at + next(4)).min(text.len());
+                    edits.push((at, end, ["", "X", "YY"][next(3)]));
+                    at = end + 1 + next(5);
+                }
+                let mut f = fix(&edits);
+                for _ in 0..next(3) {
+                    let start = next(text.len());
+                    f.claims.push(Claim {
+                        start,
+                        end: start + next(6),
+                        exclusive: next(3) == 0,
+                    });
+                }
+                fixes.push(f);
+            }
+            let refs: Vec<&Fix> = fixes.iter().collect();
+            let r = apply(text, &refs);
+            assert_eq!((r.text, r.applied), naive(text, &refs), "{fixes:?}");
+        }
     }
 }

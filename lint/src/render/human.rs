@@ -1,7 +1,7 @@
 //! rustc-style output via annotate-snippets.
 
 use crate::engine::Report;
-use crate::model::{Finding, Severity};
+use crate::model::{Applicability, Finding, Severity};
 use crate::rules;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
@@ -12,6 +12,12 @@ fn level(s: Severity) -> Level<'static> {
         Severity::Note => Level::NOTE,
     }
 }
+
+/// The mark of a finding with a fix, after its rule ID (ruff's `[*]`): `[*]` for a fix `--fix`
+/// applies, `[~]` for a suggestion only `--unsafe-fixes` applies; none without a fix.
+pub const SAFE_MARK: &str = "[*]";
+/// See [`SAFE_MARK`].
+pub const SUGGESTION_MARK: &str = "[~]";
 
 fn finding(renderer: &Renderer, f: &Finding) -> String {
     // A long line's snippet is a window of it (`line_text_column` onwards), marked with `…`.
@@ -41,7 +47,15 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
         Some(ev) => rules::rule(f.rule).map_or(String::new(), |r| format!("{} `{ev}`", r.name)),
         None => String::new(),
     };
-    let title = format!("{} [{}]", f.message, f.rule_name);
+    let title = match f.fix.as_ref().map(|x| x.applicability) {
+        Some(Applicability::MachineApplicable) => {
+            format!("{SAFE_MARK} {} [{}]", f.message, f.rule_name)
+        }
+        Some(Applicability::Suggestion) => {
+            format!("{SUGGESTION_MARK} {} [{}]", f.message, f.rule_name)
+        }
+        None => format!("{} [{}]", f.message, f.rule_name),
+    };
     let mut group = level(f.severity).primary_title(title).id(f.rule).element(
         Snippet::source(text)
             .line_start(f.line)
@@ -52,6 +66,13 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
         group = group.element(Level::NOTE.message(note.as_str()));
     }
     group = group.element(Level::HELP.message(f.help.as_str()));
+    if let Some(fix) = &f.fix {
+        let name = match fix.applicability {
+            Applicability::MachineApplicable => "fix",
+            Applicability::Suggestion => "suggested fix",
+        };
+        group = group.element(Level::HELP.with_name(name).message(fix.message.as_str()));
+    }
     let mut out = renderer.render(&[group]);
     out.push_str("\n\n");
     out
@@ -80,6 +101,10 @@ pub fn render(report: &Report, color: bool) -> String {
             super::terminal_path(&s.path),
             s.line
         ));
+    }
+    if let Some(line) = fixable_line(report) {
+        out.push_str(&line);
+        out.push('\n');
     }
     let (errors, warnings, notes) = super::counts(report);
     let st = &report.stats;
@@ -115,6 +140,31 @@ pub fn render(report: &Report, color: bool) -> String {
     out.push_str(&summary);
     out.push('\n');
     out
+}
+
+/// How many findings each flag would fix, when any has a fix: "[*] 3 fixable with `--fix`,
+/// [~] 2 more with `--fix --unsafe-fixes`". A suggestion held back only because a use of its
+/// event remains may become machine-applicable in a later round of `--fix`: the counts are of
+/// the fixes as reported now.
+fn fixable_line(report: &Report) -> Option<String> {
+    let count = |a| {
+        (report.findings.iter())
+            .filter(|f| f.fix.as_ref().is_some_and(|x| x.applicability == a))
+            .count()
+    };
+    let safe = count(Applicability::MachineApplicable);
+    let suggested = count(Applicability::Suggestion);
+    let mut parts = Vec::new();
+    if safe > 0 {
+        parts.push(format!("{SAFE_MARK} {safe} fixable with `--fix`"));
+    }
+    if suggested > 0 {
+        let more = if safe > 0 { " more" } else { "" };
+        parts.push(format!(
+            "{SUGGESTION_MARK} {suggested}{more} with `--fix --unsafe-fixes`"
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 fn plural(n: usize) -> &'static str {

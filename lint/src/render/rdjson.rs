@@ -42,10 +42,9 @@ fn diagnostic(f: &Finding) -> Value {
         "start": { "line": f.line, "column": start },
         "end": { "line": f.end_line, "column": end },
     });
-    if let Some(fix) = &f.fix {
+    if let Some(l) = f.fix.as_ref().and_then(|x| x.lines.as_ref()) {
         // reviewdog posts a suggestion only when it spans exactly the comment's lines, so the
         // diagnostic covers the lines the fix replaces.
-        let l = &fix.lines;
         if l.line != f.line {
             range["start"] = json!({ "line": l.line });
         }
@@ -64,14 +63,17 @@ fn diagnostic(f: &Finding) -> Value {
     });
     if let Some(fix) = &f.fix {
         // One line-based suggestion per fix (GitHub applies a suggested change to whole
-        // lines): the fix's lines, as they read after it.
-        d["suggestions"] = json!([{
-            "range": {
-                "start": { "line": fix.lines.line },
-                "end": { "line": fix.lines.end_line },
-            },
-            "text": fix.lines.text,
-        }]);
+        // lines): the fix's lines, as they read after it. None for lines too long to repeat
+        // (`LINES_MAX`): the message still names the fix.
+        if let Some(l) = &fix.lines {
+            d["suggestions"] = json!([{
+                "range": {
+                    "start": { "line": l.line },
+                    "end": { "line": l.end_line },
+                },
+                "text": l.text,
+            }]);
+        }
         d["original_output"] = json!(format!(
             "{} ({}): {}",
             f.rule,

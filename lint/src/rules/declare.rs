@@ -77,6 +77,23 @@ names them: not the file itself, not any other Rust file of the run.
 - *No fix* while something still names it (migrate the uses first: after `--fix` rewrites a
   subscription that named a const, the next round deletes the const), for names built with
   `concat!`/`format!`, and for an enum of a single variant.
+
+**The event impl a typed subscription's rewrite leaves** (Rust): once `bus.on::<TurnStart>(…)`
+is rewritten to `session/event`, the handler still builds `TurnStart { turn }`, so the struct
+stays, but its `impl Event for TurnStart { const NAME … }` is needed by nothing. Its fix deletes
+that impl only (and the trait's `use` when nothing else in the file names the trait).
+
+- *Machine-applicable* (`--fix`) only when that is provable from the file: the struct is private
+  to a file without out-of-line modules, every value of it is a literal bound by `let x =
+  [&]TurnStart { … };` and then only read field by field (`x.turn`), no pattern or type
+  annotation names it, the trait is named nowhere else in the file except as the trait of other
+  impls (no `E: Event` bound, no `dyn Event`), the impl's items are not used by another impl of
+  the struct, no other Rust file of the run names the struct, and no subscription or emit of its
+  event remains in the run.
+- *Suggestion* otherwise: a value passed to a function (a path handler's
+  `close_step(&StepEnd { … })`) may reach a generic `E: Event` the file does not show.
+- *No fix* while it is named through a path (`TurnStart::NAME`, `<TurnStart as Event>`), as a
+  generic argument (`on::<TurnStart>`, `Vec<TurnStart>`), by a type alias, or inside a macro.
 ",
     bad: r#"
 pub const TURN_START: &str = "agent/turn-start";

@@ -7,6 +7,9 @@
 //!   every other impl of it in the file;
 //! - an enum variant renamed to a removed name (`#[serde(rename = "agent/turn-start")]`).
 //!
+//! A typed event still used as a plain struct keeps it and loses its event impl only
+//! ([`super::leftover`]).
+//!
 //! Only when its identifier appears nowhere else in the file (the engine also drops the fix
 //! when another Rust file of the run names it, see [`crate::model::Fix::deletes`]).
 //! Machine-applicable when the item is private to a file with no out-of-line module (so no
@@ -219,8 +222,11 @@ impl Deleter<'_, '_, '_> {
     fn typed_event(&mut self, s: &syn::ItemStruct, siblings: &[syn::Item], private_file: bool) {
         let name = s.ident.to_string();
         let mut occurrences = attr_names(&s.attrs, self.src, self.cx);
+        let on_struct = !occurrences.is_empty();
         let mut ranges = vec![range(s)];
         let declared_at = vec![name.clone()];
+        // The trait impls giving a removed name, with the names' ranges.
+        let mut event_impls = Vec::new();
         for item in siblings {
             let syn::Item::Impl(i) = item else { continue };
             if self_ident(i).as_deref() != Some(name.as_str()) || !i.generics.params.is_empty() {
@@ -228,14 +234,23 @@ impl Deleter<'_, '_, '_> {
             }
             ranges.push(range(item));
             if i.trait_.is_some() {
-                occurrences.extend(
-                    i.items
-                        .iter()
-                        .filter_map(|it| impl_name(it, self.src, self.cx)),
-                );
+                let names: Vec<Range<usize>> = (i.items.iter())
+                    .filter_map(|it| impl_name(it, self.src, self.cx))
+                    .collect();
+                occurrences.extend(names.iter().cloned());
+                if !names.is_empty() {
+                    event_impls.push((i, names));
+                }
             }
         }
-        if occurrences.is_empty() || !self.unused(&name, &ranges) {
+        if occurrences.is_empty() {
+            return;
+        }
+        if !self.unused(&name, &ranges) {
+            // Still used (a rewritten subscription rebuilds its value): only the impl may go.
+            if !on_struct && !event_impls.is_empty() && s.generics.params.is_empty() {
+                self.leftover_impls(s, siblings, &ranges, &event_impls, private_file);
+            }
             return;
         }
         // `Self` inside the impls is the type itself; anything else naming it was counted.

@@ -5,6 +5,7 @@
 mod declaration;
 mod facts;
 mod fixes;
+mod leftover;
 mod lex;
 mod locals;
 mod shapes;
