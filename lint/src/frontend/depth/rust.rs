@@ -14,6 +14,25 @@ const PREFIX_WORDS: &[&str] = &[
 ];
 
 /// What the last token was, for the tokens whose meaning depends on it.
+/// Words that begin an item or a statement and never continue an expression: after a `{…}`
+/// group, one of them (or an attribute's `#`) starts a new item, which ends what the level held
+/// as a `;` does (a file of thousands of functions is flat, not deep).
+const ITEM_WORDS: &[&str] = &[
+    "fn",
+    "pub",
+    "struct",
+    "enum",
+    "union",
+    "impl",
+    "mod",
+    "use",
+    "trait",
+    "type",
+    "let",
+    "extern",
+    "macro_rules",
+];
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Prev {
     /// An operand: a name, a literal or a closed `(…)`/`[…]` — a `|` after it is binary.
@@ -34,12 +53,14 @@ pub(super) fn estimate(text: &str) -> Nesting {
     // Groups still being read, innermost last, with the delimiter each closes with.
     let mut stack = vec![(stream.into_iter(), Delimiter::None)];
     let mut prev = Prev::Other;
+    let mut after_brace = false;
     while let Some((tokens, _)) = stack.last_mut() {
         let Some(token) = tokens.next() else {
             if let Some((_, delimiter)) = stack.pop()
                 && !stack.is_empty()
             {
                 tally.close(|| 0);
+                after_brace = delimiter == Delimiter::Brace;
                 prev = if delimiter == Delimiter::Brace {
                     // A block may end a statement: a closure can follow it.
                     Prev::Other
@@ -49,6 +70,16 @@ pub(super) fn estimate(text: &str) -> Nesting {
             }
             continue;
         };
+        if std::mem::take(&mut after_brace) {
+            let starts_item = match &token {
+                TokenTree::Ident(ident) => ITEM_WORDS.iter().any(|w| ident == w),
+                TokenTree::Punct(punct) => punct.as_char() == '#',
+                _ => false,
+            };
+            if starts_item {
+                tally.semicolon();
+            }
+        }
         let span = token.span();
         let at = || span.byte_range().start;
         match token {
@@ -103,6 +134,8 @@ mod tests {
     #[test]
     fn every_shape_of_nesting_counts() {
         let n = 500;
+        // `else` continues after a block: an `else if` chain nests in the parser.
+        assert!(depth(&format!("fn f() {{ {}0 }}", "if c { 1 } else ".repeat(n))) >= n);
         // Unbalanced: proc-macro2 refuses it, and so would syn, before any recursion.
         assert_eq!(depth(&"(".repeat(n)), 1);
         assert!(depth(&format!("{}1{}", "(".repeat(n), ")".repeat(n))) > n);
@@ -133,9 +166,22 @@ mod tests {
 
     #[test]
     fn flat_code_stays_shallow() {
+        // Items one after another: no `;` between them.
+        assert!(depth(&"fn f(a: u8) -> u8 { a + 1 }\n".repeat(10_000)) < 20);
+        assert!(
+            depth(
+                &"#[derive(Debug)]\nstruct S { a: u8 }\nimpl S { fn f(&self) {} }\n".repeat(5_000)
+            ) < 20
+        );
+        assert!(
+            depth(&format!(
+                "fn main() {{ {} }}",
+                "if a { b() }\nlet x = 1;\n".repeat(10_000)
+            )) < 20
+        );
         assert!(depth(&format!("[{}]", "1, ".repeat(10_000))) < 10);
-        assert!(depth(&format!("[{}]", "-1, ".repeat(10_000))) < 10);
-        assert!(depth(&format!("[{}]", "A | B, ".repeat(10_000))) < 10);
+        assert!(depth(&format!("[{}]", "-1, ".repeat(10_000))) < 20);
+        assert!(depth(&format!("[{}]", "A | B, ".repeat(10_000))) < 20);
         assert!(
             depth(&format!(
                 "fn f() {{ {} }}",

@@ -70,7 +70,41 @@ struct Scanner<'a> {
     stmt_start: bool,
     /// The last token was `if`, `while`, `for` or `with`.
     keyword_paren: bool,
+    /// The last token closed a block (`}` of a function body, an `if`, a class …).
+    after_block: bool,
 }
+
+/// Words that begin a statement or declaration and can never continue an expression: after a
+/// block, one of them starts a new statement, which ends what the level held as a `;` does
+/// (a file of thousands of functions without semicolons is flat, not deep). Words that can
+/// continue an expression (`as`, `in`, `instanceof`, `satisfies`, `of`, `from`, `else`,
+/// `catch`, `finally`, `while` of a `do`) are not here.
+const STATEMENT_WORDS: &[&str] = &[
+    "function",
+    "class",
+    "const",
+    "let",
+    "var",
+    "if",
+    "for",
+    "switch",
+    "try",
+    "return",
+    "throw",
+    "import",
+    "export",
+    "interface",
+    "type",
+    "enum",
+    "declare",
+    "namespace",
+    "module",
+    "abstract",
+    "async",
+    "break",
+    "continue",
+    "debugger",
+];
 
 /// The estimate over `src` (see [`super::estimate`]).
 pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
@@ -83,6 +117,7 @@ pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
         expr_start: true,
         stmt_start: true,
         keyword_paren: false,
+        after_block: false,
     };
     while s.i < s.b.len() {
         match s.frames.last() {
@@ -208,6 +243,17 @@ impl Scanner<'_> {
     fn code(&mut self) {
         let c = self.b[self.i];
         let next = self.at(self.i + 1);
+        let blank = c.is_ascii_whitespace() || (c == b'/' && matches!(next, Some(b'/' | b'*')));
+        if !blank && std::mem::take(&mut self.after_block) && is_word(c) {
+            let end = self.b[self.i..]
+                .iter()
+                .position(|&b| !is_word(b))
+                .map_or(self.b.len(), |n| self.i + n);
+            let word = &self.b[self.i..end];
+            if STATEMENT_WORDS.iter().any(|w| w.as_bytes() == word) {
+                self.tally.semicolon();
+            }
+        }
         match c {
             c if c.is_ascii_whitespace() => self.i += 1,
             b'/' if next == Some(b'/') => self.skip_past(self.i + 2, b"\n"),
@@ -271,6 +317,7 @@ impl Scanner<'_> {
                 if frame == Some(Frame::Brace { expr: false }) {
                     self.expr_start = true;
                     self.stmt_start = true;
+                    self.after_block = true;
                 }
             }
             b',' => {
@@ -457,5 +504,16 @@ mod tests {
         assert!(depth(&"x = <a>{b}, c</a>;\n".repeat(10_000)) < 10);
         assert!(depth(&"y = (a + b) / 2;\n".repeat(10_000)) < 10);
         assert!(depth("// ((((((((((((\nx = '((((((((((((';") < 5);
+        // Declarations one after another, with no `;` between them.
+        assert!(depth(&"function f(a) { return a + 1 }\n".repeat(10_000)) < 20);
+        assert!(depth(&"export class C { m() { return 1 } }\n".repeat(10_000)) < 20);
+        assert!(depth(&"if (a) { b() }\nconst x = 1\n".repeat(10_000)) < 20);
+    }
+
+    #[test]
+    fn a_block_does_not_end_a_chain_that_goes_on() {
+        // A ternary chain whose branches are functions nests in the parser: it is counted.
+        let n = 500;
+        assert!(depth(&format!("x = {}0", "c ? function () {} : ".repeat(n))) > n);
     }
 }
