@@ -9,12 +9,12 @@ mod lsp_wire;
 #[path = "../lint/tests/shapes/mod.rs"]
 mod shapes;
 
-use lsp_wire::{read_message, uri_of, write_message};
+use lsp_wire::{spawn_server, uri_of, write_message};
 use serde_json::{Value, json};
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 struct Server {
@@ -39,25 +39,7 @@ impl Server {
     }
 
     fn spawn(root: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-            .arg("lsp")
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn mirrorless lsp");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(m) = read_message(&mut r) {
-                if tx.send(m).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, rx) = spawn_server(root, Stdio::piped());
         Server {
             child,
             stdin,

@@ -6,14 +6,13 @@
 mod lsp_wire;
 
 use lsp_wire::{
-    Shown, language, read_message, shown_of_diagnostic, shown_of_finding, uri_of, utf16,
+    Shown, language, shown_of_diagnostic, shown_of_finding, spawn_server, uri_of, utf16,
     write_message,
 };
 use serde_json::{Value, json};
-use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 fn repo() -> PathBuf {
@@ -38,25 +37,7 @@ impl Client {
 
     /// [`Client::start`] with these client capabilities.
     fn start_with(root: &Path, capabilities: Value) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-            .arg("lsp")
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn mirrorless lsp");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(m) = read_message(&mut r) {
-                if tx.send(m).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, rx) = spawn_server(root, Stdio::inherit());
         let mut c = Client {
             child,
             stdin,

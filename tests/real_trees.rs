@@ -20,14 +20,14 @@
 mod lsp_wire;
 
 use lsp_wire::{
-    Shown, language, read_message, shown_of_diagnostic, shown_of_finding, uri_of, write_message,
+    Shown, language, shown_of_diagnostic, shown_of_finding, spawn_server, uri_of, write_message,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 const ADAPTER_DIR: &str = "fixtures/adapters/dsh";
@@ -434,26 +434,9 @@ struct Client {
 
 impl Client {
     fn start(root: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
-            .arg("lsp")
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn mirrorless lsp");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(m) = read_message(&mut r) {
-                if tx.send(m).is_err() {
-                    break;
-                }
-            }
-        });
+        let (child, stdin, rx) = spawn_server(root, Stdio::inherit());
         let mut c = Client {
-            stdin: child.stdin.take(),
+            stdin,
             child,
             rx,
             published: BTreeMap::new(),

@@ -114,3 +114,36 @@ pub fn shown_of_diagnostic(d: &Value) -> Shown {
         d["message"].as_str().unwrap_or_default().to_owned(),
     )
 }
+
+/// A spawned `mirrorless lsp` in `root`: the process, its stdin, and the messages it writes,
+/// read on a thread as they come (stderr as given: piped to be read, or inherited).
+pub fn spawn_server(
+    root: &Path,
+    stderr: std::process::Stdio,
+) -> (
+    std::process::Child,
+    Option<std::process::ChildStdin>,
+    std::sync::mpsc::Receiver<Value>,
+) {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .arg("lsp")
+        .current_dir(root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("spawn mirrorless lsp");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = std::io::BufReader::new(stdout);
+        while let Some(m) = read_message(&mut r) {
+            if tx.send(m).is_err() {
+                break;
+            }
+        }
+    });
+    let stdin = child.stdin.take();
+    (child, stdin, rx)
+}
