@@ -2,56 +2,14 @@
 //! against the delivered one, reported at its first divergence.
 
 use super::align::{Edit, align, matches_at};
+use super::describe::describe_chunk;
 use super::divergence::name_divergence;
 use super::expected::{ChunkRole, Expected, ExpectedChunk};
 use super::finding::{Finding, Origin};
 use super::log_index::{LogIndex, ObservedChunk, observed_chunks};
 use crate::scenario::Case;
-use crate::vocab::chunk::{ContentBlock, StreamChunk};
+use crate::vocab::chunk::StreamChunk;
 use crate::vocab::durable::SessionEvent;
-
-/// A short human rendering of a chunk.
-pub fn describe_chunk(chunk: &StreamChunk) -> String {
-    let q = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    match chunk {
-        StreamChunk::BlockStart { index, block_type } => {
-            format!(
-                "block-start[{index}] {}",
-                serde_json::to_value(block_type)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default()
-            )
-        }
-        StreamChunk::TextDelta { index, text } => format!("text-delta[{index}] {}", q(text)),
-        StreamChunk::ReasoningDelta { index, text } => {
-            format!("reasoning-delta[{index}] {}", q(text))
-        }
-        StreamChunk::ToolCallDelta {
-            index,
-            id,
-            arguments_delta,
-            ..
-        } => format!("tool-call-delta[{index}] {id} {}", q(arguments_delta)),
-        StreamChunk::BlockEnd { index, block } => match block {
-            ContentBlock::Text { text, .. } => format!("block-end[{index}] text {}", q(text)),
-            ContentBlock::Reasoning { text, .. } => {
-                format!("block-end[{index}] reasoning {}", q(text))
-            }
-            ContentBlock::ToolCall { id, arguments, .. } => {
-                format!("block-end[{index}] tool-call {id} {}", q(arguments))
-            }
-            other => format!("block-end[{index}] {:?}", other.block_type()),
-        },
-        StreamChunk::Usage { usage } => {
-            format!(
-                "usage in={} out={}",
-                usage.input_tokens, usage.output_tokens
-            )
-        }
-        StreamChunk::Finish { reason, .. } => format!("finish {}", reason.kind()),
-    }
-}
 
 /// The expected and observed chunks around a divergence (two before, two after).
 pub(super) fn window(

@@ -6,7 +6,7 @@
 //! from 0 as in the script's `chunks` array) and, once recorded, by their log position (`#5`).
 
 use super::align::{Edit, matches_at};
-use super::chunks::describe_chunk;
+use super::describe::describe_chunk;
 use super::expected::ExpectedChunk;
 use super::log_index::ObservedChunk;
 use crate::vocab::chunk::StreamChunk;

@@ -35,6 +35,7 @@
 mod align;
 mod chunks;
 mod continuation;
+mod describe;
 mod divergence;
 mod exercised;
 mod expected;
@@ -54,7 +55,7 @@ mod turn_payloads;
 mod unprompted;
 mod unscripted;
 
-pub use chunks::describe_chunk;
+pub use describe::describe_chunk;
 pub use exercised::{exercised, required};
 pub use finding::{CRASH, Finding, Origin};
 
