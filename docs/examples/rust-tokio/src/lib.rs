@@ -161,9 +161,10 @@ impl Agent {
         self.abort.send_replace(None);
         self.set_status(AgentStatus::Running);
         self.append("turn/start", json!({ "turn": turn }), false, None);
-        // The prompt (and steering left over from an earlier turn) is claimed in the first step.
-        let mut inbox = vec![prompt];
-        inbox.append(&mut self.steering);
+        // Steering left over from an earlier turn, then the prompt, are claimed in the first
+        // step (upstream claims the `next-step` inbox before the `next-turn` one).
+        let mut inbox = std::mem::take(&mut self.steering);
+        inbox.push(prompt);
         let mut max_tokens = false;
         let mut failure: Option<(u64, LlmFailure)> = None;
         let mut step = 0;
