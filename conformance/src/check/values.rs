@@ -1,8 +1,8 @@
 //! Small helpers over raw JSON values and message text, shared by the reader, the monitor and
 //! the assembler (they sit below all three, so none of them imports another for these).
 
-use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
 
@@ -180,8 +180,21 @@ mod tests {
         assert_eq!(parse("[1, [3, 5], 9]"), Some(vec![1, 3, 4, 5, 9]));
         assert_eq!(parse("[]"), Some(vec![]));
         for bad in [
-            "[-1]", "[1.0]", "[-0]", "[1e2]", "[18446744073709551616]", "[[1]]", "[[1,2,3]]",
-            "[[5,3]]", "[[0,16777217]]", "[[1,[2]]]", "[\"1\"]", "[null]", "{}", "3", "[{}]",
+            "[-1]",
+            "[1.0]",
+            "[-0]",
+            "[1e2]",
+            "[18446744073709551616]",
+            "[[1]]",
+            "[[1,2,3]]",
+            "[[5,3]]",
+            "[[0,16777217]]",
+            "[[1,[2]]]",
+            "[\"1\"]",
+            "[null]",
+            "{}",
+            "3",
+            "[{}]",
         ] {
             assert_eq!(parse(bad), None, "{bad}");
             assert_eq!(through_values(bad), None, "{bad}");

@@ -155,26 +155,26 @@ fn nested_message(data: &Map<String, Value>) -> Option<&Map<String, Value>> {
     }
 }
 
+/// The full reading of `data` (a `Value`): where the author is and what is wrong with it.
+fn author_problem_full(kind: &str, profile: Profile, data: &str) -> Option<(&'static str, String)> {
+    // A malformed `data` is LOG-2's, reported by the event's own handler.
+    let Ok(Value::Object(data)) = serde_json::from_str::<Value>(data) else {
+        return None;
+    };
+    let has = |d: &Map<String, Value>, key: &str| d.contains_key(key);
+    let (message, place, shape) = author_place(kind, profile, &data, has, nested_message)?;
+    author_problem(kind, message.get("source"), message.get("role"), shape).map(|p| (place, p))
+}
+
 impl Monitor {
     /// MSG-8 on one surface message event (not a replace).
     pub(super) fn message_author(&mut self, at: Loc, env: &Envelope<'_>) {
         // Nearly every message is fine, which the borrowed reading shows without building the
-        // content; anything else is decided by the full reading below, as before.
+        // content; anything else is decided by the full reading, as before.
         if author_fine_borrowed(env.kind, self.profile, env.data.get()) == Some(true) {
             return;
         }
-        // A malformed `data` is LOG-2's, reported by the event's own handler.
-        let Ok(Value::Object(data)) = serde_json::from_str::<Value>(env.data.get()) else {
-            return;
-        };
-        let has = |d: &Map<String, Value>, key: &str| d.contains_key(key);
-        let Some((message, place, shape)) =
-            author_place(env.kind, self.profile, &data, has, nested_message)
-        else {
-            return;
-        };
-        if let Some(problem) =
-            author_problem(env.kind, message.get("source"), message.get("role"), shape)
+        if let Some((place, problem)) = author_problem_full(env.kind, self.profile, env.data.get())
         {
             self.report(
                 "MSG-8",
@@ -185,5 +185,123 @@ impl Monitor {
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The borrowed reading never passes a message the full reading reports, and it does pass
+    /// well-formed ones (else it saves nothing).
+    #[test]
+    fn the_borrowed_reading_agrees_with_the_full_one() {
+        let model = r#"{"kind":"model","provider":"p","model":"m"}"#;
+        let tool = r#"{"kind":"tool","callId":"c"}"#;
+        let fine = [
+            (
+                "assistant/message",
+                Profile::V2026_08,
+                format!(
+                    r#"{{"turn":1,"message":{{"id":"a","role":"assistant","content":[],"source":{model}}}}}"#
+                ),
+            ),
+            (
+                "tool/result",
+                Profile::V2026_08,
+                format!(r#"{{"message":{{"id":"t","role":"user","content":[],"source":{tool}}}}}"#),
+            ),
+            (
+                "user/message",
+                Profile::V2026_08,
+                r#"{"id":"u","role":"user","content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                Profile::V2026_07,
+                r#"{"content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                Profile::V2026_07,
+                r#"{"content":[{"type":"text","text":"x"}]}"#.to_owned(),
+            ),
+        ];
+        for (kind, profile, data) in &fine {
+            assert_eq!(
+                author_fine_borrowed(kind, *profile, data),
+                Some(true),
+                "{data}"
+            );
+            assert_eq!(author_problem_full(kind, *profile, data), None, "{data}");
+        }
+        let doubtful = [
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","source":{model},"source":{{}}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","role":"user","source":{model}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"user","source":{model}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                r#"{"message":{"role":"assistant"}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                r#"{"message":{"role":"assistant","source":null}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","source":{model}}},"message":{{}}}}"#),
+            ),
+            (
+                "tool/result",
+                r#"{"message":{"role":"tool","source":{"kind":"tool","callId":1}}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"id":null,"content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"id":null,"content":[],"source":{"kind":"user"},"role":"x"}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"content":[],"source":{"kind":1e400}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"content":[1e400],"source":{}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"source":{"kind":"user"},"source":3}"#.to_owned(),
+            ),
+        ];
+        for (kind, data) in &doubtful {
+            for profile in [Profile::V2026_07, Profile::V2026_08] {
+                if author_fine_borrowed(kind, profile, data) == Some(true) {
+                    assert_eq!(
+                        author_problem_full(kind, profile, data),
+                        None,
+                        "{profile} {data}"
+                    );
+                }
+            }
+        }
+        // The full reading still reports what it reported.
+        let missing = r#"{"message":{"role":"assistant"}}"#;
+        assert!(author_problem_full("assistant/message", Profile::V2026_08, missing).is_some());
+        assert_eq!(
+            author_fine_borrowed("assistant/message", Profile::V2026_08, missing),
+            Some(false)
+        );
     }
 }
