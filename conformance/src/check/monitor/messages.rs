@@ -192,10 +192,10 @@ impl Monitor {
                     Some((show(&call.usage), show(&usage))),
                 ));
             }
+            // The content is not read after this: its tool-call blocks move, uncopied.
             let tool_blocks: Vec<Value> = content
-                .iter()
+                .into_iter()
                 .filter(|b| block_type(b) == "tool-call")
-                .cloned()
                 .collect();
             if interrupted {
                 step.interrupted_message = true;
