@@ -4,6 +4,7 @@ use super::event::Loc;
 use super::values::clip;
 use crate::vocab::text::is_blank;
 use serde_json::{Value, json};
+use std::borrow::{Borrow, Cow};
 
 /// How a model call ended.
 #[derive(Debug, Clone)]
@@ -74,18 +75,19 @@ impl Call {
 
     /// The assembled content: blocks in first-seen order, `block-end` authoritative, tool
     /// calls dropped on `max-tokens`; for an interrupted message only text and reasoning
-    /// blocks with non-whitespace text (whitespace as JavaScript's `trim` sees it).
-    pub fn assembled(&self, interrupted: bool) -> Vec<Value> {
+    /// blocks with non-whitespace text (whitespace as JavaScript's `trim` sees it). A
+    /// `block-end` block is borrowed, not copied.
+    pub fn assembled(&self, interrupted: bool) -> Vec<Cow<'_, Value>> {
         let max_tokens = self.finish.as_ref().is_some_and(|f| f.kind == "max-tokens");
         let mut out = Vec::with_capacity(self.blocks.len());
         for b in &self.blocks {
             let value = match (&b.end, b.kind.as_deref()) {
-                (Some(end), _) => end.clone(),
+                (Some(end), _) => Cow::Borrowed(end),
                 (None, Some(kind @ ("text" | "reasoning"))) => {
-                    json!({"type": kind, "text": b.text})
+                    Cow::Owned(json!({"type": kind, "text": b.text}))
                 }
                 // Without a delta, upstream's assembler names the call `call-<index>`.
-                (None, Some("tool-call")) => json!({
+                (None, Some("tool-call")) => Cow::Owned(json!({
                     "type": "tool-call",
                     "id": b.tool_id.clone().unwrap_or_else(|| if b.deltas == 0 {
                         format!("call-{}", b.index)
@@ -94,7 +96,7 @@ impl Call {
                     }),
                     "name": b.tool_name.clone().unwrap_or_default(),
                     "arguments": b.text,
-                }),
+                })),
                 _ => continue,
             };
             let kind = block_type(&value);
@@ -182,12 +184,12 @@ fn blocks_equal(expected: &Value, actual: &Value) -> bool {
 /// (block position, expected, observed), or `None` when they agree. An empty text or
 /// reasoning block is content like any other, as upstream's `BlockAssembler` keeps it: a
 /// message that drops or adds one diverges, and it prints as itself (`{"text":""}`).
-pub(super) fn first_divergence(
-    expected: &[Value],
+pub(super) fn first_divergence<E: Borrow<Value>>(
+    expected: &[E],
     actual: &[Value],
 ) -> Option<(usize, String, String)> {
     for i in 0..expected.len().max(actual.len()) {
-        match (expected.get(i), actual.get(i)) {
+        match (expected.get(i).map(Borrow::borrow), actual.get(i)) {
             (Some(x), Some(y)) if blocks_equal(x, y) => continue,
             (x, y) => {
                 let show = |v: Option<&Value>| match v {

@@ -36,23 +36,28 @@ impl<'a> Scan<'a> {
         Some(())
     }
 
-    /// A JSON non-negative integer without leading zeros, as its digits.
-    fn digits(&mut self) -> Option<&'a str> {
+    /// A JSON non-negative integer without leading zeros, as its digit bytes.
+    fn digit_bytes(&mut self) -> Option<&'a [u8]> {
         let n = self.rest.iter().take_while(|b| b.is_ascii_digit()).count();
         if n == 0 || (n > 1 && self.rest[0] == b'0') {
             return None;
         }
         let (digits, rest) = self.rest.split_at(n);
         self.rest = rest;
-        // ASCII digits are UTF-8.
-        std::str::from_utf8(digits).ok()
+        Some(digits)
     }
 
-    /// A JSON non-negative integer that fits `T` (accumulated while scanning: no second pass).
+    /// A JSON non-negative integer without leading zeros, as its digits.
+    fn digits(&mut self) -> Option<&'a str> {
+        // ASCII digits are UTF-8.
+        std::str::from_utf8(self.digit_bytes()?).ok()
+    }
+
+    /// A JSON non-negative integer that fits `T` (accumulated while scanning: no second pass,
+    /// and no UTF-8 check of digits it has already seen are ASCII).
     fn number<T: TryFrom<u64>>(&mut self) -> Option<T> {
-        let digits = self.digits()?;
         let mut n: u64 = 0;
-        for d in digits.bytes() {
+        for &d in self.digit_bytes()? {
             n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
         }
         T::try_from(n).ok()

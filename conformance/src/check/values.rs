@@ -1,8 +1,10 @@
 //! Small helpers over raw JSON values and message text, shared by the reader, the monitor and
 //! the assembler (they sit below all three, so none of them imports another for these).
 
-use serde_json::Value;
+use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::fmt;
 
 /// Parses a raw JSON value as a non-negative integer.
 pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
@@ -12,24 +14,98 @@ pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
 /// Parses `sourceEventSeqs`: seqs, where an element may also be an inclusive `[start, end]`
 /// range (the compact encoding some writers use for long chunk runs).
 pub(super) fn parse_seqs(raw: &RawValue) -> Option<Vec<u64>> {
-    /// A range longer than this is not a real chunk run; refuse it rather than allocate.
-    const MAX_RANGE: u64 = 1 << 24;
-    let items: Vec<Value> = serde_json::from_str(raw.get()).ok()?;
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        match item {
-            Value::Number(n) => out.push(n.as_u64()?),
-            Value::Array(pair) if pair.len() == 2 => {
-                let (a, b) = (pair[0].as_u64()?, pair[1].as_u64()?);
-                if b < a || b - a > MAX_RANGE {
-                    return None;
+    // Read straight into the seqs, without a `Value` per element (one citation per message,
+    // each listing every chunk of its call). `None` for anything but integers and pairs.
+    serde_json::from_str::<Seqs>(raw.get()).ok().map(|s| s.0)
+}
+
+/// A range longer than this is not a real chunk run; refuse it rather than allocate.
+const MAX_RANGE: u64 = 1 << 24;
+
+/// `sourceEventSeqs`, expanded.
+struct Seqs(Vec<u64>);
+
+impl<'de> Deserialize<'de> for Seqs {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SeqsVisitor)
+    }
+}
+
+/// Only a JSON array is a seq list.
+struct SeqsVisitor;
+
+impl<'de> Visitor<'de> for SeqsVisitor {
+    type Value = Seqs;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of seqs and [start, end] ranges")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut items: A) -> Result<Seqs, A::Error> {
+        let mut out = Vec::with_capacity(items.size_hint().unwrap_or(0).min(4096));
+        while let Some(item) = items.next_element::<SeqItem>()? {
+            match item {
+                SeqItem::One(n) => out.push(n),
+                SeqItem::Range(a, b) => {
+                    if b < a || b - a > MAX_RANGE {
+                        return Err(de::Error::custom("not a chunk range"));
+                    }
+                    out.extend(a..=b);
                 }
-                out.extend(a..=b);
             }
-            _ => return None,
+        }
+        Ok(Seqs(out))
+    }
+}
+
+/// One element: a non-negative integer, or a pair of them.
+enum SeqItem {
+    One(u64),
+    Range(u64, u64),
+}
+
+impl<'de> Deserialize<'de> for SeqItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(SeqItemVisitor)
+    }
+}
+
+/// Accepts what `Value::as_u64` accepts (a negative, fractional or too large number is not a
+/// seq), and an array of exactly two such numbers.
+struct SeqItemVisitor;
+
+impl<'de> Visitor<'de> for SeqItemVisitor {
+    type Value = SeqItem;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a seq or a [start, end] range")
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<SeqItem, E> {
+        Ok(SeqItem::One(n))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut pair: A) -> Result<SeqItem, A::Error> {
+        let a = pair.next_element::<Seq>()?;
+        let b = pair.next_element::<Seq>()?;
+        let more = pair.next_element::<de::IgnoredAny>()?;
+        match (a, b, more) {
+            (Some(Seq(a)), Some(Seq(b)), None) => Ok(SeqItem::Range(a, b)),
+            _ => Err(de::Error::custom("a range is a pair")),
         }
     }
-    Some(out)
+}
+
+/// A non-negative integer only (not a nested array).
+struct Seq(u64);
+
+impl<'de> Deserialize<'de> for Seq {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match SeqItem::deserialize(d)? {
+            SeqItem::One(n) => Ok(Seq(n)),
+            SeqItem::Range(..) => Err(de::Error::custom("a range bound is a seq")),
+        }
+    }
 }
 
 /// A seq list for a message (long lists are cut after a dozen).
@@ -66,4 +142,91 @@ pub(super) fn clip(s: &str) -> String {
         end -= 1;
     }
     format!("{}…", &s[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// The reading `parse_seqs` replaced: through `Value`s.
+    fn through_values(raw: &str) -> Option<Vec<u64>> {
+        let items: Vec<Value> = serde_json::from_str(raw).ok()?;
+        let mut out = Vec::new();
+        for item in items {
+            match item {
+                Value::Number(n) => out.push(n.as_u64()?),
+                Value::Array(pair) if pair.len() == 2 => {
+                    let (a, b) = (pair[0].as_u64()?, pair[1].as_u64()?);
+                    if b < a || b - a > MAX_RANGE {
+                        return None;
+                    }
+                    out.extend(a..=b);
+                }
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    fn parse(text: &str) -> Option<Vec<u64>> {
+        let raw: Box<RawValue> = serde_json::from_str(text).expect("valid JSON");
+        parse_seqs(&raw)
+    }
+
+    #[test]
+    fn seqs_and_ranges() {
+        assert_eq!(parse("[1, [3, 5], 9]"), Some(vec![1, 3, 4, 5, 9]));
+        assert_eq!(parse("[]"), Some(vec![]));
+        for bad in [
+            "[-1]",
+            "[1.0]",
+            "[-0]",
+            "[1e2]",
+            "[18446744073709551616]",
+            "[[1]]",
+            "[[1,2,3]]",
+            "[[5,3]]",
+            "[[0,16777217]]",
+            "[[1,[2]]]",
+            "[\"1\"]",
+            "[null]",
+            "{}",
+            "3",
+            "[{}]",
+        ] {
+            assert_eq!(parse(bad), None, "{bad}");
+            assert_eq!(through_values(bad), None, "{bad}");
+        }
+    }
+
+    /// A JSON value made of the pieces a seq list is made of, and some that it is not.
+    fn piece() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            any::<u64>().prop_map(|n| n.to_string()),
+            (0u64..50).prop_map(|n| n.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            Just("1.5".to_owned()),
+            Just("-0".to_owned()),
+            Just("2e3".to_owned()),
+            Just("18446744073709551616".to_owned()),
+            Just("null".to_owned()),
+            Just("\"7\"".to_owned()),
+            Just("{}".to_owned()),
+        ];
+        leaf.prop_recursive(3, 12, 4, |inner| {
+            prop::collection::vec(inner, 0..4).prop_map(|v| format!("[{}]", v.join(",")))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_same_as_through_values(items in prop::collection::vec(piece(), 0..6)) {
+            let text = format!("[{}]", items.join(","));
+            prop_assert_eq!(parse(&text), through_values(&text), "{}", text);
+        }
+    }
 }

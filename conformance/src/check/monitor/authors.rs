@@ -6,6 +6,8 @@ use super::Monitor;
 use crate::check::event::{Envelope, Loc};
 use crate::check::values::clip;
 use crate::vocab::Profile;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// The roles a 2026-08 `tool/result` message may carry: the document's `"tool"`, and the
@@ -21,9 +23,12 @@ fn has_string(v: Option<&Value>, key: &str, want: Option<&str>) -> bool {
 
 /// What is wrong with the author of a message held in `m` (the event's `data` for a flat
 /// message, `data.message` for an assistant message or tool result in the message shape).
-fn author_problem(kind: &str, m: &Map<String, Value>, message_shape: bool) -> Option<String> {
-    let source = m.get("source");
-    let role = m.get("role");
+fn author_problem(
+    kind: &str,
+    source: Option<&Value>,
+    role: Option<&Value>,
+    message_shape: bool,
+) -> Option<String> {
     let want_role: &[&str] = match kind {
         "user/message" => &["user"],
         "assistant/message" => &["assistant"],
@@ -70,29 +75,107 @@ fn author_problem(kind: &str, m: &Map<String, Value>, message_shape: bool) -> Op
     })
 }
 
+/// The members of a message the author check reads, borrowed: the content, most of a
+/// message's bytes, is skipped instead of being built as a `Value`. A member given twice fails
+/// the parse, and the caller falls back to the full reading.
+#[derive(Deserialize)]
+struct AuthorFields<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    source: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    role: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    message: Option<&'a RawValue>,
+}
+
+/// A member that is present, `null` included (as a map's `contains_key` sees it).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// The kind of message `kind` is, where its author is, and whether it is in the message shape
+/// (`None`: the event carries no author to check).
+fn author_place<'m, M>(
+    kind: &str,
+    profile: Profile,
+    data: &'m M,
+    has: impl Fn(&M, &str) -> bool,
+    message: impl Fn(&'m M) -> Option<&'m M>,
+) -> Option<(&'m M, &'static str, bool)> {
+    match (kind, profile) {
+        ("user/message", p) => {
+            let shape = p == Profile::V2026_08 && (has(data, "id") || has(data, "role"));
+            Some((data, "data", shape))
+        }
+        ("steering/message" | "context/message", _) => Some((data, "data", false)),
+        // 2026-08 wraps the message; the flat shape of earlier builds names its author in
+        // `provenance` (assistant) or nowhere (tool result), which is not checked.
+        ("assistant/message" | "tool/result", Profile::V2026_08) => {
+            message(data).map(|m| (m, "data.message", true))
+        }
+        _ => None,
+    }
+}
+
+/// Whether the borrowed reading of `data` shows the author as the full reading would see it
+/// with nothing to report: `Some(true)`, fine; `Some(false)` or `None` (a member given twice,
+/// a value `Value` cannot hold), ask the full reading.
+fn author_fine_borrowed(kind: &str, profile: Profile, data: &str) -> Option<bool> {
+    let data: AuthorFields<'_> = serde_json::from_str(data).ok()?;
+    let inner: AuthorFields<'_>;
+    let nested = match data.message {
+        Some(m) if m.get().starts_with('{') => {
+            inner = serde_json::from_str(m.get()).ok()?;
+            Some(&inner)
+        }
+        _ => None,
+    };
+    let has = |f: &AuthorFields<'_>, key: &str| match key {
+        "id" => f.id.is_some(),
+        _ => f.role.is_some(),
+    };
+    let Some((m, _, shape)) = author_place(kind, profile, &data, has, |_| nested) else {
+        return Some(true);
+    };
+    let value = |r: Option<&RawValue>| match r {
+        Some(r) => serde_json::from_str::<Value>(r.get()).ok().map(Some),
+        None => Some(None),
+    };
+    let (source, role) = (value(m.source)?, value(m.role)?);
+    Some(author_problem(kind, source.as_ref(), role.as_ref(), shape).is_none())
+}
+
+/// `data.message`, when it is an object.
+fn nested_message(data: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    match data.get("message") {
+        Some(Value::Object(m)) => Some(m),
+        _ => None,
+    }
+}
+
+/// The full reading of `data` (a `Value`): where the author is and what is wrong with it.
+fn author_problem_full(kind: &str, profile: Profile, data: &str) -> Option<(&'static str, String)> {
+    // A malformed `data` is LOG-2's, reported by the event's own handler.
+    let Ok(Value::Object(data)) = serde_json::from_str::<Value>(data) else {
+        return None;
+    };
+    let has = |d: &Map<String, Value>, key: &str| d.contains_key(key);
+    let (message, place, shape) = author_place(kind, profile, &data, has, nested_message)?;
+    author_problem(kind, message.get("source"), message.get("role"), shape).map(|p| (place, p))
+}
+
 impl Monitor {
     /// MSG-8 on one surface message event (not a replace).
     pub(super) fn message_author(&mut self, at: Loc, env: &Envelope<'_>) {
-        // A malformed `data` is LOG-2's, reported by the event's own handler.
-        let Ok(Value::Object(data)) = serde_json::from_str::<Value>(env.data.get()) else {
+        // Nearly every message is fine, which the borrowed reading shows without building the
+        // content; anything else is decided by the full reading, as before.
+        if author_fine_borrowed(env.kind, self.profile, env.data.get()) == Some(true) {
             return;
-        };
-        let (message, place, shape) = match (env.kind, self.profile) {
-            ("user/message", p) => {
-                let shape = p == Profile::V2026_08
-                    && (data.contains_key("id") || data.contains_key("role"));
-                (&data, "data", shape)
-            }
-            ("steering/message" | "context/message", _) => (&data, "data", false),
-            // 2026-08 wraps the message; the flat shape of earlier builds names its author in
-            // `provenance` (assistant) or nowhere (tool result), which is not checked.
-            ("assistant/message" | "tool/result", Profile::V2026_08) => match data.get("message") {
-                Some(Value::Object(m)) => (m, "data.message", true),
-                _ => return,
-            },
-            _ => return,
-        };
-        if let Some(problem) = author_problem(env.kind, message, shape) {
+        }
+        if let Some((place, problem)) = author_problem_full(env.kind, self.profile, env.data.get())
+        {
             self.report(
                 "MSG-8",
                 at,
@@ -102,5 +185,123 @@ impl Monitor {
                 ),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The borrowed reading never passes a message the full reading reports, and it does pass
+    /// well-formed ones (else it saves nothing).
+    #[test]
+    fn the_borrowed_reading_agrees_with_the_full_one() {
+        let model = r#"{"kind":"model","provider":"p","model":"m"}"#;
+        let tool = r#"{"kind":"tool","callId":"c"}"#;
+        let fine = [
+            (
+                "assistant/message",
+                Profile::V2026_08,
+                format!(
+                    r#"{{"turn":1,"message":{{"id":"a","role":"assistant","content":[],"source":{model}}}}}"#
+                ),
+            ),
+            (
+                "tool/result",
+                Profile::V2026_08,
+                format!(r#"{{"message":{{"id":"t","role":"user","content":[],"source":{tool}}}}}"#),
+            ),
+            (
+                "user/message",
+                Profile::V2026_08,
+                r#"{"id":"u","role":"user","content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                Profile::V2026_07,
+                r#"{"content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                Profile::V2026_07,
+                r#"{"content":[{"type":"text","text":"x"}]}"#.to_owned(),
+            ),
+        ];
+        for (kind, profile, data) in &fine {
+            assert_eq!(
+                author_fine_borrowed(kind, *profile, data),
+                Some(true),
+                "{data}"
+            );
+            assert_eq!(author_problem_full(kind, *profile, data), None, "{data}");
+        }
+        let doubtful = [
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","source":{model},"source":{{}}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","role":"user","source":{model}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"user","source":{model}}}}}"#),
+            ),
+            (
+                "assistant/message",
+                r#"{"message":{"role":"assistant"}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                r#"{"message":{"role":"assistant","source":null}}"#.to_owned(),
+            ),
+            (
+                "assistant/message",
+                format!(r#"{{"message":{{"role":"assistant","source":{model}}},"message":{{}}}}"#),
+            ),
+            (
+                "tool/result",
+                r#"{"message":{"role":"tool","source":{"kind":"tool","callId":1}}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"id":null,"content":[],"source":{"kind":"user"}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"id":null,"content":[],"source":{"kind":"user"},"role":"x"}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"content":[],"source":{"kind":1e400}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"content":[1e400],"source":{}}"#.to_owned(),
+            ),
+            (
+                "user/message",
+                r#"{"source":{"kind":"user"},"source":3}"#.to_owned(),
+            ),
+        ];
+        for (kind, data) in &doubtful {
+            for profile in [Profile::V2026_07, Profile::V2026_08] {
+                if author_fine_borrowed(kind, profile, data) == Some(true) {
+                    assert_eq!(
+                        author_problem_full(kind, profile, data),
+                        None,
+                        "{profile} {data}"
+                    );
+                }
+            }
+        }
+        // The full reading still reports what it reported.
+        let missing = r#"{"message":{"role":"assistant"}}"#;
+        assert!(author_problem_full("assistant/message", Profile::V2026_08, missing).is_some());
+        assert_eq!(
+            author_fine_borrowed("assistant/message", Profile::V2026_08, missing),
+            Some(false)
+        );
     }
 }

@@ -54,7 +54,9 @@ impl Monitor {
         let mut closing: Option<Call> = None;
         {
             let Some(step) = self.step_mut() else { return };
-            let call = step.call.clone().unwrap_or_default();
+            // Read in place: the call holds every delta and block of the step (no copy).
+            let no_call = Call::default();
+            let call = step.call.as_ref().unwrap_or(&no_call);
             // MSG-6: one non-interrupted message per step, before any tool call.
             if !interrupted && step.message.is_some() {
                 findings.push((
@@ -112,8 +114,8 @@ impl Monitor {
                 ));
             }
             // MSG-1: provenance.
-            let cited_or_empty = cited.clone().unwrap_or_default();
-            if cited_or_empty != call.seqs {
+            let cited_or_empty: &[u64] = cited.as_deref().unwrap_or(&[]);
+            if cited_or_empty != call.seqs.as_slice() {
                 findings.push((
                     "MSG-1",
                     "`sourceEventSeqs` is not exactly the seqs of the model call's chunks"
@@ -190,10 +192,10 @@ impl Monitor {
                     Some((show(&call.usage), show(&usage))),
                 ));
             }
+            // The content is not read after this: its tool-call blocks move, uncopied.
             let tool_blocks: Vec<Value> = content
-                .iter()
+                .into_iter()
                 .filter(|b| block_type(b) == "tool-call")
-                .cloned()
                 .collect();
             if interrupted {
                 step.interrupted_message = true;
@@ -203,16 +205,16 @@ impl Monitor {
                     max_tokens: call.finish.as_ref().is_some_and(|f| f.kind == "max-tokens"),
                 });
             }
-            if let Some(c) = step.call.as_mut()
-                && !c.closed
-            {
-                closing = Some(c.clone());
-                c.closed = true;
+            // Taken out while MSG-2 reports on it, then put back (closed): no copy.
+            if step.call.as_ref().is_some_and(|c| !c.closed) {
+                closing = step.call.take();
             }
         }
         if let Some(mut c) = closing {
-            c.closed = false;
             self.close_call(&mut c);
+            if let Some(step) = self.step_mut() {
+                step.call = Some(c);
+            }
         }
         self.report_pending(at, findings);
     }
