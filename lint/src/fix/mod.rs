@@ -404,6 +404,82 @@ mod tests {
         assert_eq!(result.text, "{ b; } ");
     }
 
+    /// A tree of one TypeScript file, `before` on disk and `after` (the round's edit) in
+    /// memory, and the round's edit as `settle` sees it.
+    fn edited(dir: &std::path::Path, before: &str, after: &str, fix: Fix) -> (Tree, Unchecked) {
+        let path = dir.join("a.ts");
+        std::fs::write(&path, before).expect("write a.ts");
+        let opts = Options {
+            paths: vec![path.clone()],
+            ..Options::default()
+        };
+        let mut tree = Tree::read(&opts);
+        let (_, display, _) = tree.files().next().expect("a.ts is read");
+        let display = display.to_owned();
+        tree.set_text(&display, after.to_owned());
+        let u = Unchecked {
+            display,
+            before: before.to_owned(),
+            fixes: vec![(1, "ML002", fix)],
+            applied: 1,
+        };
+        (tree, u)
+    }
+
+    fn settled(
+        tree: &mut Tree,
+        cache: &crate::cache::Cache,
+        u: Unchecked,
+    ) -> ((bool, bool), usize, Vec<Dropped>) {
+        let (mut applied, mut dropped) = (0, Vec::new());
+        let r = settle(
+            vec![u],
+            tree,
+            cache,
+            &mut applied,
+            &mut BTreeMap::new(),
+            &mut BTreeMap::new(),
+            &mut dropped,
+            &mut HashSet::new(),
+        );
+        (r, applied, dropped)
+    }
+
+    #[test]
+    fn an_edit_the_next_parse_finds_clean_is_kept_without_another_check() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let before = "ctx.emit('agent/step-end', s);\nlet a = 1;\n";
+        let after = "let a = 1;\n";
+        let (mut tree, u) = edited(dir.path(), before, after, delete(0, 31));
+        let mut cache = crate::cache::Cache::default();
+        // The next round's lint: it parses the edited file (it still names a removed event).
+        tree.set_text(&u.display, format!("{after}// agent/step-end\n"));
+        let opts = Options::default();
+        engine::lint_tree_cached(&opts, &tree, &mut cache);
+        let display = u.display.clone();
+        let text = tree.text(&display).map(str::to_owned);
+        let (r, applied, dropped) = settled(&mut tree, &cache, u);
+        // `fix_text` from `before` would give `after` without the comment: kept as linted.
+        assert_eq!(r, (false, true), "kept, not undone");
+        assert_eq!(applied, 1);
+        assert!(dropped.is_empty());
+        assert_eq!(tree.text(&display).map(str::to_owned), text);
+    }
+
+    #[test]
+    fn an_edit_that_breaks_the_file_is_undone_and_its_fix_dropped() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let before = "function f() { g(); }\n";
+        // Deleting the closing brace breaks it; no lint has parsed this text (empty cache).
+        let (mut tree, u) = edited(dir.path(), before, "function f() { g(); \n", delete(20, 21));
+        let display = u.display.clone();
+        let (r, applied, dropped) = settled(&mut tree, &crate::cache::Cache::default(), u);
+        assert_eq!(r, (true, false), "undone, nothing kept");
+        assert_eq!(applied, 0);
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(tree.text(&display), Some(before));
+    }
+
     #[test]
     fn fixes_that_keep_the_syntax_are_all_applied() {
         let text = "a; b;";
