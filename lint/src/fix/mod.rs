@@ -114,7 +114,8 @@ struct Unchecked {
 }
 
 /// Accepts or corrects the edits of the round before, now that the tree has been linted with
-/// them: a file the lint parsed without a syntax error keeps them; any other is checked with
+/// them: a file without a syntax error (counted by the lint's parse, or here when the lint did
+/// not parse it) keeps them; any other is checked with
 /// [`fix_text`] from its text before the round, its breaking fixes dropped (and remembered in
 /// `dropped_keys`, so no later round tries them), and it gets what [`fix_text`] keeps.
 /// Returns whether some file's text was changed back (the tree must be linted again) and
@@ -136,7 +137,12 @@ fn settle(
             continue;
         };
         let path = path.to_path_buf();
-        let (count, settled) = if cache.syntax_errors(&u.display, &path, text) == Some(0) {
+        // A file the lint did not parse (no longer a candidate, or a front end that counts
+        // otherwise) is parsed here: once, as `fix_text` would first.
+        let errors = cache
+            .syntax_errors(&u.display, &path, text)
+            .unwrap_or_else(|| engine::syntax_errors(&path, &u.display, text));
+        let (count, settled) = if errors == 0 {
             // What `fix_text` gives for a result without errors: every fix the round applied.
             (u.applied, None)
         } else {
@@ -464,6 +470,18 @@ mod tests {
         assert_eq!(applied, 1);
         assert!(dropped.is_empty());
         assert_eq!(tree.text(&display).map(str::to_owned), text);
+    }
+
+    #[test]
+    fn an_edit_the_lint_did_not_parse_is_parsed_once_and_kept_when_clean() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (mut tree, u) = edited(dir.path(), "a(); b();\n", "b();\n", delete(0, 5));
+        let display = u.display.clone();
+        let (r, applied, dropped) = settled(&mut tree, &crate::cache::Cache::default(), u);
+        assert_eq!(r, (false, true));
+        assert_eq!(applied, 1);
+        assert!(dropped.is_empty());
+        assert_eq!(tree.text(&display), Some("b();\n"));
     }
 
     #[test]
