@@ -125,15 +125,15 @@ impl Cache {
         (*m == mentions_declared).then_some((findings.as_slice(), *suppressed))
     }
 
-    /// Records pass 2 of this text.
+    /// Records pass 2 of this text: its findings and how many suppressions removed, and the
+    /// syntax errors its parse counted.
     pub(crate) fn store_analysis(
         &mut self,
         display: &str,
         path: &std::path::Path,
         text: &str,
         mentions_declared: bool,
-        findings: Vec<Finding>,
-        suppressed: usize,
+        (findings, suppressed): (Vec<Finding>, usize),
         syntax_errors: Option<usize>,
     ) {
         let e = self.entry_mut(display, path, text);

@@ -435,8 +435,7 @@ fn run(
                 &s.path,
                 &s.text,
                 ident_hit[i],
-                findings.clone(),
-                suppressed,
+                (findings.clone(), suppressed),
                 syntax,
             );
         }
