@@ -40,6 +40,9 @@ struct Entry {
     /// Pass 2: whether the file mentions a declared identifier (part of its context), its
     /// findings before the run-level passes, and how many its suppressions removed.
     analysis: Option<(bool, Vec<Finding>, usize)>,
+    /// The syntax errors pass 2's parse counted, when it parsed the file (see
+    /// [`crate::frontend::FileAnalysis::syntax_errors`]).
+    syntax_errors: Option<usize>,
 }
 
 impl Cache {
@@ -69,6 +72,7 @@ impl Cache {
             text: text.to_owned(),
             declarations: None,
             analysis: None,
+            syntax_errors: None,
         };
         let e = self.files.entry(display.to_owned()).or_insert_with(fresh);
         if e.path != path || e.text != text {
@@ -121,18 +125,31 @@ impl Cache {
         (*m == mentions_declared).then_some((findings.as_slice(), *suppressed))
     }
 
-    /// Records pass 2 of this text.
+    /// Records pass 2 of this text: its findings and how many suppressions removed, and the
+    /// syntax errors its parse counted.
     pub(crate) fn store_analysis(
         &mut self,
         display: &str,
         path: &std::path::Path,
         text: &str,
         mentions_declared: bool,
-        findings: Vec<Finding>,
-        suppressed: usize,
+        (findings, suppressed): (Vec<Finding>, usize),
+        syntax_errors: Option<usize>,
     ) {
-        self.entry_mut(display, path, text).analysis =
-            Some((mentions_declared, findings, suppressed));
+        let e = self.entry_mut(display, path, text);
+        e.analysis = Some((mentions_declared, findings, suppressed));
+        e.syntax_errors = syntax_errors;
+    }
+
+    /// How many syntax errors the front end counts in this text, if a run with this cache
+    /// parsed it in pass 2 (`--fix` checks a fixed text with this instead of parsing it again).
+    pub fn syntax_errors(
+        &self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+    ) -> Option<usize> {
+        self.entry(display, path, text)?.syntax_errors
     }
 
     /// Forgets the files that are not in `keep` (no longer in the run, or no longer candidates).

@@ -392,7 +392,10 @@ fn run(
         declared.dedup();
         c.use_symbols(declared);
     }
-    let per_file: Vec<(usize, Vec<Finding>, usize, bool)> = sources
+    // Per candidate: its findings, how many suppressions removed, its syntax-error count when
+    // the analysis parsed it (for `--fix`), whether the cache had it.
+    type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
+    let per_file: Vec<PerFile> = sources
         .par_iter()
         .enumerate()
         .filter(|(i, _)| candidate[*i])
@@ -401,9 +404,9 @@ fn run(
                 .as_deref()
                 .and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit[i]))
             {
-                return (i, findings.to_vec(), suppressed, true);
+                return (i, findings.to_vec(), suppressed, None, true);
             }
-            let (findings, suppressed) = match front_of(s) {
+            let (findings, suppressed, syntax) = match front_of(s) {
                 Some(f) => {
                     let cx = Context {
                         catalog: &catalog,
@@ -412,17 +415,19 @@ fn run(
                         mentions_declared: ident_hit[i],
                     };
                     let analysis = f.analyze(&s.display, &s.text, cx);
-                    file_findings(s, analysis, &catalog, config)
+                    let syntax = analysis.syntax_errors;
+                    let (findings, suppressed) = file_findings(s, analysis, &catalog, config);
+                    (findings, suppressed, syntax)
                 }
-                None => (Vec::new(), 0),
+                None => (Vec::new(), 0, None),
             };
-            (i, findings, suppressed, false)
+            (i, findings, suppressed, syntax, false)
         })
         .collect();
     report.stats.candidates = candidate.iter().filter(|c| **c).count();
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
     let misses = per_file.iter().filter(|(.., hit)| !hit).count();
-    for (i, findings, suppressed, hit) in per_file {
+    for (i, findings, suppressed, syntax, hit) in per_file {
         let s = &sources[i];
         if !hit && let Some(c) = cache.as_deref_mut() {
             c.store_analysis(
@@ -430,8 +435,8 @@ fn run(
                 &s.path,
                 &s.text,
                 ident_hit[i],
-                findings.clone(),
-                suppressed,
+                (findings.clone(), suppressed),
+                syntax,
             );
         }
         if wanted(s) {

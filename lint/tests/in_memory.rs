@@ -194,3 +194,39 @@ fn a_cached_run_equals_an_uncached_one_while_files_change() {
     let all = assert_cached_equals_uncached(&other, &sources, &mut cache, "new configuration");
     assert_eq!(all, cache.len());
 }
+
+/// `--fix` checks a round's edits with the syntax-error count the next round's parse left in
+/// the cache instead of parsing them again: that count must be the front end's own, on texts
+/// that parse and on texts that do not.
+#[test]
+fn the_cached_syntax_count_is_the_front_ends() {
+    let root = PathBuf::from("../fixtures/lint");
+    let opts = Options {
+        paths: vec![root.join("fix"), root.join("ts"), root.join("md")],
+        config: Config::default(),
+        ..Options::default()
+    };
+    let (mut sources, _) = read_sources(&opts);
+    // Break every TypeScript file (an unclosed call), so both counts are seen.
+    let mut broken: Vec<Source> = (sources.iter())
+        .filter(|s| s.display.ends_with(".ts"))
+        .map(|s| Source {
+            text: format!("{}\nfoo(\n", s.text),
+            ..s.clone()
+        })
+        .collect();
+    sources.append(&mut broken);
+    let mut counted = [0, 0];
+    for s in &sources {
+        let one = std::slice::from_ref(s);
+        let mut cache = Cache::default();
+        lint_sources_cached(&opts, one, &[], None, &mut cache);
+        let Some(n) = cache.syntax_errors(&s.display, &s.path, &s.text) else {
+            continue;
+        };
+        let expected = mirrorless_lint::engine::syntax_errors(&s.path, &s.display, &s.text);
+        assert_eq!(n, expected, "{}:\n{}", s.display, s.text);
+        counted[n.min(1)] += 1;
+    }
+    assert!(counted[0] > 20 && counted[1] > 20, "{counted:?}");
+}

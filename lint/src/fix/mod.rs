@@ -6,7 +6,8 @@
 //!   (in memory, parsing again only the files the round edited), until a round applies nothing
 //!   (at most [`MAX_ROUNDS`]).
 //! - A file must not gain a syntax error: when the fixes of a round would break it, the ones
-//!   that do are found by halving, dropped and reported.
+//!   that do are found by halving, dropped and reported. The check of a round's edits is the
+//!   next round's parse of the edited files (one parse per fixed file, not two).
 //! - Nothing is written here: [`write`] does that, carefully; [`diff`] prints instead.
 
 pub mod apply;
@@ -101,9 +102,98 @@ fn key(path: &str, fix: &Fix) -> FixKey {
     )
 }
 
+/// A file a round edited, whose syntax is checked by the next round's parse.
+struct Unchecked {
+    display: String,
+    /// Its text before the round.
+    before: String,
+    /// The round's fixes for it, with their findings' line and rule.
+    fixes: Vec<(usize, &'static str, Fix)>,
+    /// How many of them the round applied.
+    applied: usize,
+}
+
+/// Accepts or corrects the edits of the round before, now that the tree has been linted with
+/// them: a file without a syntax error (counted by the lint's parse, or here when the lint did
+/// not parse it) keeps them; any other is checked with
+/// [`fix_text`] from its text before the round, its breaking fixes dropped (and remembered in
+/// `dropped_keys`, so no later round tries them), and it gets what [`fix_text`] keeps.
+/// Returns whether some file's text was changed back (the tree must be linted again) and
+/// whether some file kept an edit.
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    unchecked: Vec<Unchecked>,
+    tree: &mut Tree,
+    cache: &crate::cache::Cache,
+    applied: &mut usize,
+    originals: &mut BTreeMap<String, (PathBuf, String)>,
+    applied_per_file: &mut BTreeMap<String, usize>,
+    dropped: &mut Vec<Dropped>,
+    dropped_keys: &mut HashSet<FixKey>,
+) -> (bool, bool) {
+    let (mut undone, mut kept) = (false, false);
+    for u in unchecked {
+        let Some((path, text)) = tree.file(&u.display) else {
+            continue;
+        };
+        let path = path.to_path_buf();
+        // A file the lint did not parse (no longer a candidate, or a front end that counts
+        // otherwise) is parsed here: once, as `fix_text` would first.
+        let errors = cache
+            .syntax_errors(&u.display, &path, text)
+            .unwrap_or_else(|| engine::syntax_errors(&path, &u.display, text));
+        let (count, settled) = if errors == 0 {
+            // What `fix_text` gives for a result without errors: every fix the round applied.
+            (u.applied, None)
+        } else {
+            let fixes: Vec<&Fix> = u.fixes.iter().map(|(_, _, x)| x).collect();
+            let (result, broke) = fix_text(&u.before, &fixes, &|t: &str| {
+                engine::syntax_errors(&path, &u.display, t)
+            });
+            for i in broke {
+                let (line, rule, x) = &u.fixes[i];
+                dropped_keys.insert(key(&u.display, x));
+                dropped.push(Dropped {
+                    path: u.display.clone(),
+                    line: *line,
+                    rule,
+                    message: x.message.clone(),
+                });
+            }
+            let changed = result.text != u.before && !result.applied.is_empty();
+            let settled = if changed {
+                result.text
+            } else {
+                u.before.clone()
+            };
+            let count = if changed { result.applied.len() } else { 0 };
+            (count, (settled != text).then_some(settled))
+        };
+        if count > 0 {
+            kept = true;
+            originals
+                .entry(u.display.clone())
+                .or_insert_with(|| (path.clone(), u.before.clone()));
+            *applied_per_file.entry(u.display.clone()).or_default() += count;
+            *applied += count;
+        }
+        if let Some(settled) = settled {
+            tree.set_text(&u.display, settled);
+            undone = true;
+        }
+    }
+    (undone, kept)
+}
+
 /// Lints the files `opts` names and applies their fixes to a fixpoint, in memory.
 /// `filter` is applied to every round's report (baselines, `--new-since`), so only the
 /// findings the user would see are fixed.
+///
+/// A round's edits are checked for syntax errors by the next round's lint, which parses the
+/// edited files anyway: a file whose parse there counts no error keeps them (most files, one
+/// parse fewer each); any other file goes through [`fix_text`] from its text before the round,
+/// and when that drops a fix, the file gets [`fix_text`]'s result and the tree is linted
+/// again before the next round, so every round sees what checking first would have given.
 pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Outcome {
     let mut tree = Tree::read(opts);
     // The text each changed file had when read (only changed files: the tree may be large).
@@ -112,12 +202,39 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
     let mut dropped: Vec<Dropped> = Vec::new();
     let mut dropped_keys: HashSet<FixKey> = HashSet::new();
     let mut outcome = Outcome::default();
-    let mut report = Report::default();
+    let mut report;
     // Each round after the first parses only the files the one before edited.
     let mut cache = crate::cache::Cache::default();
-    for round in 0..=MAX_ROUNDS {
+    let mut unchecked: Vec<Unchecked> = Vec::new();
+    let mut round = 0;
+    loop {
         report = engine::lint_tree_cached(opts, &tree, &mut cache);
         filter(&mut report);
+        if !unchecked.is_empty() {
+            let (undone, kept) = settle(
+                std::mem::take(&mut unchecked),
+                &mut tree,
+                &cache,
+                &mut outcome.applied,
+                &mut originals,
+                &mut applied_per_file,
+                &mut dropped,
+                &mut dropped_keys,
+            );
+            if !kept {
+                // Every edit of the round broke its file and is undone: as if the round had
+                // found nothing to apply, it is the last.
+                round -= 1;
+                outcome.rounds = round;
+                report = engine::lint_tree_cached(opts, &tree, &mut cache);
+                filter(&mut report);
+                break;
+            }
+            if undone {
+                // The report was of a text a fix broke: lint what stays instead.
+                continue;
+            }
+        }
         outcome.rounds = round;
         if round == MAX_ROUNDS {
             break;
@@ -131,38 +248,34 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
                 by_file.entry(f.path.as_str()).or_default().push((f, x));
             }
         }
-        let mut changed = false;
+        let mut edits: Vec<(Unchecked, String)> = Vec::new();
         for (display, list) in by_file {
-            let Some((path, text)) = tree.file(display) else {
+            let Some(text) = tree.text(display) else {
                 continue;
             };
             let fixes: Vec<&Fix> = list.iter().map(|(_, x)| *x).collect();
-            let (result, broke) = fix_text(text, &fixes, &|t: &str| {
-                engine::syntax_errors(path, display, t)
-            });
-            for i in broke {
-                let (f, x) = list[i];
-                dropped_keys.insert(key(display, x));
-                dropped.push(Dropped {
-                    path: display.to_owned(),
-                    line: f.line,
-                    rule: f.rule,
-                    message: x.message.clone(),
-                });
-            }
+            let result = apply::apply(text, &fixes);
             if result.text != text && !result.applied.is_empty() {
-                originals
-                    .entry(display.to_owned())
-                    .or_insert_with(|| (path.to_path_buf(), text.to_owned()));
-                *applied_per_file.entry(display.to_owned()).or_default() += result.applied.len();
-                outcome.applied += result.applied.len();
-                tree.set_text(display, result.text);
-                changed = true;
+                let u = Unchecked {
+                    display: display.to_owned(),
+                    before: text.to_owned(),
+                    fixes: list
+                        .iter()
+                        .map(|(f, x)| (f.line, f.rule, (*x).clone()))
+                        .collect(),
+                    applied: result.applied.len(),
+                };
+                edits.push((u, result.text));
             }
         }
-        if !changed {
+        if edits.is_empty() {
             break;
         }
+        for (u, text) in edits {
+            tree.set_text(&u.display, text);
+            unchecked.push(u);
+        }
+        round += 1;
     }
     outcome.files = applied_per_file
         .into_iter()
@@ -295,6 +408,94 @@ mod tests {
         assert_eq!(broke, vec![1]);
         assert_eq!(result.applied, vec![0, 2]);
         assert_eq!(result.text, "{ b; } ");
+    }
+
+    /// A tree of one TypeScript file, `before` on disk and `after` (the round's edit) in
+    /// memory, and the round's edit as `settle` sees it.
+    fn edited(dir: &std::path::Path, before: &str, after: &str, fix: Fix) -> (Tree, Unchecked) {
+        let path = dir.join("a.ts");
+        std::fs::write(&path, before).expect("write a.ts");
+        let opts = Options {
+            paths: vec![path.clone()],
+            ..Options::default()
+        };
+        let mut tree = Tree::read(&opts);
+        let (_, display, _) = tree.files().next().expect("a.ts is read");
+        let display = display.to_owned();
+        tree.set_text(&display, after.to_owned());
+        let u = Unchecked {
+            display,
+            before: before.to_owned(),
+            fixes: vec![(1, "ML002", fix)],
+            applied: 1,
+        };
+        (tree, u)
+    }
+
+    fn settled(
+        tree: &mut Tree,
+        cache: &crate::cache::Cache,
+        u: Unchecked,
+    ) -> ((bool, bool), usize, Vec<Dropped>) {
+        let (mut applied, mut dropped) = (0, Vec::new());
+        let r = settle(
+            vec![u],
+            tree,
+            cache,
+            &mut applied,
+            &mut BTreeMap::new(),
+            &mut BTreeMap::new(),
+            &mut dropped,
+            &mut HashSet::new(),
+        );
+        (r, applied, dropped)
+    }
+
+    #[test]
+    fn an_edit_the_next_parse_finds_clean_is_kept_without_another_check() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let before = "ctx.emit('agent/step-end', s);\nlet a = 1;\n";
+        let after = "let a = 1;\n";
+        let (mut tree, u) = edited(dir.path(), before, after, delete(0, 31));
+        let mut cache = crate::cache::Cache::default();
+        // The next round's lint: it parses the edited file (it still names a removed event).
+        tree.set_text(&u.display, format!("{after}// agent/step-end\n"));
+        let opts = Options::default();
+        engine::lint_tree_cached(&opts, &tree, &mut cache);
+        let display = u.display.clone();
+        let text = tree.text(&display).map(str::to_owned);
+        let (r, applied, dropped) = settled(&mut tree, &cache, u);
+        // `fix_text` from `before` would give `after` without the comment: kept as linted.
+        assert_eq!(r, (false, true), "kept, not undone");
+        assert_eq!(applied, 1);
+        assert!(dropped.is_empty());
+        assert_eq!(tree.text(&display).map(str::to_owned), text);
+    }
+
+    #[test]
+    fn an_edit_the_lint_did_not_parse_is_parsed_once_and_kept_when_clean() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (mut tree, u) = edited(dir.path(), "a(); b();\n", "b();\n", delete(0, 5));
+        let display = u.display.clone();
+        let (r, applied, dropped) = settled(&mut tree, &crate::cache::Cache::default(), u);
+        assert_eq!(r, (false, true));
+        assert_eq!(applied, 1);
+        assert!(dropped.is_empty());
+        assert_eq!(tree.text(&display), Some("b();\n"));
+    }
+
+    #[test]
+    fn an_edit_that_breaks_the_file_is_undone_and_its_fix_dropped() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let before = "function f() { g(); }\n";
+        // Deleting the closing brace breaks it; no lint has parsed this text (empty cache).
+        let (mut tree, u) = edited(dir.path(), before, "function f() { g(); \n", delete(20, 21));
+        let display = u.display.clone();
+        let (r, applied, dropped) = settled(&mut tree, &crate::cache::Cache::default(), u);
+        assert_eq!(r, (true, false), "undone, nothing kept");
+        assert_eq!(applied, 0);
+        assert_eq!(dropped.len(), 1);
+        assert_eq!(tree.text(&display), Some(before));
     }
 
     #[test]

@@ -313,6 +313,10 @@ pub struct FileAnalysis {
     pub parse_error: Option<(usize, String)>,
     /// Fixes for some of the occurrences, keyed by the occurrence's byte range.
     pub fixes: Vec<OccurrenceFix>,
+    /// What [`FrontEnd::syntax_errors`] counts in this text, when the analysis parsed it the
+    /// same way (`None`: it did not, or counts otherwise). `--fix` checks the fixed text with
+    /// this instead of parsing it once more.
+    pub syntax_errors: Option<usize>,
 }
 
 /// A fix a front end offers for the occurrence at `start..end` (the range of its

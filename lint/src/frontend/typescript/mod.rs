@@ -322,6 +322,8 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         }
     };
     let lexical = analysis.parse_error.is_some();
+    // The same parse as `parses`, so the same count as `syntax_errors`.
+    analysis.syntax_errors = Some(usize::from(lexical));
     let contexts = super::Contexts::new(parsed.contexts);
     let context_at = |start: usize, end: usize| -> Option<Option<Role>> { contexts.at(start, end) };
     // A suppression is a plain comment (not JSDoc, which may well describe the syntax) that
