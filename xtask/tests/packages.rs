@@ -418,7 +418,7 @@ fn npm_packages_install_offline_and_run_lint_check_and_run_through_npx() {
     expect(
         &out,
         1,
-        "error[ML001]: subscribes to removed event `agent/turn-end`",
+        "error[ML001]: [*] subscribes to removed event `agent/turn-end`",
         "npx mirrorless lint",
     );
     write(&plugin.dir.join("src/follow.ts"), MIGRATED_PLUGIN);
