@@ -58,10 +58,10 @@ mod tests {
 
     #[test]
     fn only_the_verdict_words_are_painted() {
-        let report = "FAIL MIRROR-3 — No `agent/turn-start` [2026-08]\n  MIRROR-3 at log #1: conformant NOT CONFORMANT\n2026-08: NOT CONFORMANT — 256 cases\n2026-07: conformant — 256 cases\nconformant — implementation reference\n";
+        let report = "FAIL MIRROR-3 — No `turn/start` [2026-08]\n  MIRROR-3 at log #1: conformant NOT CONFORMANT\n2026-08: NOT CONFORMANT — 256 cases\n2026-07: conformant — 256 cases\nconformant — implementation reference\n";
         assert_eq!(
             paint(report, true),
-            "\x1b[1;31mFAIL\x1b[0m MIRROR-3 — No `agent/turn-start` [2026-08]\n  MIRROR-3 at log #1: conformant NOT CONFORMANT\n2026-08: \x1b[1;31mNOT CONFORMANT\x1b[0m — 256 cases\n2026-07: \x1b[1;32mconformant\x1b[0m — 256 cases\n\x1b[1;32mconformant\x1b[0m — implementation reference\n"
+            "\x1b[1;31mFAIL\x1b[0m MIRROR-3 — No `turn/start` [2026-08]\n  MIRROR-3 at log #1: conformant NOT CONFORMANT\n2026-08: \x1b[1;31mNOT CONFORMANT\x1b[0m — 256 cases\n2026-07: \x1b[1;32mconformant\x1b[0m — 256 cases\n\x1b[1;32mconformant\x1b[0m — implementation reference\n"
         );
     }
 

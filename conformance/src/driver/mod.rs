@@ -855,12 +855,14 @@ mod tests {
         let data = json!({ "turn": 1 });
         let mut inproc = Harness::new(&case, "agent-1");
         inproc.append(turn_start.clone());
+        // mirrorless: allow(ML002) the test records a removed mirror by name on purpose
         inproc.emit_named("agent/turn-start", data.clone());
         inproc.emit(LiveEvent::Status(AgentStatus::Running));
         // The stdio driver's path for the same two `emit` messages.
         let mut stdio = Harness::new(&case, "agent-1");
         stdio.append(turn_start);
         for (event, data) in [
+            // mirrorless: allow(ML004) the same removed mirror, as a stdio `emit` names it
             ("agent/turn-start", data),
             ("agent/status", json!({ "status": "running" })),
         ] {
