@@ -409,35 +409,79 @@ impl LogChecker {
         self.monitor.push(f);
     }
 
+    /// Checks one line: a plain chunk line by the fast paths, anything else by its envelope,
+    /// read in full.
     fn feed(&mut self, line: Option<u64>, bytes: &[u8], terminated: bool) {
         let first = !self.saw_first;
         self.saw_first = true;
-        let bytes = match bytes.strip_prefix(UTF8_BOM) {
-            Some(rest) => {
-                let req = if first && self.expect_header {
-                    "LOG-1"
-                } else {
-                    "LOG-2"
-                };
-                self.error(
-                    req,
-                    line,
-                    None,
-                    "the line starts with a UTF-8 byte order mark (bytes EF BB BF): logs are UTF-8 \
-                     without a BOM, and JSON.parse refuses the line; it was read without the BOM"
-                        .to_owned(),
-                );
-                rest
-            }
-            None => bytes,
-        };
-        if !first && let Some(delta) = scan_delta_line(bytes) {
-            self.monitor
-                .plain_chunk(line, Some(delta.seq), Some(delta.time), delta.data);
+        let bytes = self.strip_bom(first, line, bytes);
+        if !first && self.plain_chunk_fast(line, bytes) {
             return;
         }
-        if !first
-            && bytes.starts_with(CHUNK_PREFIX)
+        let Some(raw) = self.read_envelope(first, line, bytes, terminated) else {
+            return;
+        };
+        let Some(kind) = raw.kind.as_deref() else {
+            self.reject_line(first, line, "the line has no string `type`".to_owned());
+            return;
+        };
+        if self.header_line(first, line, kind, bytes) {
+            return;
+        }
+        if PACKED_CHUNK_ROW_TYPES.contains(&kind) {
+            self.packed_row(line, kind, &raw);
+            return;
+        }
+        self.envelope_event(line, kind, &raw);
+    }
+
+    /// The requirement a line that cannot be read breaks: `LOG-1` for the header line, else
+    /// `LOG-2`.
+    fn unreadable_req(&self, first: bool) -> &'static str {
+        if first && self.expect_header {
+            "LOG-1"
+        } else {
+            "LOG-2"
+        }
+    }
+
+    /// Reports a line that cannot be read as an event; unless it stood for the header, it
+    /// still takes its place in the event sequence.
+    fn reject_line(&mut self, first: bool, line: Option<u64>, msg: String) {
+        let req = self.unreadable_req(first);
+        self.error(req, line, None, msg);
+        if !(first && self.expect_header) {
+            self.monitor.skip_event();
+        }
+    }
+
+    /// The line without a leading byte order mark, which is reported.
+    fn strip_bom<'a>(&mut self, first: bool, line: Option<u64>, bytes: &'a [u8]) -> &'a [u8] {
+        let Some(rest) = bytes.strip_prefix(UTF8_BOM) else {
+            return bytes;
+        };
+        let req = self.unreadable_req(first);
+        self.error(
+            req,
+            line,
+            None,
+            "the line starts with a UTF-8 byte order mark (bytes EF BB BF): logs are UTF-8 \
+             without a BOM, and JSON.parse refuses the line; it was read without the BOM"
+                .to_owned(),
+        );
+        rest
+    }
+
+    /// Whether the line is a plain `assistant/chunk` line, checked here in full: a delta in
+    /// the upstream writer's exact shape, or a chunk line with nothing to report in its
+    /// envelope. Anything else takes the slow path, which reports it.
+    fn plain_chunk_fast(&mut self, line: Option<u64>, bytes: &[u8]) -> bool {
+        if let Some(delta) = scan_delta_line(bytes) {
+            self.monitor
+                .plain_chunk(line, Some(delta.seq), Some(delta.time), delta.data);
+            return true;
+        }
+        if bytes.starts_with(CHUNK_PREFIX)
             && let Ok(chunk) = serde_json::from_slice::<ChunkLine<'_>>(bytes)
             && chunk.surface_op.is_none()
             && chunk.source_event_seqs.is_none()
@@ -448,14 +492,26 @@ impl LogChecker {
                 if seq.is_some() {
                     let time = chunk.time.map(RawValue::get);
                     self.monitor.plain_chunk(line, seq, time, chunk.data);
-                    return;
+                    return true;
                 }
             } else {
                 let time = chunk.time.map(RawValue::get);
                 self.monitor.plain_chunk(line, None, time, chunk.data);
-                return;
+                return true;
             }
         }
+        false
+    }
+
+    /// The line's envelope, or `None` when the line is not one JSON object with each key
+    /// once (reported).
+    fn read_envelope<'a>(
+        &mut self,
+        first: bool,
+        line: Option<u64>,
+        bytes: &'a [u8],
+        terminated: bool,
+    ) -> Option<RawLine<'a>> {
         let text = match std::str::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -469,30 +525,18 @@ impl LogChecker {
                     ),
                 );
                 self.monitor.skip_event();
-                return;
+                return None;
             }
         };
         if !text.trim_start().starts_with('{') {
-            let req = if first && self.expect_header {
-                "LOG-1"
-            } else {
-                "LOG-2"
-            };
             let what = if !terminated {
                 "truncated last line, not a JSON object"
             } else {
                 "not a JSON object"
             };
-            self.error(
-                req,
-                line,
-                None,
-                format!("{what}: `{}`; the line was skipped", clip(text.trim())),
-            );
-            if !(first && self.expect_header) {
-                self.monitor.skip_event();
-            }
-            return;
+            let msg = format!("{what}: `{}`; the line was skipped", clip(text.trim()));
+            self.reject_line(first, line, msg);
+            return None;
         }
         let raw: RawLine<'_> = match serde_json::from_str(text) {
             Ok(r) => r,
@@ -504,47 +548,26 @@ impl LogChecker {
                 } else {
                     format!("malformed JSON: {e}; the line was skipped")
                 };
-                let req = if first && self.expect_header {
-                    "LOG-1"
-                } else {
-                    "LOG-2"
-                };
-                self.error(req, line, None, msg);
-                if !(first && self.expect_header) {
-                    self.monitor.skip_event();
-                }
-                return;
+                self.reject_line(first, line, msg);
+                return None;
             }
         };
         if let Some(key) = &raw.duplicate {
-            let req = if first && self.expect_header {
-                "LOG-1"
-            } else {
-                "LOG-2"
-            };
             let msg = format!(
                 "the line names `{}` twice: JSON readers disagree on which value counts \
                  (JavaScript and Python keep the last, others the first); the line was skipped",
                 clip(key)
             );
-            self.error(req, line, None, msg);
-            if !(first && self.expect_header) {
-                self.monitor.skip_event();
-            }
-            return;
+            self.reject_line(first, line, msg);
+            return None;
         }
-        let Some(kind) = raw.kind.as_deref() else {
-            let req = if first && self.expect_header {
-                "LOG-1"
-            } else {
-                "LOG-2"
-            };
-            self.error(req, line, None, "the line has no string `type`".to_owned());
-            if !(first && self.expect_header) {
-                self.monitor.skip_event();
-            }
-            return;
-        };
+        Some(raw)
+    }
+
+    /// Whether the line is a `session` header, which ends its handling: the expected first
+    /// line (a fork continues its parent's turn numbering) or a second one (reported). A
+    /// first line that is not the header is reported and goes on as an event.
+    fn header_line(&mut self, first: bool, line: Option<u64>, kind: &str, bytes: &[u8]) -> bool {
         if first && self.expect_header {
             if kind == HEADER_TYPE {
                 // A forked or seeded session continues its parent's turn numbering.
@@ -553,7 +576,7 @@ impl LogChecker {
                 if forked {
                     self.monitor.continue_turn_numbering();
                 }
-                return;
+                return true;
             }
             self.error(
                 "LOG-1",
@@ -568,12 +591,14 @@ impl LogChecker {
                 None,
                 "a second `session` header line inside the log; it was skipped".to_owned(),
             );
-            return;
+            return true;
         }
-        if PACKED_CHUNK_ROW_TYPES.contains(&kind) {
-            self.packed_row(line, kind, &raw);
-            return;
-        }
+        false
+    }
+
+    /// Hands one event to the monitor once its `seq` and `data` are read: a `seq` that is no
+    /// count is reported and left out, an event without object `data` is skipped.
+    fn envelope_event(&mut self, line: Option<u64>, kind: &str, raw: &RawLine<'_>) {
         let seq = match raw.seq.map(parse_u64) {
             None => None,
             Some(Some(s)) => Some(s),
