@@ -1,7 +1,7 @@
 //! Shrinking a counterexample for one requirement, bounded in time and steps, and saving it.
 
 use super::tally::Target;
-use super::{Config, Failure, chunks_of, save_case};
+use super::{Config, Failure, save_case};
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{Finding, Verdict, evaluate};
 use crate::scenario::Case;
@@ -36,6 +36,11 @@ impl ValueTree for NoShrink {
     fn complicate(&mut self) -> bool {
         false
     }
+}
+
+/// The size shrinking minimises: a case's chunks and actions.
+fn chunks_of(case: &Case) -> usize {
+    case.script.chunk_count() + case.script.actions.len()
 }
 
 fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
