@@ -15,6 +15,7 @@ pub(super) enum Ran {
     Halt(HarnessError),
 }
 
+/// Runs one case on `driver`, unless the run was stopped.
 pub(super) fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
     if let Some(reason) = stop.reason() {
         return Ran::Halt(HarnessError(format!(
@@ -29,33 +30,45 @@ pub(super) fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran 
     }
 }
 
-/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order. A
-/// thread ends its slice at a [`Ran::Halt`]; the results then end with it, so what follows the
-/// halt is not reported even if another thread ran it.
-pub(super) fn run_parallel(
+/// Runs a batch of cases, results in order: on the forked drivers in parallel when there are
+/// any, else one after the other on `driver`. Either way the results end at a [`Ran::Halt`].
+pub(super) fn run_batch(
+    driver: &mut dyn Driver,
     forks: &mut [Box<dyn Driver + Send>],
     cases: &[Case],
     stop: &Stop,
 ) -> Vec<Ran> {
+    if forks.is_empty() {
+        run_in_order(driver, cases, stop)
+    } else {
+        run_parallel(forks, cases, stop)
+    }
+}
+
+/// Runs `cases` one after the other on `driver`, up to and including a [`Ran::Halt`].
+fn run_in_order(driver: &mut dyn Driver, cases: &[Case], stop: &Stop) -> Vec<Ran> {
+    let mut results = Vec::with_capacity(cases.len());
+    for c in cases {
+        let ran = run_one(driver, c, stop);
+        let end = matches!(ran, Ran::Halt(_));
+        results.push(ran);
+        if end {
+            break;
+        }
+    }
+    results
+}
+
+/// Runs `cases` on the forked drivers, one contiguous slice per thread, results in order. A
+/// thread ends its slice at a [`Ran::Halt`]; the results then end with it, so what follows the
+/// halt is not reported even if another thread ran it.
+fn run_parallel(forks: &mut [Box<dyn Driver + Send>], cases: &[Case], stop: &Stop) -> Vec<Ran> {
     let per = cases.len().div_ceil(forks.len()).max(1);
     let parts: Vec<Vec<Ran>> = std::thread::scope(|scope| {
         let handles: Vec<_> = forks
             .iter_mut()
             .zip(cases.chunks(per))
-            .map(|(d, slice)| {
-                scope.spawn(move || {
-                    let mut results = Vec::with_capacity(slice.len());
-                    for c in slice {
-                        let ran = run_one(d.as_mut(), c, stop);
-                        let end = matches!(ran, Ran::Halt(_));
-                        results.push(ran);
-                        if end {
-                            break;
-                        }
-                    }
-                    results
-                })
-            })
+            .map(|(d, slice)| scope.spawn(move || run_in_order(d.as_mut(), slice, stop)))
             .collect();
         handles
             .into_iter()

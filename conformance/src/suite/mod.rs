@@ -38,7 +38,9 @@ mod partition;
 mod profile;
 mod progress;
 mod report;
+mod shard;
 mod shrink;
+mod summary;
 mod tally;
 
 pub use config::{CI_SEED, Config, DEFAULT_CASES, default_jobs, in_ci, random_seed};
