@@ -4,7 +4,7 @@
 //! `cover`). A run fails when a label applicable to its profile stayed under its minimum share
 //! of the cases, because then the suite did not look where bugs hide.
 
-use super::{Action, CallEnding, Case, InterruptKind, ModelCall};
+use super::{Action, CallEnding, Case, InterruptAt, InterruptKind, ModelCall};
 use crate::vocab::Profile;
 use crate::vocab::chunk::{FinishReason, StreamChunk};
 use crate::vocab::profile::Profiles;
@@ -240,14 +240,41 @@ fn blocks_interleave(chunks: &[StreamChunk]) -> bool {
     started != first_content
 }
 
+/// The labels found on a case so far, each once.
+#[derive(Default)]
+struct Found(Vec<&'static str>);
+
+impl Found {
+    fn add(&mut self, label: &'static str) {
+        if !self.0.contains(&label) {
+            self.0.push(label);
+        }
+    }
+}
+
 /// The labels of [`LABELS`] that apply to `case`, in table order.
 pub fn labels_of(case: &Case) -> Vec<&'static str> {
-    let mut on: Vec<&'static str> = Vec::new();
-    let mut add = |l: &'static str| {
-        if !on.contains(&l) {
-            on.push(l);
-        }
-    };
+    let mut on = Found::default();
+    action_labels(case, &mut on);
+    for (_, call) in case.script.calls() {
+        let delivered = &call.chunks[..call.delivered_len()];
+        delta_labels(delivered, &mut on);
+        leftover_steering_labels(case.profile, call, &mut on);
+        block_labels(call, delivered, &mut on);
+        usage_order_labels(delivered, &mut on);
+        tool_labels(call, &mut on);
+        ending_labels(call, &mut on);
+        steering_labels(call, &mut on);
+    }
+    LABELS
+        .iter()
+        .map(|l| l.name)
+        .filter(|n| on.0.contains(n))
+        .collect()
+}
+
+/// What the user's actions exercise: several turns, a dispose when idle, an idle injection.
+fn action_labels(case: &Case, on: &mut Found) {
     let turns = case
         .script
         .actions
@@ -255,10 +282,10 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
         .filter(|a| !matches!(a, Action::Dispose))
         .count();
     if turns >= 2 {
-        add("several turns");
+        on.add("several turns");
     }
     if matches!(case.script.actions.last(), Some(Action::Dispose)) {
-        add("dispose when idle");
+        on.add("dispose when idle");
     }
     if case
         .script
@@ -266,199 +293,228 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
         .iter()
         .any(|a| matches!(a, Action::Inject { .. }))
     {
-        add("idle injection");
+        on.add("idle injection");
     }
-    for (_, call) in case.script.calls() {
-        let delivered = &call.chunks[..call.delivered_len()];
-        for c in delivered {
-            match c {
-                StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
-                    if matches!(c, StreamChunk::TextDelta { .. }) {
-                        add("text deltas");
-                    } else {
-                        add("reasoning deltas");
-                    }
-                    if text.is_empty() {
-                        add("empty delta");
-                    }
-                    if text.len() != text.chars().count() {
-                        add("multi-byte text");
-                    }
-                    if !text.is_ascii() && crate::vocab::text::is_blank(text) {
-                        add("whitespace JavaScript trims (U+FEFF, U+00A0, U+2028)");
-                    }
-                    // U+001C, U+0085 and the generator's other near-whitespace variants.
-                    if text.contains(['\u{1c}', '\u{85}'])
-                        || super::generate::NEAR_WHITESPACE_VARIANTS.contains(&text.as_str())
-                    {
-                        add("near-whitespace JavaScript keeps (U+001C, U+0085)");
-                    }
+}
+
+/// What a call's delivered deltas and usage chunks carry: text and reasoning, empty deltas,
+/// multi-byte text, whitespace languages disagree on, one usage chunk or two.
+fn delta_labels(delivered: &[StreamChunk], on: &mut Found) {
+    for c in delivered {
+        match c {
+            StreamChunk::TextDelta { text, .. } | StreamChunk::ReasoningDelta { text, .. } => {
+                if matches!(c, StreamChunk::TextDelta { .. }) {
+                    on.add("text deltas");
+                } else {
+                    on.add("reasoning deltas");
                 }
-                StreamChunk::ToolCallDelta {
-                    arguments_delta, ..
-                } if arguments_delta.is_empty() => add("empty delta"),
-                StreamChunk::Usage { .. } => add("usage chunk"),
-                _ => {}
+                if text.is_empty() {
+                    on.add("empty delta");
+                }
+                if text.len() != text.chars().count() {
+                    on.add("multi-byte text");
+                }
+                if !text.is_ascii() && crate::vocab::text::is_blank(text) {
+                    on.add("whitespace JavaScript trims (U+FEFF, U+00A0, U+2028)");
+                }
+                // U+001C, U+0085 and the generator's other near-whitespace variants.
+                if text.contains(['\u{1c}', '\u{85}'])
+                    || super::generate::NEAR_WHITESPACE_VARIANTS.contains(&text.as_str())
+                {
+                    on.add("near-whitespace JavaScript keeps (U+001C, U+0085)");
+                }
             }
+            StreamChunk::ToolCallDelta {
+                arguments_delta, ..
+            } if arguments_delta.is_empty() => on.add("empty delta"),
+            StreamChunk::Usage { .. } => on.add("usage chunk"),
+            _ => {}
         }
-        if delivered
+    }
+    if delivered
+        .iter()
+        .filter(|c| matches!(c, StreamChunk::Usage { .. }))
+        .count()
+        >= 2
+    {
+        on.add("two usage chunks in one call");
+    }
+}
+
+/// Steering left over by a failed or cancelled call: whether it starts a turn of its own, or
+/// (2026-07) a cancel drops it.
+fn leftover_steering_labels(profile: Profile, call: &ModelCall, on: &mut Found) {
+    if call.steer.is_empty()
+        || !matches!(
+            call.ending(),
+            CallEnding::Failed | CallEnding::Interrupted(_)
+        )
+    {
+        return;
+    }
+    on.add("leftover steering (a failed or cancelled call)");
+    if call.starts_leftover_turn(profile) {
+        on.add("a turn started by leftover steering");
+    }
+    if profile == Profile::V2026_07
+        && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel)
+    {
+        on.add("steering dropped by a cancel");
+    }
+}
+
+/// How a call's blocks are shaped: one without deltas (left open, in a successful call),
+/// blocks that interleave.
+fn block_labels(call: &ModelCall, delivered: &[StreamChunk], on: &mut Found) {
+    let starts = delivered
+        .iter()
+        .filter(|c| matches!(c, StreamChunk::BlockStart { .. }))
+        .count();
+    let with_deltas: std::collections::BTreeSet<u32> = delivered
+        .iter()
+        .filter(|c| c.is_delta())
+        .filter_map(StreamChunk::index)
+        .collect();
+    if starts > with_deltas.len() {
+        on.add("block without deltas");
+    }
+    // A successful call's content holds such a block as an empty one.
+    if call.ending() == CallEnding::Success {
+        let ended: std::collections::BTreeSet<u32> = delivered
             .iter()
-            .filter(|c| matches!(c, StreamChunk::Usage { .. }))
-            .count()
-            >= 2
-        {
-            add("two usage chunks in one call");
-        }
-        if !call.steer.is_empty()
-            && matches!(
-                call.ending(),
-                CallEnding::Failed | CallEnding::Interrupted(_)
-            )
-        {
-            add("leftover steering (a failed or cancelled call)");
-            if call.starts_leftover_turn(case.profile) {
-                add("a turn started by leftover steering");
-            }
-            if case.profile == Profile::V2026_07
-                && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel)
-            {
-                add("steering dropped by a cancel");
-            }
-        }
-        let starts = delivered
-            .iter()
-            .filter(|c| matches!(c, StreamChunk::BlockStart { .. }))
-            .count();
-        let with_deltas: std::collections::BTreeSet<u32> = delivered
-            .iter()
-            .filter(|c| c.is_delta())
+            .filter(|c| matches!(c, StreamChunk::BlockEnd { .. }))
             .filter_map(StreamChunk::index)
             .collect();
-        if starts > with_deltas.len() {
-            add("block without deltas");
+        if delivered.iter().any(|c| {
+            matches!(c, StreamChunk::BlockStart { index, .. } if !with_deltas.contains(index) && !ended.contains(index))
+        }) {
+            on.add("block left open without deltas");
         }
-        // A successful call's content holds such a block as an empty one.
-        if call.ending() == CallEnding::Success {
-            let ended: std::collections::BTreeSet<u32> = delivered
-                .iter()
-                .filter(|c| matches!(c, StreamChunk::BlockEnd { .. }))
-                .filter_map(StreamChunk::index)
-                .collect();
-            if delivered.iter().any(|c| {
-                matches!(c, StreamChunk::BlockStart { index, .. } if !with_deltas.contains(index) && !ended.contains(index))
-            }) {
-                add("block left open without deltas");
-            }
-        }
-        if blocks_interleave(delivered) {
-            add("interleaved blocks (a later-started block streams first)");
-        }
-        let usages: Vec<usize> = delivered
+    }
+    if blocks_interleave(delivered) {
+        on.add("interleaved blocks (a later-started block streams first)");
+    }
+}
+
+/// Where usage chunks fall among the blocks: before the first block, before a block's end.
+fn usage_order_labels(delivered: &[StreamChunk], on: &mut Found) {
+    let usages: Vec<usize> = delivered
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, StreamChunk::Usage { .. }))
+        .map(|(k, _)| k)
+        .collect();
+    let (Some(&first), Some(&last)) = (usages.first(), usages.last()) else {
+        return;
+    };
+    if !delivered[..first]
+        .iter()
+        .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
+        && delivered[first..]
             .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c, StreamChunk::Usage { .. }))
-            .map(|(k, _)| k)
-            .collect();
-        if let (Some(&first), Some(&last)) = (usages.first(), usages.last()) {
-            if !delivered[..first]
-                .iter()
-                .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
-                && delivered[first..]
-                    .iter()
-                    .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
-            {
-                add("usage before the first block");
-            }
-            if delivered[last..]
-                .iter()
-                .any(|c| matches!(c, StreamChunk::BlockEnd { .. }))
-            {
-                add("a block ends after the last usage");
-            }
-        }
-        if !call.dispatched_tool_calls().is_empty() {
-            add("tool call dispatched");
-        }
-        if call.ending() == CallEnding::Success && named_by_first_delta_only(&call.chunks) {
-            add("tool call named only by its first delta (no block-end)");
-        }
-        if call.tools.iter().any(|t| t.is_error) {
-            add("tool error result");
-        }
-        match call.ending() {
-            CallEnding::Success => match call.finish() {
-                Some(FinishReason::ToolCalls) => add("finish tool-calls"),
-                _ => add("finish stop"),
-            },
-            CallEnding::MaxTokens => {
-                add("finish max-tokens");
-                if !super::tool_calls_of(&call.chunks).is_empty() {
-                    add("max-tokens drops tool calls");
-                }
-            }
-            CallEnding::Failed => {
-                match (call.finish(), &call.throw) {
-                    (_, Some(_)) => add("adapter throws"),
-                    (Some(FinishReason::Aborted { .. }), _) => add("finish aborted"),
-                    _ => add("finish error"),
-                }
-                let content = call.chunks.len() - usize::from(call.throw.is_none());
-                if content == 0 {
-                    add("failure before any chunk");
-                } else {
-                    add("failure after at least one chunk");
-                }
-                if call.retry {
-                    add("retry after failure");
-                }
-            }
-            CallEnding::Interrupted(i) => {
-                match i.kind {
-                    InterruptKind::Cancel => {
-                        add("cancel");
-                        match open_block_after(call, i.after) {
-                            Some("text") => add("cancel during text"),
-                            Some("reasoning") => add("cancel during reasoning"),
-                            Some("tool-call") => add("cancel during a tool call"),
-                            _ => {}
-                        }
-                    }
-                    InterruptKind::Dispose => add("dispose mid-stream"),
-                }
-                if has_non_whitespace_prefix(call, i.after) {
-                    add("cancel with a non-whitespace prefix");
-                }
-                if has_contested_whitespace_prefix(call, i.after) {
-                    add("cancel with a prefix only some languages call whitespace");
-                }
-                if streams_text_before(call, i.after) {
-                    let text = prefix_text(call, i.after);
-                    if crate::vocab::text::is_blank(&text) {
-                        add("cancel with a whitespace-only prefix");
-                    } else if text.chars().all(|c| {
-                        crate::vocab::text::is_js_whitespace(c)
-                            || c.is_ascii_punctuation()
-                            || c == '\u{2026}'
-                    }) {
-                        add("cancel with a punctuation-only prefix (no letter or digit)");
-                    }
-                }
+            .any(|c| matches!(c, StreamChunk::BlockStart { .. }))
+    {
+        on.add("usage before the first block");
+    }
+    if delivered[last..]
+        .iter()
+        .any(|c| matches!(c, StreamChunk::BlockEnd { .. }))
+    {
+        on.add("a block ends after the last usage");
+    }
+}
+
+/// What a call's tool calls exercise: dispatch, a name given by the first delta only, an
+/// error result.
+fn tool_labels(call: &ModelCall, on: &mut Found) {
+    if !call.dispatched_tool_calls().is_empty() {
+        on.add("tool call dispatched");
+    }
+    if call.ending() == CallEnding::Success && named_by_first_delta_only(&call.chunks) {
+        on.add("tool call named only by its first delta (no block-end)");
+    }
+    if call.tools.iter().any(|t| t.is_error) {
+        on.add("tool error result");
+    }
+}
+
+/// How a call ends: its finish reason, a failure (before or after a chunk, retried), an
+/// interruption.
+fn ending_labels(call: &ModelCall, on: &mut Found) {
+    match call.ending() {
+        CallEnding::Success => match call.finish() {
+            Some(FinishReason::ToolCalls) => on.add("finish tool-calls"),
+            _ => on.add("finish stop"),
+        },
+        CallEnding::MaxTokens => {
+            on.add("finish max-tokens");
+            if !super::tool_calls_of(&call.chunks).is_empty() {
+                on.add("max-tokens drops tool calls");
             }
         }
-        for s in &call.steer {
-            add("steering");
-            match open_block_after(call, s.after) {
-                Some("text") => add("steering during text"),
-                Some("tool-call") => add("steering during a tool call"),
+        CallEnding::Failed => {
+            match (call.finish(), &call.throw) {
+                (_, Some(_)) => on.add("adapter throws"),
+                (Some(FinishReason::Aborted { .. }), _) => on.add("finish aborted"),
+                _ => on.add("finish error"),
+            }
+            let content = call.chunks.len() - usize::from(call.throw.is_none());
+            if content == 0 {
+                on.add("failure before any chunk");
+            } else {
+                on.add("failure after at least one chunk");
+            }
+            if call.retry {
+                on.add("retry after failure");
+            }
+        }
+        CallEnding::Interrupted(i) => interrupt_labels(call, i, on),
+    }
+}
+
+/// What an interruption cuts: a cancel or a dispose, the block it lands in, and the prefix
+/// streamed before it (which decides the interrupted message).
+fn interrupt_labels(call: &ModelCall, i: InterruptAt, on: &mut Found) {
+    match i.kind {
+        InterruptKind::Cancel => {
+            on.add("cancel");
+            match open_block_after(call, i.after) {
+                Some("text") => on.add("cancel during text"),
+                Some("reasoning") => on.add("cancel during reasoning"),
+                Some("tool-call") => on.add("cancel during a tool call"),
                 _ => {}
             }
         }
+        InterruptKind::Dispose => on.add("dispose mid-stream"),
     }
-    LABELS
-        .iter()
-        .map(|l| l.name)
-        .filter(|n| on.contains(n))
-        .collect()
+    if has_non_whitespace_prefix(call, i.after) {
+        on.add("cancel with a non-whitespace prefix");
+    }
+    if has_contested_whitespace_prefix(call, i.after) {
+        on.add("cancel with a prefix only some languages call whitespace");
+    }
+    if streams_text_before(call, i.after) {
+        let text = prefix_text(call, i.after);
+        if crate::vocab::text::is_blank(&text) {
+            on.add("cancel with a whitespace-only prefix");
+        } else if text.chars().all(|c| {
+            crate::vocab::text::is_js_whitespace(c) || c.is_ascii_punctuation() || c == '\u{2026}'
+        }) {
+            on.add("cancel with a punctuation-only prefix (no letter or digit)");
+        }
+    }
+}
+
+/// Where steering arrives: during text, during a tool call.
+fn steering_labels(call: &ModelCall, on: &mut Found) {
+    for s in &call.steer {
+        on.add("steering");
+        match open_block_after(call, s.after) {
+            Some("text") => on.add("steering during text"),
+            Some("tool-call") => on.add("steering during a tool call"),
+            _ => {}
+        }
+    }
 }
 
 /// The minimum number of cases a label needs in a run of `cases` cases under `profile`
