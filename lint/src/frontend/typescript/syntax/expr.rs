@@ -1,0 +1,138 @@
+//! Reading expressions: what a callee is called, what it is called on, static strings and
+//! what an argument passes directly.
+
+use crate::frontend::CallNames;
+use crate::model::Role;
+use oxc_ast::ast::*;
+use oxc_span::{GetSpan, Span};
+use std::ops::Range;
+
+/// The byte range of a span.
+pub(super) fn range(span: Span) -> Range<usize> {
+    span.start as usize..span.end as usize
+}
+
+/// `addListener` → `add_listener`, so one list of call names serves Rust and TypeScript.
+pub(super) fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The role a call with this callee name gives its arguments, if any: the shared call names
+/// and verbs, matched as written and in snake case (`addListener`, `emitAsync`).
+pub(in crate::frontend::typescript) fn call_role(calls: &CallNames, name: &str) -> Option<Role> {
+    calls
+        .role_of(name)
+        .or_else(|| calls.role_of(&snake_case(name)))
+}
+
+/// The name a call is known by: `on` for `ctx.on(…)`, `this.ctx.on(…)`, `on(…)`,
+/// `ctx['on'](…)`, `ctx?.on(…)`.
+pub(super) fn callee_name<'a>(callee: &'a Expression<'a>) -> Option<&'a str> {
+    match callee.get_inner_expression() {
+        Expression::Identifier(id) => Some(id.name.as_str()),
+        Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
+        Expression::ComputedMemberExpression(m) => match &m.expression {
+            Expression::StringLiteral(s) => Some(s.value.as_str()),
+            _ => None,
+        },
+        Expression::ChainExpression(c) => match &c.expression {
+            ChainElement::StaticMemberExpression(m) => Some(m.property.name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The object of a member callee (`ctx` in `ctx.on`), if the callee is a member access.
+pub(super) fn callee_object<'a>(callee: &'a Expression<'a>) -> Option<&'a Expression<'a>> {
+    match callee.get_inner_expression() {
+        Expression::StaticMemberExpression(m) => Some(&m.object),
+        Expression::ComputedMemberExpression(m) => Some(&m.object),
+        Expression::ChainExpression(c) => match &c.expression {
+            ChainElement::StaticMemberExpression(m) => Some(&m.object),
+            ChainElement::ComputedMemberExpression(m) => Some(&m.object),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The last identifier of a receiver (`this.ctx` → `ctx`, `app.window()` → `window`).
+pub(super) fn receiver_name<'a>(e: &'a Expression<'a>) -> Option<&'a str> {
+    match e.get_inner_expression() {
+        Expression::Identifier(id) => Some(id.name.as_str()),
+        Expression::ThisExpression(_) => Some("this"),
+        Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
+        Expression::CallExpression(c) => callee_name(&c.callee),
+        Expression::AwaitExpression(a) => receiver_name(&a.argument),
+        _ => None,
+    }
+}
+
+/// The identifier a callee chain starts from: `it` for `it.only.each(t)(…)`.
+pub(super) fn callee_root<'a>(e: &'a Expression<'a>) -> Option<&'a str> {
+    match e.get_inner_expression() {
+        Expression::Identifier(id) => Some(id.name.as_str()),
+        Expression::StaticMemberExpression(m) => callee_root(&m.object),
+        Expression::ComputedMemberExpression(m) => callee_root(&m.object),
+        Expression::CallExpression(c) => callee_root(&c.callee),
+        _ => None,
+    }
+}
+
+/// A string literal or a template literal without substitutions: its value.
+pub(super) fn static_string<'a>(e: &'a Expression<'a>) -> Option<&'a str> {
+    match e.get_inner_expression() {
+        Expression::StringLiteral(s) => Some(s.value.as_str()),
+        Expression::TemplateLiteral(t) if t.expressions.is_empty() => {
+            t.quasis.first().map(|q| q.value.raw.as_str())
+        }
+        _ => None,
+    }
+}
+
+/// Whether an expression is a string or template literal.
+pub(super) fn is_stringish(e: &Expression<'_>) -> bool {
+    matches!(
+        e.get_inner_expression(),
+        Expression::StringLiteral(_) | Expression::TemplateLiteral(_)
+    )
+}
+
+/// The range of what an argument directly passes, looking through parentheses and type
+/// assertions (`'x' as const`, `X!`, `<any>X`), or `None` if it computes something else.
+pub(super) fn direct_target(e: &Expression<'_>) -> Option<Range<usize>> {
+    let inner = e.get_inner_expression();
+    match inner {
+        Expression::StringLiteral(_)
+        | Expression::TemplateLiteral(_)
+        | Expression::Identifier(_)
+        | Expression::StaticMemberExpression(_)
+        | Expression::ComputedMemberExpression(_) => Some(range(inner.span())),
+        _ => None,
+    }
+}
+
+/// The element ranges of an array literal (`[…]`, `[…] as const`).
+pub(super) fn array_elements(e: &Expression<'_>) -> Option<Vec<Range<usize>>> {
+    match e.get_inner_expression() {
+        Expression::ArrayExpression(arr) => Some(
+            arr.elements
+                .iter()
+                .filter_map(|el| el.as_expression().and_then(direct_target))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
