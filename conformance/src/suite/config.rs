@@ -3,6 +3,7 @@
 
 use super::Partition;
 use crate::vocab::Profile;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -115,4 +116,14 @@ impl Config {
         c.ci = in_ci();
         c
     }
+}
+
+/// The RNG a profile's cases are drawn from: one stream per seed and profile, whatever
+/// the profiles run before it.
+pub(super) fn rng_for(seed: u64, profile: Profile) -> TestRng {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&(profile as u64 + 1).to_le_bytes());
+    bytes[16..24].copy_from_slice(b"mirrorls");
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }

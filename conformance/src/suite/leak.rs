@@ -9,8 +9,9 @@
 //! in one fresh process to check that it reproduces the failure, so that the report can offer
 //! that command instead.
 
+use super::config::rng_for;
 use super::tally::Target;
-use super::{Config, Failure, rng_for};
+use super::{Config, Failure, StateLeak};
 use crate::driver::Driver;
 use crate::oracle::evaluate;
 use crate::scenario::Case;
@@ -18,22 +19,6 @@ use crate::stop::Stop;
 use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, TestRunner};
-use serde::Serialize;
-
-/// A failure that needs the cases run before it in the same process.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StateLeak {
-    /// The command that runs a case sequence through the failing case in one process
-    /// (`mirrorless run --profile P --seed S --cases N -j 1 …`): the profile's first N cases,
-    /// preceded by the first N of each profile the run checked before it when the profile's
-    /// alone do not reproduce the failure.
-    pub sequence: String,
-    /// How many cases of each profile that sequence runs.
-    pub cases: u64,
-    /// Whether running that sequence in a fresh process failed the requirement again (when
-    /// false, the leak needs more than that: the whole run with `-j 1`).
-    pub reproduced: bool,
-}
 
 /// Whether `failure`'s minimal case passes alone in a fresh process; if so, the leak, with
 /// a sequence through the profile's first `index + 1` generated cases checked for reproducing

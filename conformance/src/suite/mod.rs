@@ -45,31 +45,18 @@ mod tally;
 
 pub use config::{CI_SEED, Config, DEFAULT_CASES, default_jobs, in_ci, random_seed};
 pub use corpus::{CaseFile, load_corpus, read_case_file, save_case};
-pub use leak::StateLeak;
 pub use partition::{Partition, PartitionKind};
 pub use progress::Progress;
 pub use report::{
-    CaseIds, Failure, LabelResult, ProfileReport, RequirementResult, RunReport, Status,
+    CaseIds, Failure, LabelResult, ProfileReport, RequirementResult, RunReport, StateLeak, Status,
 };
 
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
-use crate::vocab::Profile;
 use faults::record_fault;
 use profile::run_profile;
-use proptest::test_runner::{RngAlgorithm, TestRng};
-
-/// The RNG a profile's cases are drawn from: one stream per seed and profile, whatever
-/// the profiles run before it.
-fn rng_for(seed: u64, profile: Profile) -> TestRng {
-    let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    bytes[8..16].copy_from_slice(&(profile as u64 + 1).to_le_bytes());
-    bytes[16..24].copy_from_slice(b"mirrorls");
-    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
-}
 
 /// Runs the suite against `driver`.
 pub fn run(

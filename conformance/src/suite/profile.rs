@@ -1,13 +1,14 @@
 //! Running one profile: the corpus replayed, then the generated cases drawn, run, counted
 //! and shrunk, then the profile's report.
 
+use super::config::rng_for;
 use super::execute::{Ran, run_batch, run_one};
 use super::faults::{case_fault, record_fault};
 use super::shard::Shard;
 use super::shrink::{NoShrink, as_found, redraw, shrink};
 use super::summary::{coverage_rows, requirement_rows};
 use super::tally::{Tally, Target};
-use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, leak, rng_for};
+use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, leak};
 use crate::driver::{Driver, HarnessError};
 use crate::oracle::{self, Finding, Verdict};
 use crate::scenario::Case;

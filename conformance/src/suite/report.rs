@@ -1,7 +1,7 @@
 //! What a run reports: per requirement, per coverage label, per counterexample, per profile
 //! and for the whole run, with the verdicts drawn from them.
 
-use super::{Partition, StateLeak};
+use super::Partition;
 use crate::oracle::Finding;
 use crate::registry::Tier;
 use crate::scenario::Case;
@@ -96,6 +96,21 @@ pub struct Failure {
     /// the cases that ran before it, so state leaks between cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leak: Option<StateLeak>,
+}
+
+/// A failure that needs the cases run before it in the same process.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StateLeak {
+    /// The command that runs a case sequence through the failing case in one process
+    /// (`mirrorless run --profile P --seed S --cases N -j 1 …`): the profile's first N cases,
+    /// preceded by the first N of each profile the run checked before it when the profile's
+    /// alone do not reproduce the failure.
+    pub sequence: String,
+    /// How many cases of each profile that sequence runs.
+    pub cases: u64,
+    /// Whether running that sequence in a fresh process failed the requirement again (when
+    /// false, the leak needs more than that: the whole run with `-j 1`).
+    pub reproduced: bool,
 }
 
 /// The results under one profile.

@@ -1,7 +1,8 @@
 //! A profile's share of a partitioned run (`--partition K/N`): which of its corpus and
 //! generated cases this shard executes, and how many.
 
-use super::{CaseFile, Config, PartitionKind, rng_for};
+use super::config::rng_for;
+use super::{CaseFile, Config, PartitionKind};
 use crate::driver::HarnessError;
 use crate::scenario::Case;
 use crate::stop::Stop;
