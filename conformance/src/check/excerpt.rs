@@ -50,21 +50,6 @@ pub fn escape_control(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `s` cut to at most `max` bytes (at a character boundary), an ellipsis marking the cut.
-/// Bounds every text a finding echoes from its input.
-pub(super) fn truncate_owned(mut s: String, max: usize) -> String {
-    if s.len() <= max {
-        return s;
-    }
-    let mut end = max;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    s.truncate(end);
-    s.push('…');
-    s
-}
-
 /// One input line as a report shows it: invalid UTF-8 replaced, control characters escaped,
 /// at most `width` characters (an ellipsis marks a cut). Reads at most `4 × width` bytes of
 /// the line, so the cost does not depend on the line's length.

@@ -1,6 +1,5 @@
 //! What the checker reports: one [`Finding`] per violated requirement, with its [`Severity`].
 
-use super::excerpt::truncate_owned;
 use crate::registry::{REQUIREMENTS, Tier};
 use crate::vocab::Profile;
 use serde::Serialize;
@@ -97,6 +96,21 @@ pub fn severity_of(profile: Profile, requirement: &str) -> Severity {
         Some(Tier::Should) => Severity::Warning,
         _ => Severity::Error,
     }
+}
+
+/// `s` cut to at most `max` bytes (at a character boundary), an ellipsis marking the cut.
+/// Bounds every text a finding echoes from its input.
+fn truncate_owned(mut s: String, max: usize) -> String {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    s.push('…');
+    s
 }
 
 #[cfg(test)]
