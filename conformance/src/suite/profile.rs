@@ -31,6 +31,12 @@ struct Drawn<T> {
     index: u64,
 }
 
+/// The cases of a batch this shard runs, in order, and what each was drawn from.
+struct Batch<T> {
+    drawn: Vec<Drawn<T>>,
+    cases: Vec<Case>,
+}
+
 /// A requirement's first failure on a generated case, as found.
 struct Found<'a> {
     case: &'a Case,
@@ -202,9 +208,9 @@ impl ProfileRun<'_> {
                 break;
             }
             let n = batch.min(config.cases - self.generated);
-            let (drawn, batch_cases) = self.draw_batch(strategy, &mut runner, shard, n)?;
-            let results = run_batch(self.driver, &mut forks, &batch_cases, self.stop);
-            for ((d, case), ran) in drawn.into_iter().zip(batch_cases).zip(results) {
+            let next = self.draw_batch(strategy, &mut runner, shard, n)?;
+            let results = run_batch(self.driver, &mut forks, &next.cases, self.stop);
+            for ((d, case), ran) in next.drawn.into_iter().zip(next.cases).zip(results) {
                 if !self.generated_case(strategy, d, &case, ran) {
                     break;
                 }
@@ -227,7 +233,7 @@ impl ProfileRun<'_> {
         runner: &mut TestRunner,
         shard: &Shard<'_>,
         n: u64,
-    ) -> Result<(Vec<Drawn<S::Tree>>, Vec<Case>), HarnessError> {
+    ) -> Result<Batch<S::Tree>, HarnessError> {
         let mut drawn = Vec::with_capacity(n as usize);
         let mut batch_cases: Vec<Case> = Vec::with_capacity(n as usize);
         for i in self.generated..self.generated + n {
@@ -254,7 +260,10 @@ impl ProfileRun<'_> {
             }
         }
         self.generated += n;
-        Ok((drawn, batch_cases))
+        Ok(Batch {
+            drawn,
+            cases: batch_cases,
+        })
     }
 
     /// Counts one generated case's result, shrinking a counterexample for each requirement
