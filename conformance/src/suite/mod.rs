@@ -42,7 +42,7 @@ pub use partition::{Partition, PartitionKind};
 use shrink::{NoShrink, as_found, redraw, shrink};
 use tally::Tally;
 
-use crate::driver::{Driver, HarnessError};
+use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{self, Finding, Verdict, evaluate};
 use crate::registry::{Enforcement, REQUIREMENTS, Tier};
 use crate::scenario::Case;
@@ -256,6 +256,10 @@ pub struct Failure {
     /// the cases that ran before it, so state leaks between cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leak: Option<StateLeak>,
+    /// The durable log and live trace the implementation recorded on the minimal case, whole
+    /// (for the HTML report's timelines; not part of the JSON report).
+    #[serde(skip)]
+    pub observed: Observation,
 }
 
 /// The results under one profile.
@@ -520,8 +524,8 @@ struct Drawn<T> {
 
 /// What running one case came to.
 enum Ran {
-    /// It ran: its verdict and the implementation's stderr during it.
-    Verdict(Verdict, String),
+    /// It ran: its verdict and what the implementation did (its stderr included).
+    Verdict(Verdict, Box<Observation>),
     /// A harness fault the driver recovers from: recorded, and the run goes on.
     Fault(HarnessError),
     /// The run cannot go on: it was stopped, or the driver does not recover from the fault.
@@ -536,7 +540,7 @@ fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran {
         )));
     }
     match driver.run_case(case) {
-        Ok(obs) => Ran::Verdict(evaluate(case, &obs), obs.stderr),
+        Ok(obs) => Ran::Verdict(evaluate(case, &obs), Box::new(obs)),
         Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
         Err(e) => Ran::Halt(e),
     }
@@ -691,8 +695,8 @@ fn run_profile(
         if !mine {
             continue;
         }
-        let (verdict, stderr) = match run_one(driver, case, stop) {
-            Ran::Verdict(v, stderr) => (v, stderr),
+        let (verdict, obs) = match run_one(driver, case, stop) {
+            Ran::Verdict(v, obs) => (v, obs),
             Ran::Fault(e) => {
                 // No verdict: the case is not counted, the fault is a problem of the run.
                 faulted += 1;
@@ -722,7 +726,7 @@ fn run_profile(
                 &verdict,
                 Some(path.clone()),
                 replay,
-                stderr.clone(),
+                &obs,
             );
             on(Progress::Shrunk(&failure));
             if target.error() {
@@ -813,8 +817,8 @@ fn run_profile(
                 id,
                 index,
             } = d;
-            let (verdict, stderr) = match ran {
-                Ran::Verdict(v, stderr) => (v, stderr),
+            let (verdict, obs) = match ran {
+                Ran::Verdict(v, obs) => (v, obs),
                 Ran::Fault(e) => {
                     // No verdict: not executed, though drawn (its coverage is counted above).
                     faulted += 1;
@@ -849,7 +853,7 @@ fn run_profile(
                 // or when shrinking could not finish.
                 let unshrunk = |driver: &dyn Driver| {
                     let replay = driver.replay_command(&format!("{}.json", case.id()));
-                    as_found(&case, finding, &verdict, None, replay, stderr.clone())
+                    as_found(&case, finding, &verdict, None, replay, &obs)
                 };
                 let failure = if halted {
                     unshrunk(driver)

@@ -2,7 +2,7 @@
 
 use super::tally::Target;
 use super::{Config, Failure, chunks_of, save_case};
-use crate::driver::{Driver, HarnessError};
+use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{Finding, Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
@@ -63,7 +63,7 @@ pub(super) fn as_found(
     verdict: &Verdict,
     case_file: Option<String>,
     replay: String,
-    stderr: String,
+    obs: &Observation,
 ) -> Failure {
     Failure {
         requirement: finding.requirement,
@@ -80,8 +80,9 @@ pub(super) fn as_found(
         from_corpus: case_file.is_some(),
         case_file,
         replay,
-        stderr,
+        stderr: obs.stderr.clone(),
         leak: None,
+        observed: obs.clone(),
     }
 }
 
@@ -170,7 +171,8 @@ pub(super) fn shrink(
         from_corpus: false,
         case_file,
         replay,
-        stderr: obs.stderr,
+        stderr: obs.stderr.clone(),
         leak: None,
+        observed: obs,
     })
 }
