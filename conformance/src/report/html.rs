@@ -1,0 +1,662 @@
+//! The HTML report of a run: one self-contained page (inline CSS, no script, no network) that
+//! opens from a CI artifact.
+//!
+//! It shows the verdict, each profile's requirement table, and for each counterexample its
+//! headline, the expected and observed timelines side by side with the first divergence
+//! marked (a text label and an anchor, never colour alone), the minimal script, the replay
+//! command and the script's coverage labels. Every colour has a word beside it, and the page
+//! reads the same without JavaScript: long parts are `<details>`. Everything that comes from
+//! the implementation or the script (payloads, names, stderr) is escaped.
+
+use super::timeline::{Row, align, divergence_row, timeline};
+use crate::driver::{Driver, Observation, in_process};
+use crate::oracle::{CRASH, Finding};
+use crate::reference::ReferenceLoop;
+use crate::registry::{Area, requirement};
+use crate::scenario::Case;
+use crate::scenario::coverage::labels_of;
+use crate::suite::{Failure, ProfileReport, RequirementResult, RunReport, Status};
+use crate::vocab::Profile;
+use std::fmt::Write as _;
+
+/// A script longer than this many lines (pretty-printed) starts folded.
+const SCRIPT_OPEN_LINES: usize = 60;
+/// A timeline longer than this many rows starts folded after the first divergence's window.
+const TIMELINE_OPEN_ROWS: usize = 400;
+
+const STYLE: &str = r#"
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 1.5rem auto; max-width: 90rem; padding: 0 1rem; color: #1b1b1b; line-height: 1.4; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; }
+h2 { border-bottom: 2px solid #ccc; padding-bottom: .2rem; margin-top: 2rem; }
+h3 { margin-top: 1.6rem; }
+h4 { margin: 1rem 0 .3rem; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: .85rem; }
+pre { background: #f5f5f5; border: 1px solid #ddd; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+table { border-collapse: collapse; margin: .4rem 0; }
+th, td { border: 1px solid #ccc; padding: .15rem .45rem; text-align: left; vertical-align: top; }
+th { background: #eee; }
+.verdict { display: inline-block; padding: .1rem .5rem; border-radius: .3rem; font-weight: bold; border: 2px solid; }
+.badge { display: inline-block; min-width: 4.2rem; padding: 0 .3rem; border-radius: .25rem; font-weight: bold; font-size: .8rem; text-align: center; border: 1px solid; }
+.s-fail { background: #fde2e1; color: #8a1111; border-color: #c62828; }
+.s-warn { background: #fff1cc; color: #6b4a00; border-color: #b58100; }
+.s-pass { background: #e2f4e4; color: #1d5e24; border-color: #2e7d32; }
+.s-skip { background: #eceff1; color: #455a64; border-color: #90a4ae; }
+.counts span { margin-right: 1rem; }
+.failure { border: 1px solid #ccc; border-left: 6px solid #c62828; padding: .2rem 1rem 1rem; margin: 1rem 0; }
+.failure.warning { border-left-color: #b58100; }
+.headline { font-size: 1.05rem; font-weight: 600; }
+.timeline { font-size: .8rem; width: 100%; table-layout: fixed; }
+.timeline td { overflow-wrap: anywhere; }
+.timeline td.detail { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.timeline col.num { width: 3rem; } .timeline col.kind { width: 5.2rem; } .timeline col.ts { width: 2.6rem; }
+.timeline col.name { width: 11rem; } .timeline col.mark { width: 7.5rem; }
+.timeline th.side { text-align: center; font-size: .9rem; }
+.timeline td.gap { color: #666; font-style: italic; background: #fafafa; }
+.timeline tr.differs td { background: #fff6f5; }
+.timeline tr.first td { background: #fde2e1; border-top: 3px solid #c62828; border-bottom: 3px solid #c62828; }
+.timeline td.mark { font-weight: bold; color: #8a1111; }
+.k { display: inline-block; padding: 0 .25rem; border-radius: .2rem; font-size: .75rem; border: 1px solid #bbb; }
+.k-turn { background: #e3ecfa; } .k-step { background: #eef3fb; } .k-chunk { background: #f4f4f4; }
+.k-steering { background: #f3e5f5; } .k-message { background: #e8f5e9; } .k-tool { background: #fff8e1; }
+.k-live { background: #e0f7fa; } .k-event { background: #fafafa; }
+.legend { font-size: .85rem; color: #444; }
+nav ul { margin: .2rem 0; }
+"#;
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Control characters other than whitespace are not allowed in HTML text.
+            c if c.is_control() && !matches!(c, '\n' | '\t') => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An id attribute value made of the characters an anchor keeps as they are.
+fn anchor(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .map(|p| {
+            p.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Text with Markdown-style `code` spans (the registry's titles use them), escaped, the
+/// spans as `<code>`.
+fn prose(s: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", escape(part));
+        } else {
+            out.push_str(&escape(part));
+        }
+    }
+    out
+}
+
+fn title(id: &str) -> &'static str {
+    requirement(id).map_or("the implementation crashed", |r| r.title)
+}
+
+fn run_verdict(report: &RunReport) -> (&'static str, &'static str) {
+    if report.conformant() {
+        ("conformant", "s-pass")
+    } else if !report.profiles.iter().any(ProfileReport::failed) {
+        ("INCOMPLETE", "s-warn")
+    } else {
+        ("NOT CONFORMANT", "s-fail")
+    }
+}
+
+fn profile_verdict(p: &ProfileReport) -> (&'static str, &'static str) {
+    if p.conformant() {
+        ("conformant", "s-pass")
+    } else if p.incomplete() {
+        ("INCOMPLETE", "s-warn")
+    } else {
+        ("NOT CONFORMANT", "s-fail")
+    }
+}
+
+/// A requirement's status as the table shows it: the word, its class, and its sort group
+/// (failed, warned, passed, skipped).
+fn status_cell(r: &RequirementResult) -> (&'static str, &'static str, u8) {
+    match r.status {
+        Status::Fail => ("FAIL", "s-fail", 0),
+        Status::NotExercised => ("FAIL: never exercised", "s-fail", 0),
+        Status::Warn => ("WARN", "s-warn", 1),
+        Status::Pass => ("pass", "s-pass", 2),
+        Status::Untested => ("skipped: not exercised", "s-skip", 3),
+        Status::NotApplicable => ("skipped: does not apply", "s-skip", 3),
+    }
+}
+
+/// Renders a whole run as one self-contained HTML page.
+pub fn render_html(report: &RunReport) -> String {
+    let mut out = String::new();
+    let (verdict, class) = run_verdict(report);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>mirrorless run: {verdict} — {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        escape(&report.implementation)
+    );
+    let _ = writeln!(
+        out,
+        "<header>\n<h1>mirrorless run: <span class=\"verdict {class}\" id=\"verdict\">{verdict}</span></h1>"
+    );
+    let _ = writeln!(
+        out,
+        "<p>Implementation <strong>{}</strong>, seed <code>{}</code>{}{} (reproduce with <code>--seed {}</code>) — {}</p>\n</header>",
+        escape(&report.implementation),
+        report.seed,
+        if report.ci { ", CI mode" } else { "" },
+        report
+            .partition
+            .map(|p| format!(", shard {p}"))
+            .unwrap_or_default(),
+        report.seed,
+        escape(&crate::version_banner())
+    );
+    let counterexamples: Vec<(Profile, &Failure)> = report
+        .profiles
+        .iter()
+        .flat_map(|p| p.failures.iter().chain(&p.warnings).map(|f| (p.profile, f)))
+        .collect();
+    if !counterexamples.is_empty() || !report.problems.is_empty() {
+        out.push_str("<nav>\n<h2>Counterexamples</h2>\n<ul>\n");
+        for (profile, f) in &counterexamples {
+            let _ = writeln!(
+                out,
+                "<li><a href=\"#{}\">{} {} — {} [{profile}]</a></li>",
+                anchor(&["case", &profile.to_string(), f.requirement]),
+                if f.finding.error { "FAIL" } else { "WARN" },
+                escape(f.requirement),
+                prose(title(f.requirement))
+            );
+        }
+        if !report.problems.is_empty() {
+            out.push_str("<li><a href=\"#problems\">Problems of the run</a></li>\n");
+        }
+        out.push_str("</ul>\n</nav>\n");
+    }
+    for p in &report.profiles {
+        profile_section(&mut out, p);
+    }
+    if !report.problems.is_empty() {
+        out.push_str(
+            "<section id=\"problems\">\n<h2>Problems of the run</h2>\n<p>These make the run a usage or harness error: it proves nothing either way.</p>\n",
+        );
+        for problem in &report.problems {
+            let _ = writeln!(out, "<pre>{}</pre>", escape(problem));
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn profile_section(out: &mut String, p: &ProfileReport) {
+    let profile = p.profile.to_string();
+    let (verdict, class) = profile_verdict(p);
+    let _ = writeln!(
+        out,
+        "<section id=\"{}\">\n<h2>Profile {profile}: <span class=\"badge {class}\">{verdict}</span></h2>",
+        anchor(&["profile", &profile])
+    );
+    let _ = writeln!(
+        out,
+        "<p>{} cases ({} generated, {} from the corpus), {} failed, {} with warnings only{}.</p>",
+        p.generated + p.replayed,
+        p.generated,
+        p.replayed,
+        p.failed_cases,
+        p.warned_cases,
+        if p.faulted_cases > 0 {
+            format!(
+                ", {} without a verdict (harness faults, see the problems below)",
+                p.faulted_cases
+            )
+        } else {
+            String::new()
+        }
+    );
+    if let Some(part) = p.partition {
+        let _ = writeln!(
+            out,
+            "<p>Shard {part}: {} of {} generated and {} of {} corpus cases; coverage and “never exercised” are of the whole run.</p>",
+            p.generated, p.whole_run_generated, p.replayed, p.whole_run_replayed
+        );
+    }
+    requirement_table(out, p);
+    coverage_table(out, p);
+    for f in p.failures.iter().chain(&p.warnings) {
+        failure_article(out, p.profile, f);
+    }
+    out.push_str("</section>\n");
+}
+
+fn requirement_table(out: &mut String, p: &ProfileReport) {
+    let mut rows: Vec<&RequirementResult> = p.requirements.iter().collect();
+    rows.sort_by_key(|r| status_cell(r).2);
+    let mut counts = [0usize; 4];
+    for r in &rows {
+        counts[usize::from(status_cell(r).2)] += 1;
+    }
+    let crashed = p.failures.iter().any(|f| f.requirement == CRASH);
+    let _ = writeln!(
+        out,
+        "<p class=\"counts\"><span class=\"badge s-fail\">failed</span> {}{} <span class=\"badge s-warn\">warned</span> {} <span class=\"badge s-pass\">passed</span> {} <span class=\"badge s-skip\">skipped</span> {}</p>",
+        counts[0],
+        if crashed { " (and a crash)" } else { "" },
+        counts[1],
+        counts[2],
+        counts[3]
+    );
+    let profile = p.profile.to_string();
+    // What needs reading (failed, warned) is open; the passed and skipped rows are folded.
+    let (open, folded): (Vec<&RequirementResult>, Vec<&RequirementResult>) =
+        rows.into_iter().partition(|r| status_cell(r).2 < 2);
+    if !open.is_empty() {
+        table(
+            out,
+            p,
+            &open,
+            &format!("Requirements failed or warned under {profile}"),
+        );
+    }
+    if !folded.is_empty() {
+        let _ = writeln!(
+            out,
+            "<details{}>\n<summary>{} passed and {} skipped requirements under {profile}</summary>",
+            if open.is_empty() { " open" } else { "" },
+            counts[2],
+            counts[3]
+        );
+        table(
+            out,
+            p,
+            &folded,
+            &format!("Requirements passed or skipped under {profile}"),
+        );
+        out.push_str("</details>\n");
+    }
+}
+
+fn table(out: &mut String, p: &ProfileReport, rows: &[&RequirementResult], caption: &str) {
+    let profile = p.profile.to_string();
+    let _ = writeln!(
+        out,
+        "<table class=\"requirements\">\n<caption>{}</caption>\n<thead><tr><th>status</th><th>requirement</th><th>title</th><th>tier</th><th>cases exercising it</th><th>cases failing it</th><th>cases warning</th></tr></thead>\n<tbody>",
+        escape(caption)
+    );
+    for r in rows {
+        let (word, class, _) = status_cell(r);
+        let has_case = p
+            .failures
+            .iter()
+            .chain(&p.warnings)
+            .any(|f| f.requirement == r.id);
+        let id = if has_case {
+            format!(
+                "<a href=\"#{}\">{}</a>",
+                anchor(&["case", &profile, r.id]),
+                escape(r.id)
+            )
+        } else {
+            escape(r.id)
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><span class=\"badge {class}\">{word}</span></td><td><code>{id}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            prose(title(r.id)),
+            r.tier.map(|t| t.to_string()).unwrap_or_else(|| "—".into()),
+            r.exercised,
+            r.failures,
+            r.warnings
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
+}
+
+fn coverage_table(out: &mut String, p: &ProfileReport) {
+    let low = p.coverage.iter().filter(|l| l.count < l.minimum).count();
+    let _ = writeln!(
+        out,
+        "<details{}>\n<summary>Coverage labels the run reached: {} of {} at their minimum{}</summary>\n<table class=\"coverage\">\n<thead><tr><th>status</th><th>label</th><th>cases</th><th>minimum</th></tr></thead>\n<tbody>",
+        if low > 0 { " open" } else { "" },
+        p.coverage.len() - low,
+        p.coverage.len(),
+        if low > 0 {
+            format!(", {low} too low (raise --cases)")
+        } else {
+            String::new()
+        }
+    );
+    for l in &p.coverage {
+        let (word, class) = if l.count < l.minimum {
+            ("too low", "s-fail")
+        } else {
+            ("reached", "s-pass")
+        };
+        let _ = writeln!(
+            out,
+            "<tr><td><span class=\"badge {class}\">{word}</span></td><td><code>{}</code></td><td>{}</td><td>{}</td></tr>",
+            escape(l.name),
+            l.count,
+            l.minimum
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</details>\n");
+}
+
+fn finding_line(f: &Finding) -> String {
+    let at = f
+        .position
+        .map(|p| format!(" at log #{p}"))
+        .unwrap_or_default();
+    format!(
+        "<code>{}</code>{at}: {}",
+        escape(f.requirement),
+        prose(&f.message)
+    )
+}
+
+fn failure_article(out: &mut String, profile: Profile, f: &Failure) {
+    let p = profile.to_string();
+    let id = anchor(&["case", &p, f.requirement]);
+    let (word, class) = if f.finding.error {
+        ("FAIL", "s-fail")
+    } else {
+        ("WARN", "s-warn")
+    };
+    let _ = writeln!(
+        out,
+        "<article class=\"failure{}\" id=\"{id}\">\n<h3><span class=\"badge {class}\">{word}</span> {} — {} [{p}]</h3>",
+        if f.finding.error { "" } else { " warning" },
+        escape(f.requirement),
+        prose(title(f.requirement))
+    );
+    let _ = writeln!(
+        out,
+        "<p class=\"headline\">{}</p>",
+        finding_line(&f.finding)
+    );
+    if let Some(primary) = f.attributed_to {
+        let _ = writeln!(
+            out,
+            "<p>Shrunk for {}; this case is attributed to <code>{}</code>, listed first under “also on this case”.</p>",
+            escape(f.requirement),
+            escape(primary)
+        );
+    }
+    if f.from_corpus {
+        let _ = writeln!(
+            out,
+            "<p>Case <code>{}</code>, replayed from the corpus.</p>",
+            escape(&f.case_id)
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<p>Case <code>{}</code>: shrunk from {} to {} chunks and actions in {} steps{}.</p>",
+            escape(&f.case_id),
+            f.original_chunks,
+            f.shrunk_chunks,
+            f.shrink_steps,
+            if f.shrink_bounded {
+                " (stopped at the shrink bound)"
+            } else {
+                ""
+            }
+        );
+    }
+    out.push_str("<h4>Replay</h4>\n");
+    match &f.case_file {
+        Some(_) => {
+            let _ = writeln!(
+                out,
+                "<pre class=\"replay\"><code>{}</code></pre>",
+                escape(&f.replay)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "<p>Save the minimal script below as <code>CASE.json</code>, then:</p>\n<pre class=\"replay\"><code>{}</code></pre>",
+                escape(
+                    &f.replay
+                        .replace(&format!("{}.json", f.case_id), "CASE.json")
+                )
+            );
+        }
+    }
+    if let Some(leak) = &f.leak {
+        let _ = writeln!(
+            out,
+            "<p><strong>State leaks between cases:</strong> this case passes when run alone in a fresh process (so the replay above passes); it failed only after other cases ran in the same process. Look for state kept from case to case (a class attribute, a global, a module-level counter or cache).</p>"
+        );
+        let _ = writeln!(
+            out,
+            "<p>{} (the run's cases through this one, {} per profile, in one process):</p>\n<pre><code>{}</code></pre>",
+            if leak.reproduced {
+                "Reproduce"
+            } else {
+                "This did not reproduce it in one process; rerun the whole run with -j 1"
+            },
+            leak.cases,
+            escape(&leak.sequence)
+        );
+    }
+    timelines(out, &id, &f.case, f);
+    if !f.also.is_empty() {
+        let _ = writeln!(
+            out,
+            "<details>\n<summary>Also on this case: {} more finding{}</summary>\n<ul>",
+            f.also.len(),
+            if f.also.len() == 1 { "" } else { "s" }
+        );
+        for a in &f.also {
+            let _ = writeln!(
+                out,
+                "<li>{}{}</li>",
+                if a.error { "" } else { "(warning) " },
+                finding_line(a)
+            );
+        }
+        out.push_str("</ul>\n</details>\n");
+    }
+    let script = serde_json::to_string_pretty(&f.case).unwrap_or_else(|_| f.case.to_string());
+    let lines = script.lines().count();
+    let _ = writeln!(
+        out,
+        "<details{} class=\"script\">\n<summary>Minimal script ({lines} lines of JSON)</summary>\n<pre><code>{}</code></pre>\n</details>",
+        if lines <= SCRIPT_OPEN_LINES {
+            " open"
+        } else {
+            ""
+        },
+        escape(&script)
+    );
+    let labels = labels_of(&f.case);
+    let _ = writeln!(
+        out,
+        "<p>Coverage labels this script reaches: {}</p>",
+        if labels.is_empty() {
+            "none".to_owned()
+        } else {
+            labels
+                .iter()
+                .map(|l| format!("<code>{}</code>", escape(l)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    );
+    if !f.stderr.is_empty() {
+        let _ = writeln!(
+            out,
+            "<details>\n<summary>Standard error of the implementation during the case</summary>\n<pre>{}</pre>\n</details>",
+            escape(&f.stderr)
+        );
+    }
+    out.push_str("</article>\n");
+}
+
+/// What the embedded reference implementation records for `case`: the expected side.
+fn expected_observation(case: &Case) -> Result<Observation, String> {
+    in_process::<ReferenceLoop>("reference (embedded)")
+        .run_case(case)
+        .map_err(|e| e.0)
+}
+
+fn cells(out: &mut String, row: Option<&Row>, gap: &str) {
+    match row {
+        Some(r) => {
+            let num = match (r.index, r.at) {
+                (Some(i), _) => format!("#{i}"),
+                (None, Some(at)) => format!("@{at}"),
+                (None, None) => String::new(),
+            };
+            let n = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+            let _ = write!(
+                out,
+                "<td>{num}</td><td><span class=\"k k-{0}\">{0}</span></td><td>{1}</td><td>{2}</td><td><code>{3}</code></td><td class=\"detail\">{4}</td>",
+                r.kind.label(),
+                n(r.turn),
+                n(r.step),
+                escape(&r.name),
+                escape(&r.detail)
+            );
+        }
+        None => {
+            let _ = write!(out, "<td colspan=\"6\" class=\"gap\">{gap}</td>");
+        }
+    }
+}
+
+fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
+    out.push_str("<h4>Timelines: expected and observed</h4>\n");
+    let expected = match expected_observation(case) {
+        Ok(obs) => timeline(&obs),
+        Err(e) => {
+            let _ = writeln!(
+                out,
+                "<p>The reference implementation could not play this script, so there is no expected timeline: {}</p>",
+                escape(&e)
+            );
+            Vec::new()
+        }
+    };
+    let observed = timeline(&f.observed);
+    let live = requirement(f.requirement)
+        .is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live));
+    let first = divergence_row(&observed, f.finding.position, live, &f.finding.message);
+    let pairs = align(&expected, &observed);
+    // Where the first divergence goes: the observed row the finding names; else (something
+    // missing) the first row the two sides disagree on at or after its position.
+    let first_pair = match first {
+        Some(o) => pairs.iter().position(|(_, ob)| *ob == Some(o)),
+        None => {
+            let from = f.finding.position.unwrap_or(0);
+            pairs
+                .iter()
+                .position(|(e, o)| {
+                    (e.is_none() || o.is_none())
+                        && e.and_then(|e| expected[e].index)
+                            .or_else(|| o.and_then(|o| observed[o].index))
+                            .is_none_or(|i| i as u64 >= from)
+                })
+                .or_else(|| pairs.iter().position(|(e, o)| e.is_none() || o.is_none()))
+        }
+    };
+    let div = format!("{id}-first-divergence");
+    let _ = writeln!(
+        out,
+        "<p class=\"legend\">Expected: what the embedded reference implementation records for the minimal script. Observed: what the implementation recorded. One row per event: durable events by log index (<code>#n</code>), live events after the durable event they followed (<code>@n</code>: the log's length when emitted). Rows that say the same are side by side; a gap means the other side has no such event. {}</p>",
+        match first_pair {
+            Some(_) => format!(
+                "The <a href=\"#{div}\">first divergence</a> is marked “◆ first divergence”."
+            ),
+            None => "No row differs: the finding is about what the events carry (see the headline).".to_owned(),
+        }
+    );
+    let folded = pairs.len() > TIMELINE_OPEN_ROWS;
+    if folded {
+        let _ = writeln!(
+            out,
+            "<details>\n<summary>{} rows (long: open to read)</summary>",
+            pairs.len()
+        );
+    }
+    out.push_str(
+        "<table class=\"timeline\">\n<colgroup><col class=\"mark\"><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col></colgroup>\n\
+         <thead><tr><th rowspan=\"2\">mark</th><th colspan=\"6\" class=\"side\">expected (reference)</th><th colspan=\"6\" class=\"side\">observed (implementation)</th></tr>\n\
+         <tr><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th></tr></thead>\n<tbody>\n",
+    );
+    for (k, (e, o)) in pairs.iter().enumerate() {
+        let is_first = first_pair == Some(k);
+        let differs = e.is_none() || o.is_none();
+        let (class, mark) = if is_first {
+            (" class=\"first\"", "◆ first divergence")
+        } else if differs {
+            (" class=\"differs\"", "differs")
+        } else {
+            ("", "")
+        };
+        let row_id = if is_first {
+            format!(" id=\"{div}\"")
+        } else {
+            String::new()
+        };
+        let _ = write!(out, "<tr{row_id}{class}><td class=\"mark\">{mark}</td>");
+        cells(out, e.map(|i| &expected[i]), "— not expected —");
+        cells(out, o.map(|i| &observed[i]), "— missing —");
+        out.push_str("</tr>\n");
+    }
+    if pairs.is_empty() {
+        out.push_str("<tr><td colspan=\"13\" class=\"gap\">both sides recorded nothing</td></tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+    if folded {
+        out.push_str("</details>\n");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_leaves_no_markup() {
+        let hostile = "</script><img src=x onerror=alert(1)>\"'&\u{7}";
+        let e = escape(hostile);
+        assert_eq!(
+            e,
+            "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;\\u{7}"
+        );
+    }
+
+    #[test]
+    fn anchors_keep_only_safe_characters() {
+        assert_eq!(anchor(&["case", "2026-08", "CHUNK-1"]), "case-2026-08-CHUNK-1");
+        assert_eq!(anchor(&["a\"><b"]), "a---b");
+    }
+}
