@@ -334,7 +334,7 @@ mod tests {
     fn live_events_sit_after_the_durable_event_they_followed() {
         let o = obs(
             vec![event("turn/start", json!({"turn": 1})), chunk("a")],
-            vec![("agent/created", 0), ("agent/stream-chunk", 2), ("x", 1)],
+            vec![("agent/created", 0), ("x", 1), ("agent/stream-chunk", 2)],
         );
         let names: Vec<String> = timeline(&o).into_iter().map(|r| r.name).collect();
         assert_eq!(
