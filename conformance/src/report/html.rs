@@ -654,6 +654,125 @@ mod tests {
         );
     }
 
+    const HOSTILE: &str = "</script><img src=x onerror=alert(1)><!--";
+
+    /// A report whose every user-controlled string is hostile markup: the implementation's
+    /// name, the script's prompt, the recorded events and live names, the finding, the replay
+    /// command and stderr.
+    fn hostile_report() -> RunReport {
+        let case: Case = serde_json::from_value(serde_json::json!({
+            "profile": "2026-08",
+            "script": {"actions": [{"action": "prompt", "text": HOSTILE, "calls": [{"chunks": [
+                {"type": "block-start", "index": 0, "blockType": "text"},
+                {"type": "text-delta", "index": 0, "text": HOSTILE},
+                {"type": "finish", "reason": {"kind": "stop"}}
+            ]}]}]}
+        }))
+        .expect("a case");
+        let event = |v: serde_json::Value| -> crate::vocab::durable::SessionEvent {
+            serde_json::from_value(v).expect("an event")
+        };
+        let observed = Observation {
+            log: vec![
+                event(serde_json::json!({"type": format!("x/{HOSTILE}"), "data": {"turn": 1, HOSTILE: HOSTILE}})),
+                event(serde_json::json!({"type": "assistant/chunk", "data": {"turn": 1, "step": 1,
+                    "chunk": {"type": "text-delta", "index": 0, "text": HOSTILE}}})),
+                event(serde_json::json!({"type": "user/message", "data": {"content": [{"type": "text", "text": HOSTILE}],
+                    "source": {"kind": HOSTILE}}})),
+            ],
+            live: vec![crate::vocab::live::LiveEmit {
+                event: format!("agent/{HOSTILE}"),
+                agent: Some(HOSTILE.into()),
+                data: serde_json::json!({"k": HOSTILE}),
+                at: Some(1),
+            }],
+            ..Observation::default()
+        };
+        let finding = Finding {
+            requirement: "CHUNK-1",
+            error: true,
+            position: Some(1),
+            message: format!("`{HOSTILE}` and {HOSTILE}"),
+            expected: vec![HOSTILE.into()],
+            observed: vec![HOSTILE.into()],
+            origin: crate::oracle::Origin::Oracle,
+        };
+        let failure = Failure {
+            requirement: "CHUNK-1",
+            attributed_to: None,
+            case_id: case.id(),
+            case: case.clone(),
+            finding: finding.clone(),
+            also: vec![finding],
+            original: case,
+            original_chunks: 3,
+            shrunk_chunks: 3,
+            shrink_steps: 0,
+            shrink_bounded: false,
+            from_corpus: true,
+            case_file: Some(format!("{HOSTILE}.json")),
+            replay: format!("mirrorless replay {HOSTILE}"),
+            stderr: HOSTILE.into(),
+            leak: Some(crate::suite::StateLeak {
+                sequence: HOSTILE.into(),
+                cases: 1,
+                reproduced: true,
+            }),
+            observed,
+        };
+        RunReport {
+            implementation: HOSTILE.into(),
+            seed: 1,
+            ci: true,
+            partition: None,
+            deny_warnings: false,
+            profiles: vec![ProfileReport {
+                profile: Profile::V2026_08,
+                generated: 1,
+                replayed: 0,
+                failed_cases: 1,
+                warned_cases: 0,
+                faulted_cases: 0,
+                seconds: 0.0,
+                cases_per_second: 0.0,
+                requirements: Vec::new(),
+                coverage: Vec::new(),
+                failures: vec![failure],
+                warnings: Vec::new(),
+                deny_warnings: false,
+                partition: None,
+                whole_run_generated: 1,
+                whole_run_replayed: 0,
+                case_ids: Default::default(),
+            }],
+            problems: vec![HOSTILE.into()],
+        }
+    }
+
+    #[test]
+    fn hostile_payloads_are_text_never_markup() {
+        let html = render_html(&hostile_report());
+        assert!(!html.contains("<script"), "no script element: {html}");
+        assert!(!html.contains("<img"), "no img element");
+        assert!(!html.contains("<!--"), "no comment opened");
+        assert!(html.contains("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&lt;!--"));
+        // Every tag in the page is one the renderer writes itself.
+        let allowed = [
+            "!DOCTYPE", "html", "head", "meta", "title", "style", "body", "header", "h1", "h2",
+            "h3", "h4", "p", "span", "strong", "code", "pre", "nav", "ul", "li", "a", "section",
+            "table", "caption", "thead", "tbody", "tr", "th", "td", "details", "summary",
+            "article", "colgroup", "col",
+        ];
+        for (i, _) in html.match_indices('<') {
+            let name: String = html[i + 1..]
+                .trim_start_matches('/')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '!')
+                .collect();
+            assert!(allowed.contains(&name.as_str()), "unexpected tag <{name} at byte {i}");
+        }
+    }
+
     #[test]
     fn anchors_keep_only_safe_characters() {
         assert_eq!(anchor(&["case", "2026-08", "CHUNK-1"]), "case-2026-08-CHUNK-1");
