@@ -21,8 +21,11 @@ use std::fmt::Write as _;
 
 /// A script longer than this many lines (pretty-printed) starts folded.
 const SCRIPT_OPEN_LINES: usize = 60;
-/// A timeline longer than this many rows starts folded after the first divergence's window.
+/// How many rows of a timeline show open from the first divergence's context on; the rest
+/// is folded.
 const TIMELINE_OPEN_ROWS: usize = 400;
+/// How many rows before the first divergence show with it (the earlier ones are folded).
+const CONTEXT_ROWS: usize = 6;
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -42,7 +45,8 @@ th { background: #eee; }
 .s-warn { background: #fff1cc; color: #6b4a00; border-color: #b58100; }
 .s-pass { background: #e2f4e4; color: #1d5e24; border-color: #2e7d32; }
 .s-skip { background: #eceff1; color: #455a64; border-color: #90a4ae; }
-.counts span { margin-right: 1rem; }
+.counts .count { margin-right: 1.2rem; white-space: nowrap; }
+.nowrap { white-space: nowrap; }
 .failure { border: 1px solid #ccc; border-left: 6px solid #c62828; padding: .2rem 1rem 1rem; margin: 1rem 0; }
 .failure.warning { border-left-color: #b58100; }
 .headline { font-size: 1.05rem; font-weight: 600; }
@@ -53,7 +57,7 @@ th { background: #eee; }
 .timeline col.name { width: 11rem; } .timeline col.mark { width: 7.5rem; }
 .timeline th.side { text-align: center; font-size: .9rem; }
 .timeline td.gap { color: #666; font-style: italic; background: #fafafa; }
-.timeline tr.differs td { background: #fff6f5; }
+.timeline tr.only td.mark { color: #555; font-weight: normal; font-style: italic; }
 .timeline tr.first td { background: #fde2e1; border-top: 3px solid #c62828; border-bottom: 3px solid #c62828; }
 .timeline td.mark { font-weight: bold; color: #8a1111; }
 .k { display: inline-block; padding: 0 .25rem; border-radius: .2rem; font-size: .75rem; border: 1px solid #bbb; }
@@ -165,8 +169,8 @@ pub fn render_html(report: &RunReport) -> String {
     );
     let _ = writeln!(
         out,
-        "<p>Implementation <strong>{}</strong>, seed <code>{}</code>{}{} (reproduce with <code>--seed {}</code>) — {}</p>\n</header>",
-        escape(&report.implementation),
+        "<p>Implementation <strong>{}</strong>, seed <code>{}</code>{}{} (reproduce with <code class=\"nowrap\">--seed {}</code>) — {}</p>\n</header>",
+        prose(&report.implementation),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report
@@ -198,6 +202,7 @@ pub fn render_html(report: &RunReport) -> String {
         }
         out.push_str("</ul>\n</nav>\n");
     }
+    summary_table(&mut out, report);
     for p in &report.profiles {
         profile_section(&mut out, p);
     }
@@ -212,6 +217,36 @@ pub fn render_html(report: &RunReport) -> String {
     }
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// Counts of a profile's requirements: failed, warned, passed, skipped.
+fn counts(p: &ProfileReport) -> [usize; 4] {
+    let mut counts = [0usize; 4];
+    for r in &p.requirements {
+        counts[usize::from(status_cell(r).2)] += 1;
+    }
+    counts
+}
+
+/// One row per profile at the top: its verdict and counts, linking to its section.
+fn summary_table(out: &mut String, report: &RunReport) {
+    out.push_str("<table class=\"summary\">\n<caption>Profiles of this run</caption>\n<thead><tr><th>profile</th><th>verdict</th><th>cases</th><th>failed</th><th>warned</th><th>passed</th><th>skipped</th></tr></thead>\n<tbody>\n");
+    for p in &report.profiles {
+        let profile = p.profile.to_string();
+        let (verdict, class) = profile_verdict(p);
+        let c = counts(p);
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"#{}\">{profile}</a></td><td><span class=\"badge {class}\">{verdict}</span></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            anchor(&["profile", &profile]),
+            p.generated + p.replayed,
+            c[0],
+            c[1],
+            c[2],
+            c[3]
+        );
+    }
+    out.push_str("</tbody>\n</table>\n");
 }
 
 fn profile_section(out: &mut String, p: &ProfileReport) {
@@ -257,14 +292,11 @@ fn profile_section(out: &mut String, p: &ProfileReport) {
 fn requirement_table(out: &mut String, p: &ProfileReport) {
     let mut rows: Vec<&RequirementResult> = p.requirements.iter().collect();
     rows.sort_by_key(|r| status_cell(r).2);
-    let mut counts = [0usize; 4];
-    for r in &rows {
-        counts[usize::from(status_cell(r).2)] += 1;
-    }
+    let counts = counts(p);
     let crashed = p.failures.iter().any(|f| f.requirement == CRASH);
     let _ = writeln!(
         out,
-        "<p class=\"counts\"><span class=\"badge s-fail\">failed</span> {}{} <span class=\"badge s-warn\">warned</span> {} <span class=\"badge s-pass\">passed</span> {} <span class=\"badge s-skip\">skipped</span> {}</p>",
+        "<p class=\"counts\">Requirements: <span class=\"count\"><span class=\"badge s-fail\">failed</span> {}{}</span> <span class=\"count\"><span class=\"badge s-warn\">warned</span> {}</span> <span class=\"count\"><span class=\"badge s-pass\">passed</span> {}</span> <span class=\"count\"><span class=\"badge s-skip\">skipped</span> {}</span></p>",
         counts[0],
         if crashed { " (and a crash)" } else { "" },
         counts[1],
@@ -484,7 +516,7 @@ fn failure_article(out: &mut String, profile: Profile, f: &Failure) {
         }
         out.push_str("</ul>\n</details>\n");
     }
-    let script = serde_json::to_string_pretty(&f.case).unwrap_or_else(|_| f.case.to_string());
+    let script = super::json_layout::layout(&f.case.to_string());
     let lines = script.lines().count();
     let _ = writeln!(
         out,
@@ -590,7 +622,7 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
     let div = format!("{id}-first-divergence");
     let _ = writeln!(
         out,
-        "<p class=\"legend\">Expected: what the embedded reference implementation records for the minimal script. Observed: what the implementation recorded. One row per event: durable events by log index (<code>#n</code>), live events after the durable event they followed (<code>@n</code>: the log's length when emitted). Rows that say the same are side by side; a gap means the other side has no such event. {}</p>",
+        "<p class=\"legend\">Expected: what the embedded reference implementation records for the minimal script. Observed: what the implementation recorded. One row per event: durable events by log index (<code>#n</code>), live events after the durable event they followed (<code>@n</code>: the log's length when emitted). Rows that say the same are side by side; “only expected” and “only observed” rows have no counterpart on the other side, which is not by itself a violation (an implementation may record more events than the reference, a plugin's or extra live events): the headline says what breaks the spec. {}</p>",
         match first_pair {
             Some(_) => format!(
                 "The <a href=\"#{div}\">first divergence</a> is marked “◆ first divergence”."
@@ -598,45 +630,81 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
             None => "No row differs: the finding is about what the events carry (see the headline).".to_owned(),
         }
     );
-    let folded = pairs.len() > TIMELINE_OPEN_ROWS;
-    if folded {
+    let rows = Rows {
+        expected: &expected,
+        observed: &observed,
+        pairs: &pairs,
+        first: first_pair,
+        anchor: &div,
+    };
+    // The rows well before the first divergence are folded, so that it shows without scrolling
+    // through a long run-up; so are the rows far after it.
+    let from = first_pair
+        .filter(|k| *k > CONTEXT_ROWS * 2)
+        .map_or(0, |k| k - CONTEXT_ROWS);
+    let to = pairs.len().min(from + TIMELINE_OPEN_ROWS);
+    if from > 0 {
         let _ = writeln!(
             out,
-            "<details>\n<summary>{} rows (long: open to read)</summary>",
+            "<details class=\"before\">\n<summary>Rows 1–{from}, before the first divergence (open to read)</summary>"
+        );
+        rows.table(out, 0..from);
+        out.push_str("</details>\n");
+    }
+    rows.table(out, from..to);
+    if to < pairs.len() {
+        let _ = writeln!(
+            out,
+            "<details class=\"after\">\n<summary>Rows {}–{} (open to read)</summary>",
+            to + 1,
             pairs.len()
         );
-    }
-    out.push_str(
-        "<table class=\"timeline\">\n<colgroup><col class=\"mark\"><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col></colgroup>\n\
-         <thead><tr><th rowspan=\"2\">mark</th><th colspan=\"6\" class=\"side\">expected (reference)</th><th colspan=\"6\" class=\"side\">observed (implementation)</th></tr>\n\
-         <tr><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th></tr></thead>\n<tbody>\n",
-    );
-    for (k, (e, o)) in pairs.iter().enumerate() {
-        let is_first = first_pair == Some(k);
-        let differs = e.is_none() || o.is_none();
-        let (class, mark) = if is_first {
-            (" class=\"first\"", "◆ first divergence")
-        } else if differs {
-            (" class=\"differs\"", "differs")
-        } else {
-            ("", "")
-        };
-        let row_id = if is_first {
-            format!(" id=\"{div}\"")
-        } else {
-            String::new()
-        };
-        let _ = write!(out, "<tr{row_id}{class}><td class=\"mark\">{mark}</td>");
-        cells(out, e.map(|i| &expected[i]), "— not expected —");
-        cells(out, o.map(|i| &observed[i]), "— missing —");
-        out.push_str("</tr>\n");
-    }
-    if pairs.is_empty() {
-        out.push_str("<tr><td colspan=\"13\" class=\"gap\">both sides recorded nothing</td></tr>\n");
-    }
-    out.push_str("</tbody>\n</table>\n");
-    if folded {
+        rows.table(out, to..pairs.len());
         out.push_str("</details>\n");
+    }
+}
+
+/// The aligned rows of one counterexample, written as one or more tables of the same columns.
+struct Rows<'a> {
+    expected: &'a [Row],
+    observed: &'a [Row],
+    pairs: &'a [(Option<usize>, Option<usize>)],
+    first: Option<usize>,
+    anchor: &'a str,
+}
+
+impl Rows<'_> {
+    fn table(&self, out: &mut String, range: std::ops::Range<usize>) {
+        out.push_str(
+            "<table class=\"timeline\">\n<colgroup><col class=\"mark\"><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col><col class=\"num\"><col class=\"kind\"><col class=\"ts\"><col class=\"ts\"><col class=\"name\"><col></colgroup>\n\
+             <thead><tr><th rowspan=\"2\">mark</th><th colspan=\"6\" class=\"side\">expected (reference)</th><th colspan=\"6\" class=\"side\">observed (implementation)</th></tr>\n\
+             <tr><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th><th>#</th><th>kind</th><th>turn</th><th>step</th><th>event</th><th>detail</th></tr></thead>\n<tbody>\n",
+        );
+        if self.pairs.is_empty() {
+            out.push_str(
+                "<tr><td colspan=\"13\" class=\"gap\">both sides recorded nothing</td></tr>\n",
+            );
+        }
+        for k in range {
+            let (e, o) = self.pairs[k];
+            let (attrs, mark) = if self.first == Some(k) {
+                (
+                    format!(" id=\"{}\" class=\"first\"", self.anchor),
+                    "◆ first divergence",
+                )
+            } else {
+                match (e, o) {
+                    (Some(_), None) => (" class=\"only\"".to_owned(), "only expected"),
+                    (None, Some(_)) => (" class=\"only\"".to_owned(), "only observed"),
+                    _ => (String::new(), ""),
+                }
+            };
+            let _ = write!(out, "<tr{attrs}><td class=\"mark\">{mark}</td>");
+            cells(out, e.map(|i| &self.expected[i]), "— not in the reference —");
+            cells(out, o.map(|i| &self.observed[i]), "— not recorded —");
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
     }
 }
 

@@ -6,6 +6,7 @@
 //! (`timeline.rs`).
 
 mod html;
+mod json_layout;
 pub mod timeline;
 
 pub use html::{escape as html_escape, render_html};
