@@ -8,7 +8,7 @@
 //! reads the same without JavaScript: long parts are `<details>`. Everything that comes from
 //! the implementation or the script (payloads, names, stderr) is escaped.
 
-use super::timeline::{Row, align, divergence_row, timeline};
+use super::timeline::{Row, align, aligns_by_content, divergence_row, timeline};
 use crate::driver::{Driver, Observation, in_process};
 use crate::oracle::{CRASH, Finding};
 use crate::reference::ReferenceLoop;
@@ -26,6 +26,9 @@ const SCRIPT_OPEN_LINES: usize = 60;
 const TIMELINE_OPEN_ROWS: usize = 400;
 /// How many rows before the first divergence show with it (the earlier ones are folded).
 const CONTEXT_ROWS: usize = 6;
+/// How many rows the folded rest of a timeline shows at most: an unshrunk case can hold up to
+/// `--max-case-events` events, more than a page should carry.
+const FOLDED_ROWS: usize = 5_000;
 
 const STYLE: &str = r#"
 :root { color-scheme: light; }
@@ -602,6 +605,12 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
         .is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live));
     let first = divergence_row(&observed, f.finding.position, live, &f.finding.message);
     let pairs = align(&expected, &observed);
+    if !aligns_by_content(expected.len(), observed.len()) {
+        let _ = writeln!(
+            out,
+            "<p>These timelines are too long to align by what each event says: their rows are paired by position.</p>"
+        );
+    }
     // Where the first divergence goes: the observed row the finding names; else (something
     // missing) the first row the two sides disagree on at or after its position.
     let first_pair = match first {
@@ -652,15 +661,22 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
         out.push_str("</details>\n");
     }
     rows.table(out, from..to);
-    if to < pairs.len() {
+    let last = pairs.len().min(to + FOLDED_ROWS);
+    if to < last {
         let _ = writeln!(
             out,
-            "<details class=\"after\">\n<summary>Rows {}–{} (open to read)</summary>",
+            "<details class=\"after\">\n<summary>Rows {}–{last} (open to read)</summary>",
             to + 1,
-            pairs.len()
         );
-        rows.table(out, to..pairs.len());
+        rows.table(out, to..last);
         out.push_str("</details>\n");
+    }
+    if last < pairs.len() {
+        let _ = writeln!(
+            out,
+            "<p>{} more rows are left out of this page: <code>mirrorless replay CASE.json --log</code> prints the observed log and trace whole.</p>",
+            pairs.len() - last
+        );
     }
 }
 
@@ -839,6 +855,22 @@ mod tests {
                 .collect();
             assert!(allowed.contains(&name.as_str()), "unexpected tag <{name} at byte {i}");
         }
+    }
+
+    #[test]
+    fn a_huge_observed_log_leaves_rows_out_with_a_note() {
+        let mut report = hostile_report();
+        let f = &mut report.profiles[0].failures[0];
+        let chunk: crate::vocab::durable::SessionEvent = serde_json::from_value(serde_json::json!({
+            "type": "assistant/chunk",
+            "data": {"turn": 1, "step": 1, "chunk": {"type": "text-delta", "index": 0, "text": "x"}}
+        }))
+        .expect("an event");
+        f.observed.log = vec![chunk; 20_000];
+        let html = render_html(&report);
+        let shown = html.matches("<td>#").count();
+        assert!(shown < 6_000, "{shown} rows on the page");
+        assert!(html.contains("more rows are left out of this page"));
     }
 
     #[test]

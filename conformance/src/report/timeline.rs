@@ -233,11 +233,16 @@ fn live_row(l: &LiveEmit, at: u64) -> Row {
     }
 }
 
+/// Whether [`align`] pairs timelines of these lengths by content (otherwise by position).
+pub fn aligns_by_content(expected: usize, observed: usize) -> bool {
+    expected.saturating_mul(observed) <= ALIGN_CELLS
+}
+
 /// Two timelines aligned: each pair is one report row, with the expected row's index, the
 /// observed row's, or both when they say the same thing. Rows keep their order on both sides.
 pub fn align(expected: &[Row], observed: &[Row]) -> Vec<(Option<usize>, Option<usize>)> {
     let (n, m) = (expected.len(), observed.len());
-    if n.saturating_mul(m) > ALIGN_CELLS {
+    if !aligns_by_content(n, m) {
         return (0..n.max(m))
             .map(|i| ((i < n).then_some(i), (i < m).then_some(i)))
             .collect();
