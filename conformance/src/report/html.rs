@@ -8,7 +8,9 @@
 //! reads the same without JavaScript: long parts are `<details>`. Everything that comes from
 //! the implementation or the script (payloads, names, stderr) is escaped.
 
-use super::timeline::{Row, align, aligns_by_content, divergence_row, timeline};
+use super::timeline::{
+    Row, align, aligns_by_content, divergence_row, first_divergence, timeline,
+};
 use crate::driver::{Driver, Observation, in_process};
 use crate::oracle::{CRASH, Finding};
 use crate::reference::ReferenceLoop;
@@ -63,6 +65,7 @@ th { background: #eee; }
 .timeline tr.only td.mark { color: #555; font-weight: normal; font-style: italic; }
 .timeline tr.first td { background: #fde2e1; border-top: 3px solid #c62828; border-bottom: 3px solid #c62828; }
 .timeline td.mark { font-weight: bold; color: #8a1111; }
+.timeline tr.finding td { border-bottom: 2px dashed #c62828; }
 .k { display: inline-block; padding: 0 .25rem; border-radius: .2rem; font-size: .75rem; border: 1px solid #bbb; }
 .k-turn { background: #e3ecfa; } .k-step { background: #eef3fb; } .k-chunk { background: #f4f4f4; }
 .k-steering { background: #f3e5f5; } .k-message { background: #e8f5e9; } .k-tool { background: #fff8e1; }
@@ -611,10 +614,12 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
             "<p>These timelines are too long to align by what each event says: their rows are paired by position.</p>"
         );
     }
-    // Where the first divergence goes: the observed row the finding names; else (something
-    // missing) the first row the two sides disagree on at or after its position.
-    let first_pair = match first {
-        Some(o) => pairs.iter().position(|(_, ob)| *ob == Some(o)),
+    // Where the first divergence goes: at the observed row the finding names (or the rows
+    // missing right around it); else (something missing at the end) the first row the two
+    // sides disagree on at or after its position.
+    let finding_pair = first.and_then(|o| pairs.iter().position(|(_, ob)| *ob == Some(o)));
+    let first_pair = match finding_pair {
+        Some(k) => Some(first_divergence(&pairs, k)),
         None => {
             let from = f.finding.position.unwrap_or(0);
             pairs
@@ -634,7 +639,7 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
         "<p class=\"legend\">Expected: what the embedded reference implementation records for the minimal script. Observed: what the implementation recorded. One row per event: durable events by log index (<code>#n</code>), live events after the durable event they followed (<code>@n</code>: the log's length when emitted). Rows that say the same are side by side; “only expected” and “only observed” rows have no counterpart on the other side, which is not by itself a violation (an implementation may record more events than the reference, a plugin's or extra live events): the headline says what breaks the spec. {}</p>",
         match first_pair {
             Some(_) => format!(
-                "The <a href=\"#{div}\">first divergence</a> is marked “◆ first divergence”."
+                "The <a href=\"#{div}\">first divergence</a> is marked “◆ first divergence” (and the row at the finding's log position, when it is another one, “the finding's log #n”)."
             ),
             None => "No row differs: the finding is about what the events carry (see the headline).".to_owned(),
         }
@@ -644,6 +649,8 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
         observed: &observed,
         pairs: &pairs,
         first: first_pair,
+        finding: finding_pair.filter(|k| Some(*k) != first_pair),
+        position: f.finding.position,
         anchor: &div,
     };
     // The rows well before the first divergence are folded, so that it shows without scrolling
@@ -686,6 +693,9 @@ struct Rows<'a> {
     observed: &'a [Row],
     pairs: &'a [(Option<usize>, Option<usize>)],
     first: Option<usize>,
+    /// The row the finding's position names, when the first divergence is another row.
+    finding: Option<usize>,
+    position: Option<u64>,
     anchor: &'a str,
 }
 
@@ -706,13 +716,21 @@ impl Rows<'_> {
             let (attrs, mark) = if self.first == Some(k) {
                 (
                     format!(" id=\"{}\" class=\"first\"", self.anchor),
-                    "◆ first divergence",
+                    "◆ first divergence".to_owned(),
+                )
+            } else if self.finding == Some(k) {
+                (
+                    " class=\"finding\"".to_owned(),
+                    format!(
+                        "the finding's log #{}",
+                        self.position.map(|p| p.to_string()).unwrap_or_default()
+                    ),
                 )
             } else {
                 match (e, o) {
-                    (Some(_), None) => (" class=\"only\"".to_owned(), "only expected"),
-                    (None, Some(_)) => (" class=\"only\"".to_owned(), "only observed"),
-                    _ => (String::new(), ""),
+                    (Some(_), None) => (" class=\"only\"".to_owned(), "only expected".to_owned()),
+                    (None, Some(_)) => (" class=\"only\"".to_owned(), "only observed".to_owned()),
+                    _ => (String::new(), String::new()),
                 }
             };
             let _ = write!(out, "<tr{attrs}><td class=\"mark\">{mark}</td>");

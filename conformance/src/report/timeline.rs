@@ -303,6 +303,29 @@ pub fn divergence_row(
         .position(|r| r.index.is_some_and(|i| i as u64 == position))
 }
 
+/// The pair where the first divergence shows, given the pair `k` of the row a finding names.
+/// That row, when the two sides differ there; when they agree there (a turn that ended too
+/// early is itself an ordinary `turn/end`), the rows only the expected side has right before
+/// it (from the first of them) or else right after it: what the implementation left out.
+pub fn first_divergence(pairs: &[(Option<usize>, Option<usize>)], k: usize) -> usize {
+    let only_expected = |i: usize| matches!(pairs.get(i), Some((Some(_), None)));
+    let matched = matches!(pairs.get(k), Some((Some(_), Some(_))));
+    if !matched {
+        return k;
+    }
+    if k > 0 && only_expected(k - 1) {
+        let mut start = k - 1;
+        while start > 0 && only_expected(start - 1) {
+            start -= 1;
+        }
+        return start;
+    }
+    if only_expected(k + 1) {
+        return k + 1;
+    }
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -369,6 +392,19 @@ mod tests {
         );
         assert_eq!(e[1].kind, RowKind::Chunk);
         assert_eq!(e[1].detail, "text-delta[0] \"b\"");
+    }
+
+    #[test]
+    fn the_first_divergence_is_what_is_missing_around_an_agreeing_row() {
+        let (m, e, o) = ((Some(0), Some(0)), (Some(0), None), (None, Some(0)));
+        // The finding's row differs: it is the divergence.
+        assert_eq!(first_divergence(&[m, o, e], 1), 1);
+        // It agrees: the expected-only rows before it, from the first.
+        assert_eq!(first_divergence(&[m, e, e, m, m], 3), 1);
+        // …or right after it.
+        assert_eq!(first_divergence(&[m, m, e, e], 1), 2);
+        // An extra observed row next to it is not what is missing.
+        assert_eq!(first_divergence(&[o, m, o], 1), 1);
     }
 
     #[test]
