@@ -182,7 +182,9 @@ fn assert_shows(dom: &str, page: &str, wants: &[&str]) {
 
 #[test]
 fn a_broken_fixture_report_renders_with_both_timelines_and_the_divergence() {
-    let Some(chromium) = chromium_or_skip("a_broken_fixture_report_renders_with_both_timelines_and_the_divergence") else {
+    let Some(chromium) =
+        chromium_or_skip("a_broken_fixture_report_renders_with_both_timelines_and_the_divergence")
+    else {
         return;
     };
     let cases = [
@@ -222,10 +224,15 @@ fn a_broken_fixture_report_renders_with_both_timelines_and_the_divergence() {
         // The marker row is a row of the timeline table, after the article's headline.
         let at = dom.find(&article).expect("the article");
         let tail = &dom[at..];
-        let table = tail.find("<table class=\"timeline\">").expect("a timeline table");
+        let table = tail
+            .find("<table class=\"timeline\">")
+            .expect("a timeline table");
         let row = tail.find(&marker).expect("the marker");
         let end = tail.find("</table>").expect("the table ends");
-        assert!(table < row && row < end, "{name}: the marker is inside the timeline");
+        assert!(
+            table < row && row < end,
+            "{name}: the marker is inside the timeline"
+        );
         assert!(!dom.contains("<script"), "{name}: the page has no script");
         screenshot(&chromium, &page, name);
     }
@@ -249,6 +256,9 @@ fn the_reference_report_renders_conformant() {
             "<span class=\"badge s-pass\">pass</span>",
         ],
     );
-    assert!(!dom.contains("<article"), "no counterexample on a conformant run");
+    assert!(
+        !dom.contains("<article"),
+        "no counterexample on a conformant run"
+    );
     screenshot(&chromium, &page, "reference");
 }

@@ -33,7 +33,10 @@ fn the_reference_report_is_pinned() {
         suite::run(&mut driver, &config(Profile::ALL.to_vec()), &mut |_| {}).expect("no fault");
     let html = render_html(&report);
     assert!(html.contains("id=\"verdict\">conformant</span>"));
-    assert!(!html.contains("<article"), "a conformant run has no counterexample");
+    assert!(
+        !html.contains("<article"),
+        "a conformant run has no counterexample"
+    );
     insta::assert_snapshot!("html_reference", html);
 }
 
@@ -85,7 +88,12 @@ fn output_refuses_a_directory_and_writes_only_the_file() {
         .current_dir(dir.path())
         .output()
         .expect("mirrorless runs");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.stdout.is_empty(), "nothing on stdout with --output");
     let html = std::fs::read_to_string(&file).expect("the report was written");
     assert!(html.starts_with("<!DOCTYPE html>"));
@@ -93,5 +101,9 @@ fn output_refuses_a_directory_and_writes_only_the_file() {
         .expect("listing")
         .map(|e| e.expect("entry").file_name())
         .collect();
-    assert_eq!(written, [std::ffi::OsString::from("run.html")], "only that file");
+    assert_eq!(
+        written,
+        [std::ffi::OsString::from("run.html")],
+        "only that file"
+    );
 }

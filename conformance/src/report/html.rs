@@ -8,9 +8,7 @@
 //! reads the same without JavaScript: long parts are `<details>`. Everything that comes from
 //! the implementation or the script (payloads, names, stderr) is escaped.
 
-use super::timeline::{
-    Row, align, aligns_by_content, divergence_row, first_divergence, timeline,
-};
+use super::timeline::{Row, align, aligns_by_content, divergence_row, first_divergence, timeline};
 use crate::driver::{Driver, Observation, in_process};
 use crate::oracle::{CRASH, Finding};
 use crate::reference::ReferenceLoop;
@@ -604,8 +602,8 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
         }
     };
     let observed = timeline(&f.observed);
-    let live = requirement(f.requirement)
-        .is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live));
+    let live =
+        requirement(f.requirement).is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live));
     let first = divergence_row(&observed, f.finding.position, live, &f.finding.message);
     let pairs = align(&expected, &observed);
     if !aligns_by_content(expected.len(), observed.len()) {
@@ -641,7 +639,9 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
             Some(_) => format!(
                 "The <a href=\"#{div}\">first divergence</a> is marked “◆ first divergence” (and the row at the finding's log position, when it is another one, “the finding's log #n”)."
             ),
-            None => "No row differs: the finding is about what the events carry (see the headline).".to_owned(),
+            None =>
+                "No row differs: the finding is about what the events carry (see the headline)."
+                    .to_owned(),
         }
     );
     let rows = Rows {
@@ -734,7 +734,11 @@ impl Rows<'_> {
                 }
             };
             let _ = write!(out, "<tr{attrs}><td class=\"mark\">{mark}</td>");
-            cells(out, e.map(|i| &self.expected[i]), "— not in the reference —");
+            cells(
+                out,
+                e.map(|i| &self.expected[i]),
+                "— not in the reference —",
+            );
             cells(out, o.map(|i| &self.observed[i]), "— not recorded —");
             out.push_str("</tr>\n");
         }
@@ -776,11 +780,17 @@ mod tests {
         };
         let observed = Observation {
             log: vec![
-                event(serde_json::json!({"type": format!("x/{HOSTILE}"), "data": {"turn": 1, HOSTILE: HOSTILE}})),
-                event(serde_json::json!({"type": "assistant/chunk", "data": {"turn": 1, "step": 1,
-                    "chunk": {"type": "text-delta", "index": 0, "text": HOSTILE}}})),
-                event(serde_json::json!({"type": "user/message", "data": {"content": [{"type": "text", "text": HOSTILE}],
-                    "source": {"kind": HOSTILE}}})),
+                event(
+                    serde_json::json!({"type": format!("x/{HOSTILE}"), "data": {"turn": 1, HOSTILE: HOSTILE}}),
+                ),
+                event(
+                    serde_json::json!({"type": "assistant/chunk", "data": {"turn": 1, "step": 1,
+                    "chunk": {"type": "text-delta", "index": 0, "text": HOSTILE}}}),
+                ),
+                event(
+                    serde_json::json!({"type": "user/message", "data": {"content": [{"type": "text", "text": HOSTILE}],
+                    "source": {"kind": HOSTILE}}}),
+                ),
             ],
             live: vec![crate::vocab::live::LiveEmit {
                 event: format!("agent/{HOSTILE}"),
@@ -871,7 +881,10 @@ mod tests {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '!')
                 .collect();
-            assert!(allowed.contains(&name.as_str()), "unexpected tag <{name} at byte {i}");
+            assert!(
+                allowed.contains(&name.as_str()),
+                "unexpected tag <{name} at byte {i}"
+            );
         }
     }
 
@@ -893,7 +906,10 @@ mod tests {
 
     #[test]
     fn anchors_keep_only_safe_characters() {
-        assert_eq!(anchor(&["case", "2026-08", "CHUNK-1"]), "case-2026-08-CHUNK-1");
+        assert_eq!(
+            anchor(&["case", "2026-08", "CHUNK-1"]),
+            "case-2026-08-CHUNK-1"
+        );
         assert_eq!(anchor(&["a\"><b"]), "a---b");
     }
 }

@@ -720,14 +720,7 @@ fn run_profile(
                 continue;
             };
             let replay = driver.replay_command(path);
-            let failure = as_found(
-                case,
-                finding,
-                &verdict,
-                Some(path.clone()),
-                replay,
-                &obs,
-            );
+            let failure = as_found(case, finding, &verdict, Some(path.clone()), replay, &obs);
             on(Progress::Shrunk(&failure));
             if target.error() {
                 failures.push(failure);
