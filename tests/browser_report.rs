@@ -95,7 +95,7 @@ fn out_dir() -> PathBuf {
 fn report(name: &str, args: &[&str], want_exit: i32) -> PathBuf {
     let html = out_dir().join(format!("{name}.html"));
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
-    cmd.args(["run", "--ci", "--no-corpus", "--format", "html", "--output"])
+    cmd.args(["run", "--ci", "--format", "html", "--output"])
         .arg(&html)
         .args(args);
     let out = run(cmd, "mirrorless run");
@@ -200,7 +200,18 @@ fn a_broken_fixture_report_renders_with_both_timelines_and_the_divergence() {
         ),
     ];
     for (name, id, fixture) in cases {
-        let page = report(name, &["--profile", "2026-08", "--", "python3", fixture], 1);
+        let page = report(
+            name,
+            &[
+                "--no-corpus",
+                "--profile",
+                "2026-08",
+                "--",
+                "python3",
+                fixture,
+            ],
+            1,
+        );
         let dom = dump_dom(&chromium, &page, name);
         let article = format!("<article class=\"failure\" id=\"case-2026-08-{id}\">");
         let marker = format!(
@@ -243,7 +254,7 @@ fn the_reference_report_renders_conformant() {
     let Some(chromium) = chromium_or_skip("the_reference_report_renders_conformant") else {
         return;
     };
-    let page = report("reference", &[], 0);
+    let page = report("reference", &["--no-corpus"], 0);
     let dom = dump_dom(&chromium, &page, "reference");
     assert_shows(
         &dom,
@@ -261,4 +272,50 @@ fn the_reference_report_renders_conformant() {
         "no counterexample on a conformant run"
     );
     screenshot(&chromium, &page, "reference");
+}
+
+#[test]
+fn hostile_payloads_stay_text_in_the_browser() {
+    let Some(chromium) = chromium_or_skip("hostile_payloads_stay_text_in_the_browser") else {
+        return;
+    };
+    let corpus = out_dir().join("hostile-corpus");
+    let _ = std::fs::remove_dir_all(&corpus);
+    std::fs::create_dir_all(&corpus).expect("the corpus directory");
+    std::fs::copy(
+        "fixtures/reports/hostile-case.json",
+        corpus.join("\"><img src=x onerror=alert(2)>.json"),
+    )
+    .expect("the case file");
+    let corpus_arg = corpus.display().to_string();
+    let page = report(
+        "hostile",
+        &[
+            "--profile",
+            "2026-08",
+            "--cases",
+            "0",
+            "--no-save",
+            "--corpus",
+            &corpus_arg,
+            "--",
+            "python3",
+            "fixtures/impls/broken-stdio/CHUNK-1-coalescer.py",
+        ],
+        1,
+    );
+    let dom = dump_dom(&chromium, &page, "hostile");
+    assert!(!dom.contains("<img"), "no img element in the DOM");
+    assert!(!dom.contains("<script"), "no script element in the DOM");
+    assert_shows(
+        &dom,
+        "hostile",
+        &[
+            "replayed from the corpus",
+            "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&lt;!--",
+            "onerror=alert(2)&gt;.json",
+            "◆ first divergence",
+        ],
+    );
+    screenshot(&chromium, &page, "hostile");
 }

@@ -107,3 +107,66 @@ fn output_refuses_a_directory_and_writes_only_the_file() {
         "only that file"
     );
 }
+
+/// The markup `fixtures/reports/hostile-case.json` carries in its prompt and a chunk.
+const HOSTILE: &str = "</script><img src=x onerror=alert(1)><!--";
+
+#[test]
+fn a_corpus_case_with_hostile_payloads_is_text_with_its_timelines() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let corpus = dir.path().join("corpus");
+    std::fs::create_dir(&corpus).expect("the corpus directory");
+    // The file name lands in the replay command: hostile too.
+    std::fs::copy(
+        "fixtures/reports/hostile-case.json",
+        corpus.join("\"><img src=x onerror=alert(2)>.json"),
+    )
+    .expect("the case file");
+    let page = dir.path().join("hostile.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .args([
+            "run",
+            "--ci",
+            "--profile",
+            "2026-08",
+            "--cases",
+            "0",
+            "--no-save",
+        ])
+        .arg("--corpus")
+        .arg(&corpus)
+        .args(["--format", "html", "--output"])
+        .arg(&page)
+        .args([
+            "--",
+            "python3",
+            "fixtures/impls/broken-stdio/CHUNK-1-coalescer.py",
+        ])
+        .output()
+        .expect("mirrorless runs");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).expect("the report");
+    assert!(!html.contains("<img") && !html.contains("<!--") && !html.contains("<script"));
+    assert!(html.contains("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&lt;!--"));
+    assert!(
+        html.contains("onerror=alert(2)&gt;.json"),
+        "the file name, escaped"
+    );
+    // A failure replayed from the corpus has its timelines too.
+    assert!(html.contains("replayed from the corpus"));
+    assert!(html.contains("id=\"case-2026-08-CHUNK-1-first-divergence\" class=\"first\""));
+    assert!(
+        html.contains(&format!(
+            "text-delta[0] {}",
+            mirrorless_conformance::report::html_escape(
+                &serde_json::to_string(&format!("a{HOSTILE}")).expect("json")
+            )
+        )),
+        "the coalesced chunk, escaped"
+    );
+}
