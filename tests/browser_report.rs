@@ -126,6 +126,12 @@ fn headless(chromium: &Path, name: &str) -> Command {
     cmd
 }
 
+/// Removes the throwaway profile directory of [`headless`]: only the pages and screenshots
+/// are artifacts.
+fn forget_profile(name: &str) {
+    let _ = std::fs::remove_dir_all(out_dir().join(format!("chromium-{name}")));
+}
+
 fn url(path: &Path) -> String {
     format!(
         "file://{}",
@@ -138,6 +144,7 @@ fn dump_dom(chromium: &Path, page: &Path, name: &str) -> String {
     let mut cmd = headless(chromium, name);
     cmd.arg("--dump-dom").arg(url(page));
     let out = run(cmd, "chromium --dump-dom");
+    forget_profile(name);
     assert!(
         out.status.success(),
         "chromium --dump-dom failed: {}",
@@ -155,6 +162,7 @@ fn screenshot(chromium: &Path, page: &Path, name: &str) -> PathBuf {
         .arg(format!("--screenshot={}", png.display()))
         .arg(url(page));
     let out = run(cmd, "chromium --screenshot");
+    forget_profile(name);
     assert!(
         out.status.success(),
         "chromium --screenshot failed: {}",
