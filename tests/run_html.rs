@@ -81,6 +81,15 @@ fn output_refuses_a_directory_and_writes_only_the_file() {
         "refused before the run: {stderr}"
     );
 
+    let out = Command::new(bin)
+        .args(["run", "--cases", "4", "--format", "html", "--output"])
+        .arg(dir.path().join("no-such-dir").join("run.html"))
+        .output()
+        .expect("mirrorless runs");
+    assert_eq!(out.status.code(), Some(2), "a missing directory is a usage error");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("does not exist"), "{stderr}");
+
     let file = dir.path().join("run.html");
     let out = Command::new(bin)
         .args(["run", "--ci", "--no-corpus", "--format", "html", "--output"])
