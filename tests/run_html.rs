@@ -86,7 +86,11 @@ fn output_refuses_a_directory_and_writes_only_the_file() {
         .arg(dir.path().join("no-such-dir").join("run.html"))
         .output()
         .expect("mirrorless runs");
-    assert_eq!(out.status.code(), Some(2), "a missing directory is a usage error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing directory is a usage error"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("does not exist"), "{stderr}");
 

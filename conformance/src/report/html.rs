@@ -563,6 +563,20 @@ fn expected_observation(case: &Case) -> Result<Observation, String> {
         .map_err(|e| e.0)
 }
 
+/// The steering texts of a script, which tell a steer's record from a prompt's.
+fn steering_texts(case: &Case) -> Vec<&str> {
+    case.script
+        .actions
+        .iter()
+        .filter_map(|a| match a {
+            crate::scenario::Action::Prompt { calls, .. } => Some(calls),
+            _ => None,
+        })
+        .flatten()
+        .flat_map(|c| c.steer.iter().map(|s| s.text.as_str()))
+        .collect()
+}
+
 fn cells(out: &mut String, row: Option<&Row>, gap: &str) {
     match row {
         Some(r) => {
@@ -590,8 +604,9 @@ fn cells(out: &mut String, row: Option<&Row>, gap: &str) {
 
 fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
     out.push_str("<h4>Timelines: expected and observed</h4>\n");
+    let steering = steering_texts(case);
     let expected = match expected_observation(case) {
-        Ok(obs) => timeline(&obs),
+        Ok(obs) => timeline(&obs, &steering),
         Err(e) => {
             let _ = writeln!(
                 out,
@@ -601,7 +616,7 @@ fn timelines(out: &mut String, id: &str, case: &Case, f: &Failure) {
             Vec::new()
         }
     };
-    let observed = timeline(&f.observed);
+    let observed = timeline(&f.observed, &steering);
     let live =
         requirement(f.requirement).is_some_and(|r| matches!(r.area, Area::Mirror | Area::Live));
     let first = divergence_row(&observed, f.finding.position, live, &f.finding.message);

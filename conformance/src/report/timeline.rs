@@ -78,8 +78,10 @@ pub struct Row {
 }
 
 /// The timeline of one observation: the durable events in order, each live event after the
-/// durable event it followed.
-pub fn timeline(obs: &Observation) -> Vec<Row> {
+/// durable event it followed. A message whose text is one of `steering` (the script's
+/// steering texts, unique within a case) is a steering row: under 2026-08 a steer is recorded
+/// as a plain `user/message`, which only the script tells apart from a prompt.
+pub fn timeline(obs: &Observation, steering: &[&str]) -> Vec<Row> {
     let mut rows = Vec::with_capacity(obs.log.len() + obs.live.len());
     let mut live = obs.live.iter().peekable();
     // A live event without `at` keeps its place after the previous live event.
@@ -94,7 +96,7 @@ pub fn timeline(obs: &Observation) -> Vec<Row> {
             rows.push(live_row(l, at));
             live.next();
         }
-        rows.push(durable_row(i, e));
+        rows.push(durable_row(i, e, steering));
     }
     for l in live {
         let at = l.at.unwrap_or(last_at);
@@ -140,8 +142,21 @@ fn content_text(content: Option<&Value>) -> String {
         .join(", ")
 }
 
-fn durable_row(index: usize, e: &SessionEvent) -> Row {
+fn durable_row(index: usize, e: &SessionEvent, steering: &[&str]) -> Row {
     let data = &e.data;
+    let content = data
+        .get("content")
+        .or_else(|| data.pointer("/message/content"));
+    let steered = matches!(
+        e.kind.as_str(),
+        "user/message" | "context/message" | "steering/message"
+    ) && content.and_then(Value::as_array).is_some_and(|blocks| {
+        blocks.iter().any(|b| {
+            b.get("text")
+                .and_then(Value::as_str)
+                .is_some_and(|t| steering.contains(&t))
+        })
+    });
     let source_kind = data
         .pointer("/source/kind")
         .and_then(Value::as_str)
@@ -151,7 +166,10 @@ fn durable_row(index: usize, e: &SessionEvent) -> Row {
         "step/start" | "step/end" => RowKind::Step,
         "assistant/chunk" => RowKind::Chunk,
         "steering/message" | "agent/inbox/spliced" => RowKind::Steering,
-        "user/message" if source_kind != "user" && !source_kind.is_empty() => RowKind::Steering,
+        "user/message" if steered || (source_kind != "user" && !source_kind.is_empty()) => {
+            RowKind::Steering
+        }
+        "context/message" if steered => RowKind::Steering,
         t if t.starts_with("tool/") => RowKind::Tool,
         t if t.ends_with("/message") => RowKind::Message,
         _ => RowKind::Other,
@@ -181,8 +199,7 @@ fn durable_row(index: usize, e: &SessionEvent) -> Row {
             (d.clone(), d)
         }
         "user/message" | "steering/message" | "context/message" => {
-            let content = data.get("content").or_else(|| data.get("text"));
-            let d = content_text(content);
+            let d = content_text(content.or_else(|| data.get("text")));
             let d = if source_kind.is_empty() || source_kind == "user" {
                 d
             } else {
@@ -364,7 +381,7 @@ mod tests {
             vec![event("turn/start", json!({"turn": 1})), chunk("a")],
             vec![("agent/created", 0), ("x", 1), ("agent/stream-chunk", 2)],
         );
-        let names: Vec<String> = timeline(&o).into_iter().map(|r| r.name).collect();
+        let names: Vec<String> = timeline(&o, &[]).into_iter().map(|r| r.name).collect();
         assert_eq!(
             names,
             [
@@ -379,8 +396,8 @@ mod tests {
 
     #[test]
     fn alignment_pairs_what_says_the_same_and_leaves_gaps_for_the_rest() {
-        let e = timeline(&obs(vec![chunk("a"), chunk("b"), chunk("c")], vec![]));
-        let o = timeline(&obs(vec![chunk("a"), chunk("bc")], vec![]));
+        let e = timeline(&obs(vec![chunk("a"), chunk("b"), chunk("c")], vec![]), &[]);
+        let o = timeline(&obs(vec![chunk("a"), chunk("bc")], vec![]), &[]);
         assert_eq!(
             align(&e, &o),
             [
@@ -408,11 +425,31 @@ mod tests {
     }
 
     #[test]
+    fn a_message_with_a_scripted_steering_text_is_a_steering_row() {
+        let message = |text: &str| {
+            event(
+                "user/message",
+                json!({"message": {"content": [{"type": "text", "text": text}]}}),
+            )
+        };
+        let rows = timeline(
+            &obs(vec![message("prompt 1"), message("steer 1")], vec![]),
+            &["steer 1"],
+        );
+        let kinds: Vec<RowKind> = rows.iter().map(|r| r.kind).collect();
+        assert_eq!(kinds, [RowKind::Message, RowKind::Steering]);
+        assert_eq!(rows[1].detail, "text \"steer 1\"");
+    }
+
+    #[test]
     fn a_live_finding_points_at_the_named_live_event() {
-        let rows = timeline(&obs(
-            vec![chunk("a")],
-            vec![("agent/status", 1), ("agent/stream-chunk", 1)],
-        ));
+        let rows = timeline(
+            &obs(
+                vec![chunk("a")],
+                vec![("agent/status", 1), ("agent/stream-chunk", 1)],
+            ),
+            &[],
+        );
         assert_eq!(
             divergence_row(&rows, Some(1), true, "agent/stream-chunk fired"),
             Some(2)
