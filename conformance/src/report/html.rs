@@ -184,6 +184,7 @@ pub fn render_html(report: &RunReport) -> String {
         report.seed,
         escape(&crate::version_banner())
     );
+    summary_table(&mut out, report);
     let counterexamples: Vec<(Profile, &Failure)> = report
         .profiles
         .iter()
@@ -206,7 +207,6 @@ pub fn render_html(report: &RunReport) -> String {
         }
         out.push_str("</ul>\n</nav>\n");
     }
-    summary_table(&mut out, report);
     for p in &report.profiles {
         profile_section(&mut out, p);
     }
