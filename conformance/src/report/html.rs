@@ -234,7 +234,7 @@ fn counts(p: &ProfileReport) -> [usize; 4] {
 
 /// One row per profile at the top: its verdict and counts, linking to its section.
 fn summary_table(out: &mut String, report: &RunReport) {
-    out.push_str("<table class=\"summary\">\n<caption>Profiles of this run</caption>\n<thead><tr><th>profile</th><th>verdict</th><th>cases</th><th>failed</th><th>warned</th><th>passed</th><th>skipped</th></tr></thead>\n<tbody>\n");
+    out.push_str("<table class=\"summary\">\n<caption>Profiles of this run</caption>\n<thead><tr><th>profile</th><th>verdict</th><th>cases</th><th>requirements failed</th><th>warned</th><th>passed</th><th>skipped</th></tr></thead>\n<tbody>\n");
     for p in &report.profiles {
         let profile = p.profile.to_string();
         let (verdict, class) = profile_verdict(p);
