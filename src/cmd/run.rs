@@ -22,6 +22,9 @@ pub enum Format {
     Json,
     /// JUnit XML: one test suite per profile, one test case per requirement.
     Junit,
+    /// One self-contained HTML page: the requirement tables, and each counterexample's
+    /// expected and observed timelines with the first divergence marked.
+    Html,
 }
 
 const RUN_EXAMPLES: &str = "Examples:
@@ -29,6 +32,7 @@ const RUN_EXAMPLES: &str = "Examples:
   mirrorless run --profile 2026-07 --cases 2000   more cases, one profile
   mirrorless run --seed 42                        reproduce a run (the seed is in every report)
   mirrorless run --ci --format junit > run.xml    derandomized CI run with a JUnit report
+  mirrorless run --format html --output run.html  an HTML report to open in a browser
   mirrorless run --ci --partition 2/4 --format junit > run-2.xml
                                                   shard 2 of a 4-job CI matrix
   mirrorless run --deny-warnings                  SHOULD findings fail the run too
@@ -78,9 +82,12 @@ pub struct RunArgs {
     /// unless --seed is given, plain progress lines.
     #[arg(long)]
     pub ci: bool,
-    /// Report format on standard output.
+    /// Report format on standard output (or in the --output file).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Write the report to FILE (only that file; not a directory) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Counterexample corpus: replayed first, shrunk failures saved into it.
     #[arg(long, value_name = "DIR", default_value = ".mirrorless/corpus")]
     pub corpus: PathBuf,
@@ -313,6 +320,11 @@ impl ProgressPrinter {
 /// Runs `mirrorless run`.
 pub fn run(args: RunArgs) -> ExitCode {
     let ci = args.ci || suite::in_ci();
+    if let Some(path) = &args.output
+        && let Err(e) = super::output::check_path(path)
+    {
+        return fail(e);
+    }
     let stop = match super::signals::stop_on_signals(args.run_timeout) {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -365,8 +377,9 @@ pub fn run(args: RunArgs) -> ExitCode {
         ),
         Format::Json => report::render_json(&report),
         Format::Junit => report::render_junit(&report),
+        Format::Html => report::render_html(&report),
     };
-    if !print_out(&text) {
+    if !super::output::write_report(args.output.as_deref(), &text) {
         return ExitCode::from(EXIT_ERROR);
     }
     if let Some(reason) = stop.reason() {

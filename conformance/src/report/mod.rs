@@ -2,6 +2,14 @@
 //!
 //! A failure names its requirement, shows the minimal script inline as JSON, the window of
 //! expected and observed events around the first divergence, and a one-line replay command.
+//! The HTML report ([`render_html`], in `html.rs`) shows the whole logs as aligned timelines
+//! (`timeline.rs`).
+
+mod html;
+mod json_layout;
+pub mod timeline;
+
+pub use html::{escape as html_escape, render_html};
 
 use crate::oracle::{Finding, Verdict};
 use crate::registry::requirement;

@@ -1,14 +1,14 @@
 //! Running cases: one on a driver, or a batch on the forked drivers in parallel.
 
-use crate::driver::{Driver, HarnessError};
+use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
 
 /// What running one case came to.
 pub(super) enum Ran {
-    /// It ran: its verdict and the implementation's stderr during it.
-    Verdict(Verdict, String),
+    /// It ran: its verdict and what the implementation did (its stderr included).
+    Verdict(Verdict, Box<Observation>),
     /// A harness fault the driver recovers from: recorded, and the run goes on.
     Fault(HarnessError),
     /// The run cannot go on: it was stopped, or the driver does not recover from the fault.
@@ -24,7 +24,7 @@ pub(super) fn run_one(driver: &mut dyn Driver, case: &Case, stop: &Stop) -> Ran 
         )));
     }
     match driver.run_case(case) {
-        Ok(obs) => Ran::Verdict(evaluate(case, &obs), obs.stderr),
+        Ok(obs) => Ran::Verdict(evaluate(case, &obs), Box::new(obs)),
         Err(e) if stop.reason().is_none() && driver.recovers() => Ran::Fault(e),
         Err(e) => Ran::Halt(e),
     }

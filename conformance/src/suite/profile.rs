@@ -9,7 +9,7 @@ use super::shrink::{NoShrink, as_found, redraw, shrink};
 use super::summary::{coverage_rows, requirement_rows};
 use super::tally::{Tally, Target};
 use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, leak};
-use crate::driver::{Driver, HarnessError};
+use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{self, Finding, Verdict};
 use crate::scenario::Case;
 use crate::scenario::coverage::labels_of;
@@ -42,7 +42,7 @@ struct Found<'a> {
     case: &'a Case,
     finding: &'a Finding,
     verdict: &'a Verdict,
-    stderr: &'a str,
+    obs: &'a Observation,
 }
 
 /// Runs one profile; the flag says whether the run must end here (see [`run_until`](super::run_until)).
@@ -146,7 +146,7 @@ impl ProfileRun<'_> {
             }
             let ran = run_one(self.driver, case, self.stop);
             let halt = matches!(ran, Ran::Halt(_));
-            let Some((verdict, stderr)) = self.verdict_of(ran) else {
+            let Some((verdict, obs)) = self.verdict_of(ran) else {
                 if halt {
                     break;
                 }
@@ -162,14 +162,7 @@ impl ProfileRun<'_> {
                     continue;
                 };
                 let replay = self.driver.replay_command(path);
-                let failure = as_found(
-                    case,
-                    finding,
-                    &verdict,
-                    Some(path.clone()),
-                    replay,
-                    stderr.clone(),
-                );
+                let failure = as_found(case, finding, &verdict, Some(path.clone()), replay, &obs);
                 self.keep(target, failure);
             }
             self.case_done();
@@ -282,7 +275,7 @@ impl ProfileRun<'_> {
             index,
         } = d;
         let halt = matches!(ran, Ran::Halt(_));
-        let Some((verdict, stderr)) = self.verdict_of(ran) else {
+        let Some((verdict, obs)) = self.verdict_of(ran) else {
             return !halt;
         };
         self.generated_run += 1;
@@ -304,7 +297,7 @@ impl ProfileRun<'_> {
                 case,
                 finding,
                 verdict: &verdict,
-                stderr: &stderr,
+                obs: &obs,
             };
             let failure = if self.halted {
                 self.unshrunk(&found)
@@ -384,16 +377,16 @@ impl ProfileRun<'_> {
             found.verdict,
             None,
             replay,
-            found.stderr.to_owned(),
+            found.obs,
         )
     }
 
-    /// A case's verdict and stderr, or `None` when it ran to a harness fault instead: the
+    /// A case's verdict and observation, or `None` when it ran to a harness fault instead: the
     /// case is not counted, the fault is a problem of the run, and a fault the driver does
     /// not recover from (or a stop) halts the run.
-    fn verdict_of(&mut self, ran: Ran) -> Option<(Verdict, String)> {
+    fn verdict_of(&mut self, ran: Ran) -> Option<(Verdict, Box<Observation>)> {
         match ran {
-            Ran::Verdict(v, stderr) => Some((v, stderr)),
+            Ran::Verdict(v, obs) => Some((v, obs)),
             Ran::Fault(e) => {
                 // No verdict: not executed, though drawn (its coverage is counted).
                 self.faulted += 1;

@@ -2,6 +2,7 @@
 //! and for the whole run, with the verdicts drawn from them.
 
 use super::Partition;
+use crate::driver::Observation;
 use crate::oracle::Finding;
 use crate::registry::Tier;
 use crate::scenario::Case;
@@ -96,6 +97,10 @@ pub struct Failure {
     /// the cases that ran before it, so state leaks between cases.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leak: Option<StateLeak>,
+    /// The durable log and live trace the implementation recorded on the minimal case, whole
+    /// (for the HTML report's timelines; not part of the JSON report).
+    #[serde(skip)]
+    pub observed: Observation,
 }
 
 /// A failure that needs the cases run before it in the same process.

@@ -2,7 +2,7 @@
 
 use super::tally::Target;
 use super::{Config, Failure, save_case};
-use crate::driver::{Driver, HarnessError};
+use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{Finding, Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
@@ -68,7 +68,7 @@ pub(super) fn as_found(
     verdict: &Verdict,
     case_file: Option<String>,
     replay: String,
-    stderr: String,
+    obs: &Observation,
 ) -> Failure {
     Failure {
         requirement: finding.requirement,
@@ -85,8 +85,9 @@ pub(super) fn as_found(
         from_corpus: case_file.is_some(),
         case_file,
         replay,
-        stderr,
+        stderr: obs.stderr.clone(),
         leak: None,
+        observed: obs.clone(),
     }
 }
 
@@ -175,7 +176,8 @@ pub(super) fn shrink(
         from_corpus: false,
         case_file,
         replay,
-        stderr: obs.stderr,
+        stderr: obs.stderr.clone(),
         leak: None,
+        observed: obs,
     })
 }
