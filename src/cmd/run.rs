@@ -22,6 +22,9 @@ pub enum Format {
     Json,
     /// JUnit XML: one test suite per profile, one test case per requirement.
     Junit,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB; requirement IDs link
+    /// to their spec pages when MIRRORLESS_DOCS_URL names where the docs are.
+    Markdown,
 }
 
 const RUN_EXAMPLES: &str = "Examples:
@@ -365,6 +368,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         ),
         Format::Json => report::render_json(&report),
         Format::Junit => report::render_junit(&report),
+        Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
     };
     if !print_out(&text) {
         return ExitCode::from(EXIT_ERROR);

@@ -1,7 +1,12 @@
-//! Rendering run reports: human text, JSON and JUnit XML.
+//! Rendering run reports: human text, JSON, JUnit XML and Markdown (`markdown.rs`).
 //!
 //! A failure names its requirement, shows the minimal script inline as JSON, the window of
 //! expected and observed events around the first divergence, and a one-line replay command.
+
+pub mod markdown;
+pub mod md_text;
+
+pub use markdown::{MarkdownOptions, render_markdown};
 
 use crate::oracle::{Finding, Verdict};
 use crate::registry::requirement;

@@ -365,6 +365,8 @@ impl ProfileReport {
 pub struct RunReport {
     /// The implementation's name.
     pub implementation: String,
+    /// Who the implementation is, as its `hello` said (name, version, language, homepage).
+    pub hello: crate::stdio::message::Implementation,
     /// The seed (reproduce with `--seed`).
     pub seed: u64,
     /// Whether CI mode was on.
@@ -494,6 +496,7 @@ pub fn run_until(
     }
     Ok(RunReport {
         implementation: driver.name(),
+        hello: driver.hello(),
         seed: config.seed,
         ci: config.ci,
         partition: config.partition,
