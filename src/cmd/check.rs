@@ -1,5 +1,7 @@
 //! `mirrorless check`: validate recorded session logs and live traces.
 
+mod markdown;
+
 use clap::{Args, ValueEnum};
 use mirrorless_conformance::Profile;
 use mirrorless_conformance::check::{
@@ -29,6 +31,8 @@ pub enum CheckFormat {
     Human,
     /// One JSON document (see docs/check/report-format.md).
     Json,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB.
+    Markdown,
 }
 
 /// Arguments of `mirrorless check`.
@@ -142,7 +146,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let options = ReadOptions {
         context_findings: match args.format {
             CheckFormat::Human => HUMAN_DETAIL_LIMIT,
-            CheckFormat::Json => 0,
+            CheckFormat::Json | CheckFormat::Markdown => 0,
         },
         context_width: WINDOW_WIDTH,
         ..ReadOptions::default()
@@ -194,6 +198,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
             Err(e) => return super::fail(format!("cannot serialize the report: {e}")),
         },
         CheckFormat::Human => render_human(&report, args.color.enabled()),
+        CheckFormat::Markdown => markdown::render(&report, &super::markdown::options()),
     };
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
