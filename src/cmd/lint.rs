@@ -25,6 +25,9 @@ pub enum LintFormat {
     Rdjson,
     /// Reviewdog Diagnostic Format, one diagnostic per line (reviewdog -f=rdjsonl).
     Rdjsonl,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB: per rule, per file
+    /// (with what --fix can do), then each finding.
+    Markdown,
 }
 
 use super::ColorArg;
@@ -232,6 +235,7 @@ fn format_of(f: LintFormat) -> Format {
         LintFormat::Github => Format::Github,
         LintFormat::Rdjson => Format::Rdjson,
         LintFormat::Rdjsonl => Format::Rdjsonl,
+        LintFormat::Markdown => Format::Markdown,
     }
 }
 
@@ -351,7 +355,11 @@ fn unsafe_hint(outcome: &fix::Outcome, unsafe_fixes: bool) -> String {
 fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     let color = args.color.enabled();
     let format = format_of(args.format);
-    let text = render::render(report, format, color);
+    let docs = super::markdown::options().docs_url;
+    let text = match format {
+        Format::Markdown => render::step_summary(report, docs.as_deref()),
+        _ => render::render(report, format, color),
+    };
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
     }
@@ -363,7 +371,7 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
             .append(true)
             .create(true)
             .open(&path)
-            .and_then(|mut f| f.write_all(render::step_summary(report).as_bytes()));
+            .and_then(|mut f| f.write_all(render::step_summary(report, docs.as_deref()).as_bytes()));
         if let Err(e) = written {
             eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
         }

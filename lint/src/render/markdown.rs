@@ -1,0 +1,170 @@
+//! `mirrorless lint --format markdown`, and the step summary `--format github` writes: the
+//! verdict, a table per rule and one per file with how much `--fix` can do, then every
+//! finding; within GitHub's 1 MiB for a step summary, cut with a note. Escaping and the byte
+//! limit are the conformance crate's (`report::md_text`), shared by every job summary.
+
+use crate::engine::Report;
+use crate::model::{Applicability, Finding, Severity};
+use mirrorless_conformance::report::md_text::{Doc, escape, id_link};
+use std::collections::BTreeMap;
+
+/// Counts over a set of findings.
+#[derive(Default)]
+struct Tally {
+    name: &'static str,
+    errors: usize,
+    warnings: usize,
+    notes: usize,
+    machine: usize,
+    suggestion: usize,
+}
+
+impl Tally {
+    fn add(&mut self, f: &Finding) {
+        match f.severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Note => self.notes += 1,
+        }
+        match f.fix.as_ref().map(|x| x.applicability) {
+            Some(Applicability::MachineApplicable) => self.machine += 1,
+            Some(Applicability::Suggestion) => self.suggestion += 1,
+            None => {}
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.errors + self.warnings + self.notes
+    }
+
+    fn cells(&self) -> String {
+        format!(
+            "{} | {} | {} | {} | {} | {}",
+            self.errors,
+            self.warnings,
+            self.notes,
+            self.machine,
+            self.suggestion,
+            self.total() - self.machine - self.suggestion
+        )
+    }
+}
+
+fn fixability(f: &Finding) -> &'static str {
+    match f.fix.as_ref().map(|x| x.applicability) {
+        Some(Applicability::MachineApplicable) => "`--fix`",
+        Some(Applicability::Suggestion) => "suggested (`--unsafe-fixes`)",
+        None => "by hand",
+    }
+}
+
+/// Renders the report as Markdown of at most `limit` bytes; rule IDs link to
+/// `{docs}rules/ID.md` when `docs` (ending in `/`) is given.
+pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
+    let mut all = Tally::default();
+    let mut rules: BTreeMap<&'static str, Tally> = BTreeMap::new();
+    let mut files: BTreeMap<&str, Tally> = BTreeMap::new();
+    for f in &report.findings {
+        all.add(f);
+        let r = rules.entry(f.rule).or_default();
+        r.name = f.rule_name;
+        r.add(f);
+        files.entry(f.path.as_str()).or_default().add(f);
+    }
+    let (mark, verdict) = if !report.errors.is_empty() {
+        ("⚠️", "ERROR (a file could not be read)")
+    } else if all.errors > 0 {
+        ("❌", "findings")
+    } else if all.total() > 0 {
+        ("✅", "no errors (warnings or notes only)")
+    } else {
+        ("✅", "clean")
+    };
+    let mut doc = Doc::new();
+    doc.push(
+        "header",
+        format!(
+            "## mirrorless lint: {mark} {verdict}\n\n**{} error{}, {} warning{}, {} note{}** in {} file{} ({} read); `--fix` fixes {}, {} more with `--unsafe-fixes`, {} by hand — {}\n\n",
+            all.errors,
+            plural(all.errors),
+            all.warnings,
+            plural(all.warnings),
+            all.notes,
+            plural(all.notes),
+            files.len(),
+            plural(files.len()),
+            report.stats.files,
+            all.machine,
+            all.suggestion,
+            all.total() - all.machine - all.suggestion,
+            mirrorless_conformance::version_banner()
+        ),
+    );
+    for e in &report.errors {
+        doc.push(
+            "unreadable files",
+            format!("- ⚠️ {}: {}\n", escape(&e.path), escape(&e.message)),
+        );
+    }
+    if !report.errors.is_empty() {
+        doc.push("unreadable files", "\n");
+    }
+    if all.total() == 0 {
+        doc.push("header", "No findings.\n");
+        return doc.render(limit, "`mirrorless lint --format json`");
+    }
+    const COUNTS: &str = "errors | warnings | notes | `--fix` | suggested | by hand";
+    doc.push(
+        "rule rows",
+        format!("### By rule\n\n| rule | {COUNTS} |\n|---|---|---|---|---|---|---|\n"),
+    );
+    for (id, t) in &rules {
+        doc.push(
+            "rule rows",
+            format!(
+                "| {} {} | {} |\n",
+                id_link(id, docs, "rules"),
+                escape(t.name),
+                t.cells()
+            ),
+        );
+    }
+    doc.push(
+        "file rows",
+        format!("\n### By file\n\n| file | {COUNTS} |\n|---|---|---|---|---|---|---|\n"),
+    );
+    for (path, t) in &files {
+        doc.push(
+            "file rows",
+            format!("| {} | {} |\n", escape(path), t.cells()),
+        );
+    }
+    doc.push(
+        "finding rows",
+        "\n### Findings\n\n| location | rule | severity | message | fix |\n|---|---|---|---|---|\n",
+    );
+    for f in &report.findings {
+        doc.push(
+            "finding rows",
+            format!(
+                "| {}:{}:{} | {} {} | {} | {} | {} |\n",
+                escape(&f.path),
+                f.line,
+                f.column,
+                id_link(f.rule, docs, "rules"),
+                escape(f.rule_name),
+                f.severity,
+                escape(&f.message),
+                fixability(f)
+            ),
+        );
+    }
+    doc.render(
+        limit,
+        "`mirrorless lint --format json` (or `--format human`) with the same paths lists every finding",
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
