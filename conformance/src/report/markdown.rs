@@ -323,3 +323,162 @@ fn failure_section(profile: Profile, f: &Failure, docs: Option<&str>) -> String 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::in_process;
+    use crate::oracle::{Finding, Origin};
+    use crate::reference::ReferenceLoop;
+    use crate::scenario::Case;
+    use crate::suite::{Config, run};
+
+    /// A real run of the reference loop (few cases, both profiles).
+    fn reference_run() -> RunReport {
+        let config = Config {
+            cases: 24,
+            jobs: 1,
+            ..Config::default()
+        };
+        let mut driver = in_process::<ReferenceLoop>("reference (embedded)");
+        run(&mut driver, &config, &mut |_| {}).expect("the reference runs")
+    }
+
+    /// A counterexample whose message and replay command hold `text`.
+    fn failure(requirement: &'static str, text: &str) -> Failure {
+        let case: Case = serde_json::from_str(
+            r#"{"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"p","calls":[{"chunks":[{"type":"finish","reason":{"kind":"stop"}}]}]}]}}"#,
+        )
+        .expect("a case");
+        Failure {
+            requirement,
+            attributed_to: None,
+            case_id: case.id(),
+            original: case.clone(),
+            case,
+            finding: Finding {
+                requirement,
+                error: true,
+                position: Some(3),
+                message: text.to_owned(),
+                expected: vec![format!("  {text}")],
+                observed: vec![],
+                origin: Origin::Oracle,
+            },
+            also: vec![],
+            original_chunks: 9,
+            shrunk_chunks: 1,
+            shrink_steps: 4,
+            shrink_bounded: false,
+            from_corpus: false,
+            case_file: Some("c.json".to_owned()),
+            replay: format!("mirrorless replay c.json -- {text}"),
+            stderr: String::new(),
+            leak: None,
+        }
+    }
+
+    #[test]
+    fn a_conformant_run_leads_with_its_verdict_and_counts() {
+        let md = render_markdown(&reference_run(), &MarkdownOptions::default());
+        assert!(md.starts_with("## mirrorless run: ✅ conformant\n"), "{md}");
+        for p in Profile::ALL {
+            assert!(md.contains(&format!("### {p}: conformant")), "{md}");
+        }
+        assert!(md.contains(" failed · 0 warned · "), "{md}");
+        assert!(!md.contains("Counterexamples"), "{md}");
+        assert!(!md.contains("](http"), "no docs URL, no links: {md}");
+    }
+
+    #[test]
+    fn a_failure_has_its_row_headline_script_and_replay() {
+        let mut report = reference_run();
+        let p = &mut report.profiles[0];
+        let row = p.requirements.iter_mut().find(|r| r.id == "CHUNK-1").expect("CHUNK-1");
+        row.status = Status::Fail;
+        row.failures = 2;
+        p.failures.push(failure("CHUNK-1", "two chunks merged"));
+        let options = MarkdownOptions {
+            docs_url: Some("https://example.invalid/docs/".to_owned()),
+            ..MarkdownOptions::default()
+        };
+        let md = render_markdown(&report, &options);
+        assert!(md.starts_with("## mirrorless run: ❌ NOT CONFORMANT\n"), "{md}");
+        let profile = report.profiles[0].profile;
+        // The failed row comes first in its table and links to its spec page and details.
+        let table = md.split("|---|---|---|---|\n").nth(1).expect("a table");
+        assert!(
+            table.starts_with(&format!(
+                "| [CHUNK-1](https://example.invalid/docs/spec/CHUNK-1.md) | ❌ FAIL ([details](#chunk-1-{profile})) | 2 failed of "
+            )),
+            "{table}"
+        );
+        assert!(md.contains(&format!("<a id=\"chunk-1-{profile}\"></a>")), "{md}");
+        assert!(md.contains("two chunks merged"), "{md}");
+        assert!(md.contains("<details><summary>minimal script (1 chunks and actions)</summary>\n\n```json\n{"), "{md}");
+        assert!(md.contains("```sh\nmirrorless replay c.json -- two chunks merged\n```"), "{md}");
+    }
+
+    #[test]
+    fn hostile_text_cannot_break_the_document() {
+        let mut report = reference_run();
+        let hostile = "a|b`c</details><script>x</script>\n| forged | row |\n```\nz";
+        report.implementation = hostile.to_owned();
+        report.profiles[0].failures.push(failure("CHUNK-1", hostile));
+        let md = render_markdown(&report, &MarkdownOptions::default());
+        // The replay fence is longer than the backticks in it.
+        assert!(md.contains("````sh\n"), "{md}");
+        // Outside code blocks the text opens no tag and starts no row, and `</details>`
+        // appears only where the report closes a section.
+        let prose = outside_fences(&md);
+        assert!(!prose.contains("<script>"), "{prose}");
+        assert!(!prose.contains("\n| forged"), "{prose}");
+        assert_eq!(prose.matches("<details>").count(), prose.matches("</details>").count());
+        assert!(prose.contains("a\\|b\\`c&lt;/details&gt;&lt;script&gt;"), "{prose}");
+    }
+
+    /// The lines of `md` outside fenced code blocks (CommonMark's rule: a fence closes at a
+    /// line of at least as many backticks and nothing else).
+    fn outside_fences(md: &str) -> String {
+        let mut out = String::new();
+        let mut open: Option<usize> = None;
+        for line in md.lines() {
+            let ticks = line.len() - line.trim_start_matches('`').len();
+            match open {
+                None if ticks >= 3 => open = Some(ticks),
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
+                Some(n) if ticks >= n && line.trim_start_matches('`').trim().is_empty() => {
+                    open = None
+                }
+                Some(_) => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_huge_report_stays_within_the_step_summary_limit_and_says_what_it_left_out() {
+        let mut report = reference_run();
+        let long = "x".repeat(2000);
+        for i in 0..2000 {
+            let f = failure("CHUNK-1", &format!("{i} {long}"));
+            report.profiles[0].failures.push(f);
+        }
+        let options = MarkdownOptions::default();
+        let md = render_markdown(&report, &options);
+        assert!(md.len() <= super::super::md_text::STEP_SUMMARY_LIMIT, "{}", md.len());
+        assert!(md.len() > super::super::md_text::STEP_SUMMARY_LIMIT / 2, "{}", md.len());
+        assert!(md.starts_with("## mirrorless run: ❌ NOT CONFORMANT\n"));
+        let shown = md.matches("#### ❌ FAIL CHUNK-1").count();
+        assert!(shown > 0 && shown < 2000, "{shown}");
+        assert!(
+            md.contains(&format!("Left out: {} failure details.", 2000 - shown)),
+            "{}",
+            &md[md.len() - 600..]
+        );
+        assert!(md.contains(&format!("`mirrorless run --seed {} --format json`", report.seed)));
+    }
+}
