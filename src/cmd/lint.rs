@@ -371,7 +371,9 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
             .append(true)
             .create(true)
             .open(&path)
-            .and_then(|mut f| f.write_all(render::step_summary(report, docs.as_deref()).as_bytes()));
+            .and_then(|mut f| {
+                f.write_all(render::step_summary(report, docs.as_deref()).as_bytes())
+            });
         if let Err(e) = written {
             eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
         }

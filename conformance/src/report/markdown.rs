@@ -104,13 +104,13 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
         report.seed,
         crate::version_banner()
     );
-    doc.push("header", head);
+    doc.push("", head);
     for problem in &report.problems {
         let headline = problem.lines().next().unwrap_or_default();
         doc.push("problems", format!("- problem: {}\n", escape(headline)));
     }
     if !report.problems.is_empty() {
-        doc.push("problems", "\n");
+        doc.push("", "\n");
     }
     for p in &report.profiles {
         profile_table(&mut doc, p, docs);
@@ -121,7 +121,7 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
         .flat_map(|p| p.failures.iter().chain(&p.warnings).map(|f| (p.profile, f)))
         .collect();
     if !counterexamples.is_empty() {
-        doc.push("failure details", "### Counterexamples\n\n");
+        doc.push("", "### Counterexamples\n\n");
     }
     for (profile, f) in counterexamples {
         doc.push("failure details", failure_section(profile, f, docs));
@@ -180,7 +180,7 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
         head.push('\n');
     }
     head.push_str("| requirement | status | cases | title |\n|---|---|---|---|\n");
-    doc.push("requirement tables", head);
+    doc.push("", head);
     let mut rows: Vec<&RequirementResult> = p.requirements.iter().collect();
     rows.sort_by_key(|r| status_text(r.status).1);
     for r in rows {
@@ -212,16 +212,17 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
         .iter()
         .filter(|f| requirement(f.requirement).is_none())
         .collect();
-    let mut tail = String::from("\n");
+    doc.push("", "\n");
     for f in crashes {
-        let _ = writeln!(
-            tail,
-            "- ❌ FAIL {} — {}\n",
-            escape(f.requirement),
-            escape(title(f.requirement))
+        doc.push(
+            "crashes",
+            format!(
+                "- ❌ FAIL {} — {}\n\n",
+                escape(f.requirement),
+                escape(title(f.requirement))
+            ),
         );
     }
-    doc.push("requirement tables", tail);
 }
 
 /// The id of the heading of one counterexample (GitHub prefixes ids with `user-content-`
@@ -394,7 +395,11 @@ mod tests {
     fn a_failure_has_its_row_headline_script_and_replay() {
         let mut report = reference_run();
         let p = &mut report.profiles[0];
-        let row = p.requirements.iter_mut().find(|r| r.id == "CHUNK-1").expect("CHUNK-1");
+        let row = p
+            .requirements
+            .iter_mut()
+            .find(|r| r.id == "CHUNK-1")
+            .expect("CHUNK-1");
         row.status = Status::Fail;
         row.failures = 2;
         p.failures.push(failure("CHUNK-1", "two chunks merged"));
@@ -403,7 +408,10 @@ mod tests {
             ..MarkdownOptions::default()
         };
         let md = render_markdown(&report, &options);
-        assert!(md.starts_with("## mirrorless run: ❌ NOT CONFORMANT\n"), "{md}");
+        assert!(
+            md.starts_with("## mirrorless run: ❌ NOT CONFORMANT\n"),
+            "{md}"
+        );
         let profile = report.profiles[0].profile;
         // The failed row comes first in its table and links to its spec page and details.
         let table = md.split("|---|---|---|---|\n").nth(1).expect("a table");
@@ -413,10 +421,21 @@ mod tests {
             )),
             "{table}"
         );
-        assert!(md.contains(&format!("<a id=\"chunk-1-{profile}\"></a>")), "{md}");
+        assert!(
+            md.contains(&format!("<a id=\"chunk-1-{profile}\"></a>")),
+            "{md}"
+        );
         assert!(md.contains("two chunks merged"), "{md}");
-        assert!(md.contains("<details><summary>minimal script (1 chunks and actions)</summary>\n\n```json\n{"), "{md}");
-        assert!(md.contains("```sh\nmirrorless replay c.json -- two chunks merged\n```"), "{md}");
+        assert!(
+            md.contains(
+                "<details><summary>minimal script (1 chunks and actions)</summary>\n\n```json\n{"
+            ),
+            "{md}"
+        );
+        assert!(
+            md.contains("```sh\nmirrorless replay c.json -- two chunks merged\n```"),
+            "{md}"
+        );
     }
 
     #[test]
@@ -424,7 +443,9 @@ mod tests {
         let mut report = reference_run();
         let hostile = "a|b`c</details><script>x</script>\n| forged | row |\n```\nz";
         report.implementation = hostile.to_owned();
-        report.profiles[0].failures.push(failure("CHUNK-1", hostile));
+        report.profiles[0]
+            .failures
+            .push(failure("CHUNK-1", hostile));
         let md = render_markdown(&report, &MarkdownOptions::default());
         // The replay fence is longer than the backticks in it.
         assert!(md.contains("````sh\n"), "{md}");
@@ -433,8 +454,14 @@ mod tests {
         let prose = outside_fences(&md);
         assert!(!prose.contains("<script>"), "{prose}");
         assert!(!prose.contains("\n| forged"), "{prose}");
-        assert_eq!(prose.matches("<details>").count(), prose.matches("</details>").count());
-        assert!(prose.contains("a\\|b\\`c&lt;/details&gt;&lt;script&gt;"), "{prose}");
+        assert_eq!(
+            prose.matches("<details>").count(),
+            prose.matches("</details>").count()
+        );
+        assert!(
+            prose.contains("a\\|b\\`c&lt;/details&gt;&lt;script&gt;"),
+            "{prose}"
+        );
     }
 
     /// The lines of `md` outside fenced code blocks (CommonMark's rule: a fence closes at a
@@ -469,8 +496,16 @@ mod tests {
         }
         let options = MarkdownOptions::default();
         let md = render_markdown(&report, &options);
-        assert!(md.len() <= super::super::md_text::STEP_SUMMARY_LIMIT, "{}", md.len());
-        assert!(md.len() > super::super::md_text::STEP_SUMMARY_LIMIT / 2, "{}", md.len());
+        assert!(
+            md.len() <= super::super::md_text::STEP_SUMMARY_LIMIT,
+            "{}",
+            md.len()
+        );
+        assert!(
+            md.len() > super::super::md_text::STEP_SUMMARY_LIMIT / 2,
+            "{}",
+            md.len()
+        );
         assert!(md.starts_with("## mirrorless run: ❌ NOT CONFORMANT\n"));
         let shown = md.matches("#### ❌ FAIL CHUNK-1").count();
         assert!(shown > 0 && shown < 2000, "{shown}");
@@ -479,6 +514,9 @@ mod tests {
             "{}",
             &md[md.len() - 600..]
         );
-        assert!(md.contains(&format!("`mirrorless run --seed {} --format json`", report.seed)));
+        assert!(md.contains(&format!(
+            "`mirrorless run --seed {} --format json`",
+            report.seed
+        )));
     }
 }

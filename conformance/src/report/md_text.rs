@@ -127,7 +127,8 @@ impl Doc {
     }
 
     /// Appends a block; `kind` names what it is in the truncation note (`"failure details"`,
-    /// `"table rows"`); a block that must end a table starts with a blank line itself.
+    /// `"table rows"`; `""` for headings and other structure, which the note does not count);
+    /// a block that must end a table starts with a blank line itself.
     pub fn push(&mut self, kind: &'static str, text: impl Into<String>) {
         self.blocks.push((text.into(), kind));
     }
@@ -167,7 +168,7 @@ impl Doc {
             out.push_str(t);
         }
         let mut left: Vec<(&'static str, u64)> = Vec::new();
-        for (_, k) in &self.blocks[cut..] {
+        for (_, k) in self.blocks[cut..].iter().filter(|(_, k)| !k.is_empty()) {
             match left.iter_mut().find(|(n, _)| n == k) {
                 Some((_, c)) => *c += 1,
                 None => left.push((k, 1)),

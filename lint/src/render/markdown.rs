@@ -82,7 +82,7 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
     };
     let mut doc = Doc::new();
     doc.push(
-        "header",
+        "",
         format!(
             "## mirrorless lint: {mark} {verdict}\n\n**{} error{}, {} warning{}, {} note{}** in {} file{} ({} read); `--fix` fixes {}, {} more with `--unsafe-fixes`, {} by hand — {}\n\n",
             all.errors,
@@ -107,15 +107,15 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
         );
     }
     if !report.errors.is_empty() {
-        doc.push("unreadable files", "\n");
+        doc.push("", "\n");
     }
     if all.total() == 0 {
-        doc.push("header", "No findings.\n");
+        doc.push("", "No findings.\n");
         return doc.render(limit, "`mirrorless lint --format json`");
     }
     const COUNTS: &str = "errors | warnings | notes | `--fix` | suggested | by hand";
     doc.push(
-        "rule rows",
+        "",
         format!("### By rule\n\n| rule | {COUNTS} |\n|---|---|---|---|---|---|---|\n"),
     );
     for (id, t) in &rules {
@@ -130,7 +130,7 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
         );
     }
     doc.push(
-        "file rows",
+        "",
         format!("\n### By file\n\n| file | {COUNTS} |\n|---|---|---|---|---|---|---|\n"),
     );
     for (path, t) in &files {
@@ -140,7 +140,7 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
         );
     }
     doc.push(
-        "finding rows",
+        "",
         "\n### Findings\n\n| location | rule | severity | message | fix |\n|---|---|---|---|---|\n",
     );
     for f in &report.findings {
@@ -167,4 +167,101 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+    use crate::engine::Report;
+    use crate::model::{Finding, Severity};
+    use mirrorless_conformance::report::md_text::STEP_SUMMARY_LIMIT;
+
+    fn finding(path: &str, message: &str) -> Finding {
+        Finding {
+            rule: "ML001",
+            rule_name: "subscribe",
+            severity: Severity::Error,
+            event: Some("agent/stream-chunk".to_owned()),
+            path: path.to_owned(),
+            line: 3,
+            column: 5,
+            end_line: 3,
+            end_column: 9,
+            message: message.to_owned(),
+            help: String::new(),
+            note: None,
+            fingerprint: String::new(),
+            line_text: String::new(),
+            line_text_column: 1,
+            fix: None,
+        }
+    }
+
+    /// The cells of a table row, split at the `|` a GFM table splits at (not `\|`).
+    fn cells(row: &str) -> usize {
+        let mut n = 0;
+        let mut escaped = false;
+        for c in row.chars() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '|' if !escaped => n += 1,
+                _ => escaped = false,
+            }
+        }
+        n - 1
+    }
+
+    #[test]
+    fn hostile_file_names_and_messages_stay_in_their_cells() {
+        let report = Report {
+            findings: vec![
+                finding("a|b`c<img src=x onerror=alert(1)>.ts", "x | y"),
+                finding("new\nline| forged | row |.ts", "`code` *bold* [l](u)"),
+            ],
+            ..Report::default()
+        };
+        let md = render(&report, Some("https://d.invalid/docs/"), STEP_SUMMARY_LIMIT);
+        assert!(!md.contains("<img"), "{md}");
+        assert!(!md.contains("\n| forged"), "{md}");
+        let mut rows = 0;
+        for table in md.split("\n\n").filter(|b| b.contains("\n|---")) {
+            let mut lines = table.lines().skip_while(|l| !l.starts_with('|'));
+            let width = cells(lines.next().expect("a header"));
+            for row in lines {
+                assert_eq!(cells(row), width, "{row}");
+                rows += 1;
+            }
+        }
+        // Rule table: header rule 1 row; file table: 2; findings: 2 (plus the delimiter rows).
+        assert_eq!(rows, 3 + 5, "{md}");
+        assert!(
+            md.contains("[ML001](https://d.invalid/docs/rules/ML001.md) subscribe"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_huge_run_stays_within_the_limit_and_says_what_it_left_out() {
+        let report = Report {
+            findings: (0..40_000)
+                .map(|i| finding(&format!("src/file{i}.ts"), &"m".repeat(40)))
+                .collect(),
+            ..Report::default()
+        };
+        let md = render(&report, None, STEP_SUMMARY_LIMIT);
+        assert!(md.len() <= STEP_SUMMARY_LIMIT, "{}", md.len());
+        assert!(md.starts_with("## mirrorless lint: ❌ findings\n"));
+        assert!(md.contains("**40000 errors, 0 warnings, 0 notes** in 40000 files"));
+        let files = md.matches("| src/file").count();
+        assert!(files < 80_000, "{files}");
+        // The file table is cut: no finding row fits, and the note counts what is missing.
+        assert!(
+            md.contains(&format!(
+                "Left out: {} file rows, 40000 finding rows.",
+                40_000 - files
+            )),
+            "{}",
+            &md[md.len() - 400..]
+        );
+    }
 }

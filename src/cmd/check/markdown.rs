@@ -23,7 +23,7 @@ pub(super) fn render(report: &Report, options: &MarkdownOptions) -> String {
     };
     let mut doc = Doc::new();
     doc.push(
-        "header",
+        "",
         format!(
             "## mirrorless check: {mark} {verdict}\n\n**{} file{}: {} conform, {} violate, {} unreadable; {} error{}, {} warning{}** — {}\n\n",
             s.files,
@@ -39,7 +39,7 @@ pub(super) fn render(report: &Report, options: &MarkdownOptions) -> String {
         ),
     );
     doc.push(
-        "file rows",
+        "",
         "| file | status | errors | warnings | requirements | profile |\n|---|---|---|---|---|---|\n",
     );
     for f in &report.files {
@@ -65,7 +65,7 @@ pub(super) fn render(report: &Report, options: &MarkdownOptions) -> String {
             ),
         );
     }
-    doc.push("file rows", "\n");
+    doc.push("", "\n");
     for f in &report.files {
         if let Some(e) = &f.error {
             doc.push(
@@ -103,8 +103,8 @@ pub(super) fn render(report: &Report, options: &MarkdownOptions) -> String {
                 );
             }
         }
-        let hidden = f.findings.len().saturating_sub(FINDINGS_PER_FILE) as u64
-            + f.findings_not_shown;
+        let hidden =
+            f.findings.len().saturating_sub(FINDINGS_PER_FILE) as u64 + f.findings_not_shown;
         if hidden > 0 {
             let _ = writeln!(
                 body,
