@@ -11,14 +11,24 @@ use std::path::Path;
 const SCHEMA: &str = "report.schema.json";
 
 fn validator() -> Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/run").join(SCHEMA);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/run")
+        .join(SCHEMA);
     let text = std::fs::read_to_string(&path).expect("the schema exists");
     Validator::from_files([(SCHEMA.to_owned(), text)]).expect("the schema uses supported keywords")
 }
 
 /// The JSON report of `mirrorless run` with `args` (a small CI run, no corpus).
 fn report(args: &[&str]) -> Value {
-    let mut all = vec!["run", "--ci", "--no-corpus", "--cases", "24", "--format", "json"];
+    let mut all = vec![
+        "run",
+        "--ci",
+        "--no-corpus",
+        "--cases",
+        "24",
+        "--format",
+        "json",
+    ];
     all.extend_from_slice(args);
     let out = common::mirrorless(&all);
     assert!(

@@ -79,6 +79,11 @@ pub struct CheckArgs {
     /// Exit 1 on a SHOULD finding (a warning) too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Also append the Markdown job summary (--format markdown) to FILE, e.g.
+    /// "$GITHUB_STEP_SUMMARY"; the report on standard output and the exit status stay as they
+    /// are.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
 }
 
 /// Where the profile of a file came from.
@@ -200,6 +205,10 @@ pub fn run(args: CheckArgs) -> ExitCode {
         CheckFormat::Human => render_human(&report, args.color.enabled()),
         CheckFormat::Markdown => markdown::render(&report, &super::markdown::options()),
     };
+    if let Some(path) = &args.summary {
+        let md = markdown::render(&report, &super::markdown::options());
+        super::markdown::append_summary(path, &md);
+    }
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
     }

@@ -366,17 +366,8 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     if format == Format::Github
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY")
     {
-        use std::io::Write;
-        let written = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(&path)
-            .and_then(|mut f| {
-                f.write_all(render::step_summary(report, docs.as_deref()).as_bytes())
-            });
-        if let Err(e) = written {
-            eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
-        }
+        let md = render::step_summary(report, docs.as_deref());
+        super::markdown::append_summary(std::path::Path::new(&path), &md);
     }
     if format != Format::Human {
         for e in &report.errors {

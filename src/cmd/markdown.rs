@@ -22,3 +22,21 @@ pub fn options() -> MarkdownOptions {
         ..MarkdownOptions::default()
     }
 }
+
+/// Appends `text` to the job-summary file `path` (`--summary FILE`, e.g.
+/// `$GITHUB_STEP_SUMMARY`), creating it. A failure is a warning on stderr: the summary is an
+/// extra, and never changes the exit status or the primary report.
+pub fn append_summary(path: &std::path::Path, text: &str) {
+    use std::io::Write;
+    let written = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        eprintln!(
+            "warning: cannot append the job summary to {}: {e}",
+            path.display()
+        );
+    }
+}

@@ -35,6 +35,8 @@ const RUN_EXAMPLES: &str = "Examples:
   mirrorless run --ci --partition 2/4 --format junit > run-2.xml
                                                   shard 2 of a 4-job CI matrix
   mirrorless run --deny-warnings                  SHOULD findings fail the run too
+  mirrorless run --ci --format junit --summary \"$GITHUB_STEP_SUMMARY\" > run.xml
+                                                  and a Markdown job summary for GitHub
   mirrorless run -- python3 my_adapter.py         an implementation over the stdio protocol
 
 How it works: the harness plays the model, the tools and the user. It replays the corpus
@@ -104,6 +106,11 @@ pub struct RunArgs {
     pub deny_warnings: bool,
     #[command(flatten)]
     pub color: super::ColorArg,
+    /// Also append the Markdown job summary (--format markdown) to FILE, e.g.
+    /// "$GITHUB_STEP_SUMMARY"; the report on standard output and the exit status stay as they
+    /// are.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     /// Run one shard of the cases: `K/N` or `count:K/N` (every N-th case from the K-th) or
     /// `hash:K/N` (by case id); shards 1..=N of one seed together run exactly the unsharded
     /// run. Coverage minimums are checked over the whole run in every shard.
@@ -370,6 +377,10 @@ pub fn run(args: RunArgs) -> ExitCode {
         Format::Junit => report::render_junit(&report),
         Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
     };
+    if let Some(path) = &args.summary {
+        let md = report::render_markdown(&report, &super::markdown::options());
+        super::markdown::append_summary(path, &md);
+    }
     if !print_out(&text) {
         return ExitCode::from(EXIT_ERROR);
     }
