@@ -5,6 +5,7 @@ pub mod check;
 pub mod lint;
 pub mod lsp;
 pub mod markdown;
+pub mod report;
 pub mod run;
 mod run_color;
 pub mod signals;

@@ -4,6 +4,7 @@
 //! expected and observed events around the first divergence, and a one-line replay command.
 
 pub mod markdown;
+pub mod matrix;
 pub mod md_text;
 
 pub use markdown::{MarkdownOptions, render_markdown};

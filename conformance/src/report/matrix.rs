@@ -1,0 +1,568 @@
+//! `mirrorless report A.json B.json …`: a matrix of implementations × requirements from
+//! several `mirrorless run --format json` reports (format_version 1, `docs/run/report.schema.json`),
+//! in Markdown or as one self-contained HTML file. Each column is one report, named as the
+//! implementation's `hello` names itself; each failing or warning cell links to that
+//! implementation's counterexample (headline, minimal script, replay command) in the same page.
+//! A file that is not such a report is an error naming the file; the others still render.
+
+use super::md_text::{Doc, details, escape, fence, html_escape, id_link};
+use crate::registry::{REQUIREMENTS, requirement};
+use serde::Deserialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// The `format_version` of the JSON report this reader understands.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// One run report, as the matrix reads it.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// The file it was read from, as given.
+    pub file: String,
+    /// The mirrorless release that wrote it.
+    pub tool_version: String,
+    /// The overall verdict of the run.
+    pub conformant: bool,
+    /// The run itself.
+    pub run: RunView,
+}
+
+/// The part of a report's `report` object the matrix uses.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunView {
+    /// The implementation as the human report names it.
+    pub implementation: String,
+    /// Who it is, from its `hello`.
+    #[serde(default)]
+    pub hello: Option<HelloView>,
+    /// The seed of the run.
+    pub seed: u64,
+    /// Per profile.
+    pub profiles: Vec<ProfileView>,
+    /// Problems of the run (harness faults, a run cut short).
+    #[serde(default)]
+    pub problems: Vec<String>,
+}
+
+/// The identity an implementation gave in its `hello`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct HelloView {
+    /// Its name.
+    pub name: String,
+    /// Its version.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Its language.
+    #[serde(default)]
+    pub language: Option<String>,
+}
+
+/// One profile of a report.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ProfileView {
+    /// The profile name.
+    pub profile: String,
+    /// Per requirement.
+    pub requirements: Vec<RequirementView>,
+    /// Counterexamples of failing requirements.
+    pub failures: Vec<FailureView>,
+    /// Counterexamples of SHOULD requirements with warnings.
+    pub warnings: Vec<FailureView>,
+    /// Cases that ended in a harness fault.
+    #[serde(default)]
+    pub faulted_cases: u64,
+}
+
+/// One requirement's result.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RequirementView {
+    /// The ID.
+    pub id: String,
+    /// `pass`, `fail`, `warn`, `not-exercised`, `untested` or `not-applicable`.
+    pub status: String,
+    /// Cases counted against it.
+    pub failures: u64,
+    /// Cases warned.
+    pub warnings: u64,
+}
+
+/// One counterexample.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FailureView {
+    /// The requirement (or `CRASH`).
+    pub requirement: String,
+    /// The minimal case.
+    pub case: Value,
+    /// Its id.
+    pub case_id: String,
+    /// The finding on it.
+    pub finding: FindingView,
+    /// The replay command.
+    pub replay: String,
+    /// The saved case file, if any.
+    #[serde(default)]
+    pub case_file: Option<String>,
+}
+
+/// The finding of a counterexample.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FindingView {
+    /// What is wrong.
+    pub message: String,
+    /// Where in the durable log.
+    #[serde(default)]
+    pub position: Option<u64>,
+}
+
+/// Reads one report; `file` names it in the error.
+pub fn read_column(file: &str, text: &str) -> Result<Column, String> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        format!("{file}: not a `mirrorless run --format json` report: not JSON ({e})")
+    })?;
+    let not_report =
+        |why: &str| format!("{file}: not a `mirrorless run --format json` report: {why}");
+    let Some(object) = value.as_object() else {
+        return Err(not_report("not a JSON object"));
+    };
+    if object.get("tool").and_then(Value::as_str) != Some("mirrorless") {
+        return Err(not_report("no `\"tool\": \"mirrorless\"`"));
+    }
+    match object.get("format_version") {
+        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => {}
+        Some(v) => {
+            return Err(format!(
+                "{file}: format_version {v}, but this mirrorless ({}) reads format_version {FORMAT_VERSION}; render it with the mirrorless release that wrote it (tool_version {})",
+                env!("CARGO_PKG_VERSION"),
+                object.get("tool_version").unwrap_or(&Value::Null)
+            ));
+        }
+        None => return Err(not_report("no `format_version`")),
+    }
+    let run: RunView = serde_json::from_value(object.get("report").cloned().unwrap_or_default())
+        .map_err(|e| not_report(&format!("its `report` does not have the format: {e}")))?;
+    Ok(Column {
+        file: file.to_owned(),
+        tool_version: object
+            .get("tool_version")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        conformant: object
+            .get("conformant")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        run,
+    })
+}
+
+impl Column {
+    /// The name of the implementation as its `hello` gives it: name and version (the
+    /// human report's name when the report has no `hello`).
+    pub fn label(&self) -> String {
+        match &self.run.hello {
+            Some(h) if !h.name.is_empty() => match &h.version {
+                Some(v) => format!("{} {v}", h.name),
+                None => h.name.clone(),
+            },
+            _ => self.run.implementation.clone(),
+        }
+    }
+
+    fn subtitle(&self) -> String {
+        let lang = self
+            .run
+            .hello
+            .as_ref()
+            .and_then(|h| h.language.as_deref())
+            .map(|l| format!("{l}, "))
+            .unwrap_or_default();
+        format!(
+            "{lang}seed {}, mirrorless {}",
+            self.run.seed, self.tool_version
+        )
+    }
+}
+
+/// A cell: its text (never only a colour), a class for the HTML, and the counterexample it
+/// links to (`None` for a pass, a skip, or a profile the report did not run).
+struct Cell {
+    text: String,
+    class: &'static str,
+    link: Option<String>,
+}
+
+fn anchor(column: usize, profile: &str, id: &str) -> String {
+    format!("cx-{}-{profile}-{}", column + 1, id.to_ascii_lowercase())
+}
+
+fn cell(column: usize, c: &Column, profile: &str, id: &str) -> Cell {
+    let Some(p) = c.run.profiles.iter().find(|p| p.profile == profile) else {
+        return Cell {
+            text: "not run".to_owned(),
+            class: "none",
+            link: None,
+        };
+    };
+    let has_cx = |list: &[FailureView]| list.iter().any(|f| f.requirement == id);
+    let link = (has_cx(&p.failures) || has_cx(&p.warnings)).then(|| anchor(column, profile, id));
+    let Some(r) = p.requirements.iter().find(|r| r.id == id) else {
+        // A crash has no requirement row.
+        return Cell {
+            text: if link.is_some() { "FAIL" } else { "—" }.to_owned(),
+            class: if link.is_some() { "fail" } else { "none" },
+            link,
+        };
+    };
+    let (text, class) = match r.status.as_str() {
+        "pass" => ("pass".to_owned(), "pass"),
+        "fail" => (format!("FAIL ({})", r.failures), "fail"),
+        "warn" => (format!("WARN ({})", r.warnings), "warn"),
+        "not-exercised" => ("FAIL (never exercised)".to_owned(), "fail"),
+        "untested" => ("skip (untested)".to_owned(), "skip"),
+        "not-applicable" => ("skip (n/a)".to_owned(), "skip"),
+        other => (other.to_owned(), "none"),
+    };
+    Cell { text, class, link }
+}
+
+/// The profiles of all columns, in order of appearance, and per profile the requirement IDs in
+/// registry order (then any ID this release does not know, and `CRASH` last).
+fn rows(columns: &[Column]) -> Vec<(String, Vec<String>)> {
+    let mut profiles: Vec<String> = Vec::new();
+    for c in columns {
+        for p in &c.run.profiles {
+            if !profiles.contains(&p.profile) {
+                profiles.push(p.profile.clone());
+            }
+        }
+    }
+    profiles
+        .into_iter()
+        .map(|profile| {
+            let mut ids: Vec<String> = Vec::new();
+            let seen = columns
+                .iter()
+                .flat_map(|c| c.run.profiles.iter().filter(|p| p.profile == profile))
+                .flat_map(|p| {
+                    p.requirements
+                        .iter()
+                        .map(|r| r.id.clone())
+                        .chain(p.failures.iter().map(|f| f.requirement.clone()))
+                })
+                .collect::<Vec<_>>();
+            for r in REQUIREMENTS {
+                if seen.iter().any(|s| s == r.id) {
+                    ids.push(r.id.to_owned());
+                }
+            }
+            for s in seen {
+                if !ids.contains(&s) {
+                    ids.push(s);
+                }
+            }
+            (profile, ids)
+        })
+        .collect()
+}
+
+fn title(id: &str) -> &'static str {
+    requirement(id).map_or("the implementation crashed", |r| r.title)
+}
+
+/// Every counterexample of a column: profile, failure, whether it is a warning.
+fn counterexamples(c: &Column) -> impl Iterator<Item = (&str, &FailureView, bool)> {
+    c.run.profiles.iter().flat_map(|p| {
+        p.failures
+            .iter()
+            .map(move |f| (p.profile.as_str(), f, false))
+            .chain(
+                p.warnings
+                    .iter()
+                    .map(move |f| (p.profile.as_str(), f, true)),
+            )
+    })
+}
+
+/// Text for a `<pre>`: each line escaped, the line breaks kept.
+fn pre(text: &str) -> String {
+    text.split('\n')
+        .map(html_escape)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+fn replay_text(f: &FailureView) -> String {
+    match &f.case_file {
+        Some(_) => f.replay.clone(),
+        None => format!(
+            "# save the minimal script as CASE.json, then:\n{}",
+            f.replay
+                .replace(&format!("{}.json", f.case_id), "CASE.json")
+        ),
+    }
+}
+
+fn verdict(c: &Column) -> &'static str {
+    if c.conformant {
+        "conformant"
+    } else if c.run.profiles.iter().any(|p| {
+        !p.failures.is_empty()
+            || p.requirements
+                .iter()
+                .any(|r| matches!(r.status.as_str(), "fail" | "not-exercised"))
+    }) {
+        "NOT CONFORMANT"
+    } else {
+        "INCOMPLETE"
+    }
+}
+
+/// Renders the matrix as Markdown of at most `limit` bytes; `errors` are the files that could
+/// not be read (each message names its file). Requirement IDs link to `{docs}spec/ID.md`.
+pub fn render_markdown(
+    columns: &[Column],
+    errors: &[String],
+    docs: Option<&str>,
+    limit: usize,
+) -> String {
+    let mut doc = Doc::new();
+    let mut head = format!(
+        "## mirrorless conformance matrix\n\n{} implementation{} × requirements — {}\n\n",
+        columns.len(),
+        if columns.len() == 1 { "" } else { "s" },
+        crate::version_banner()
+    );
+    for e in errors {
+        let _ = writeln!(head, "- ⚠️ not rendered: {}", escape(e));
+    }
+    if !errors.is_empty() {
+        head.push('\n');
+    }
+    for (i, c) in columns.iter().enumerate() {
+        let mark = match verdict(c) {
+            "conformant" => "✅",
+            "INCOMPLETE" => "⚠️",
+            _ => "❌",
+        };
+        let _ = writeln!(
+            head,
+            "{}. **{}** — {mark} {} ({}; {})",
+            i + 1,
+            escape(&c.label()),
+            verdict(c),
+            escape(&c.subtitle()),
+            escape(&c.file)
+        );
+    }
+    head.push('\n');
+    doc.push("", head);
+    for (profile, ids) in rows(columns) {
+        let mut t = format!("### {}\n\n| requirement |", escape(&profile));
+        for c in columns {
+            let _ = write!(t, " {} |", escape(&c.label()));
+        }
+        t.push_str("\n|---|");
+        t.push_str(&"---|".repeat(columns.len()));
+        t.push('\n');
+        doc.push("", t);
+        for id in ids {
+            let mut row = format!("| {} {} |", id_link(&id, docs, "spec"), escape(title(&id)));
+            for (i, c) in columns.iter().enumerate() {
+                let x = cell(i, c, &profile, &id);
+                let mark = match x.class {
+                    "pass" => "✅ ",
+                    "fail" => "❌ ",
+                    "warn" => "⚠️ ",
+                    "skip" => "➖ ",
+                    _ => "",
+                };
+                match x.link {
+                    Some(a) => {
+                        let _ = write!(row, " [{mark}{}](#{a}) |", escape(&x.text));
+                    }
+                    None => {
+                        let _ = write!(row, " {mark}{} |", escape(&x.text));
+                    }
+                }
+            }
+            row.push('\n');
+            doc.push("requirement rows", row);
+        }
+        doc.push("", "\n");
+    }
+    let any = columns.iter().any(|c| counterexamples(c).next().is_some());
+    if any {
+        doc.push("", "### Counterexamples\n\n");
+    }
+    for (i, c) in columns.iter().enumerate() {
+        for (profile, f, warning) in counterexamples(c) {
+            let mut s = format!(
+                "<a id=\"{}\"></a>\n\n#### {} {} — {} [{}] — {}\n\n",
+                anchor(i, profile, &f.requirement),
+                if warning { "⚠️ WARN" } else { "❌ FAIL" },
+                escape(&f.requirement),
+                escape(title(&f.requirement)),
+                escape(profile),
+                escape(&c.label())
+            );
+            let at = f
+                .finding
+                .position
+                .map(|p| format!(" at log #{p}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "{}{at}: {}\n",
+                id_link(&f.requirement, docs, "spec"),
+                escape(&f.finding.message)
+            );
+            s.push_str(&details(
+                &format!("minimal script (case {})", f.case_id),
+                &fence("json", &pretty(&f.case)),
+            ));
+            s.push_str("Replay:\n\n");
+            s.push_str(&fence("sh", &replay_text(f)));
+            s.push('\n');
+            doc.push("counterexamples", s);
+        }
+    }
+    doc.render(
+        limit,
+        "`mirrorless report … --format html` renders every counterexample",
+    )
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#1f2328;background:#fff}
+table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #d0d7de;padding:.3em .6em;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.pass{background:#dafbe1}td.fail{background:#ffebe9;font-weight:bold}
+td.warn{background:#fff8c5}td.skip,td.none{color:#59636e}code,pre{font-family:ui-monospace,monospace}
+pre{background:#f6f8fa;padding:.8em;overflow:auto}.sub{color:#59636e;font-size:.9em}
+.error{border:2px solid #cf222e;padding:.5em}section.cx{border-top:1px solid #d0d7de;margin-top:1.5em}
+:target{outline:3px solid #0969da}";
+
+/// Renders the matrix as one self-contained HTML page (inline CSS, no script, nothing
+/// fetched); `errors` are the files that could not be read.
+pub fn render_html(columns: &[Column], errors: &[String]) -> String {
+    let mut out = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mirrorless conformance matrix</title>\n",
+    );
+    let _ = writeln!(out, "<style>\n{CSS}\n</style>\n</head>\n<body>");
+    let _ = writeln!(
+        out,
+        "<h1>mirrorless conformance matrix</h1>\n<p class=\"sub\">{} implementation{} × requirements — {}</p>",
+        columns.len(),
+        if columns.len() == 1 { "" } else { "s" },
+        html_escape(&crate::version_banner())
+    );
+    for e in errors {
+        let _ = writeln!(
+            out,
+            "<p class=\"error\">not rendered: {}</p>",
+            html_escape(e)
+        );
+    }
+    out.push_str("<ol>\n");
+    for c in columns {
+        let _ = writeln!(
+            out,
+            "<li><strong>{}</strong> — {} <span class=\"sub\">({}; {})</span></li>",
+            html_escape(&c.label()),
+            verdict(c),
+            html_escape(&c.subtitle()),
+            html_escape(&c.file)
+        );
+    }
+    out.push_str("</ol>\n");
+    for (profile, ids) in rows(columns) {
+        let _ = writeln!(
+            out,
+            "<h2>{}</h2>\n<table>\n<thead><tr><th>requirement</th>",
+            html_escape(&profile)
+        );
+        for c in columns {
+            let _ = write!(
+                out,
+                "<th>{}<br><span class=\"sub\">{}</span></th>",
+                html_escape(&c.label()),
+                html_escape(&c.subtitle())
+            );
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for id in ids {
+            let _ = write!(
+                out,
+                "<tr><th><code>{}</code> {}</th>",
+                html_escape(&id),
+                html_escape(title(&id))
+            );
+            for (i, c) in columns.iter().enumerate() {
+                let x = cell(i, c, &profile, &id);
+                match x.link {
+                    Some(a) => {
+                        let _ = write!(
+                            out,
+                            "<td class=\"{}\"><a href=\"#{a}\">{}</a></td>",
+                            x.class,
+                            html_escape(&x.text)
+                        );
+                    }
+                    None => {
+                        let _ = write!(
+                            out,
+                            "<td class=\"{}\">{}</td>",
+                            x.class,
+                            html_escape(&x.text)
+                        );
+                    }
+                }
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    if columns.iter().any(|c| counterexamples(c).next().is_some()) {
+        out.push_str("<h2>Counterexamples</h2>\n");
+    }
+    for (i, c) in columns.iter().enumerate() {
+        for (profile, f, warning) in counterexamples(c) {
+            let _ = writeln!(
+                out,
+                "<section class=\"cx\" id=\"{}\">\n<h3>{} {} — {} [{}] — {}</h3>",
+                anchor(i, profile, &f.requirement),
+                if warning { "WARN" } else { "FAIL" },
+                html_escape(&f.requirement),
+                html_escape(title(&f.requirement)),
+                html_escape(profile),
+                html_escape(&c.label())
+            );
+            let at = f
+                .finding
+                .position
+                .map(|p| format!(" at log #{p}"))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "<p>{}{at}: {}</p>",
+                html_escape(&f.requirement),
+                html_escape(&f.finding.message)
+            );
+            let _ = writeln!(
+                out,
+                "<details><summary>minimal script (case {})</summary>\n<pre><code>{}</code></pre>\n</details>",
+                html_escape(&f.case_id),
+                pre(&pretty(&f.case))
+            );
+            let _ = writeln!(
+                out,
+                "<p>Replay:</p>\n<pre><code>{}</code></pre>\n</section>",
+                pre(&replay_text(f))
+            );
+        }
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
