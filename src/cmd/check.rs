@@ -57,6 +57,7 @@ Examples:
   mirrorless check .mirrorless/sessions/          every *.jsonl below the directory
   mirrorless check --live trace.jsonl session.jsonl
   mirrorless check --format json session.jsonl | jq '.summary'
+  mirrorless check --summary \"$GITHUB_STEP_SUMMARY\" logs/   and a Markdown job summary
   zcat session.jsonl.gz | mirrorless check -
   mirrorless explain CHUNK-2          what a reported rule means")]
 pub struct CheckArgs {

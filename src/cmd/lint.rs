@@ -59,7 +59,9 @@ Examples:
   mirrorless lint crates/ src/main.rs              lint some paths
   mirrorless lint packages/ docs/ README.md        TypeScript, JavaScript and Markdown too
   mirrorless lint --format sarif > lint.sarif      for github/codeql-action/upload-sarif
-  mirrorless lint --format github                  annotations in a GitHub Actions log
+  mirrorless lint --format github                  annotations in a GitHub Actions log (and, with
+                                                   GITHUB_STEP_SUMMARY set, the job summary)
+  mirrorless lint --format markdown                the Markdown job summary: per rule, per file, each finding
   mirrorless lint --fix src/                       apply the machine-applicable fixes in place
   mirrorless lint --diff src/                      show them as a unified diff, write nothing
   mirrorless lint --fix --unsafe-fixes src/        apply the suggestions too

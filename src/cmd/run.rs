@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 pub enum Format {
     /// Failures with their minimal scripts, then a summary per profile.
     Human,
-    /// The whole report as JSON.
+    /// The whole report as JSON: a stable, versioned format (docs/run/report.schema.json).
     Json,
     /// JUnit XML: one test suite per profile, one test case per requirement.
     Junit,
