@@ -191,8 +191,22 @@ struct Cell {
     link: Option<String>,
 }
 
+/// The id of a counterexample in the page. Profile and requirement come from the file, so
+/// anything but ASCII letters, digits and `-` is written as `_XX` (its bytes in hex): the id
+/// can close no attribute and break no link, and two different names never share an id.
 fn anchor(column: usize, profile: &str, id: &str) -> String {
-    format!("cx-{}-{profile}-{}", column + 1, id.to_ascii_lowercase())
+    let safe = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        for b in s.bytes() {
+            if b.is_ascii_alphanumeric() || b == b'-' {
+                out.push(char::from(b.to_ascii_lowercase()));
+            } else {
+                let _ = write!(out, "_{b:02x}");
+            }
+        }
+        out
+    };
+    format!("cx-{}-{}-{}", column + 1, safe(profile), safe(id))
 }
 
 fn cell(column: usize, c: &Column, profile: &str, id: &str) -> Cell {
@@ -565,4 +579,113 @@ pub fn render_html(columns: &[Column], errors: &[String]) -> String {
     }
     out.push_str("</body>\n</html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report whose every string is hostile: profile, requirement, message, name, replay.
+    fn hostile() -> Column {
+        let evil = "\"><script>alert(1)</script>|x`y\n| forged |";
+        let text = serde_json::json!({
+            "format_version": 1,
+            "tool": "mirrorless",
+            "tool_version": evil,
+            "conformant": false,
+            "report": {
+                "implementation": evil,
+                "hello": {"name": evil, "version": evil},
+                "seed": 1,
+                "problems": [],
+                "profiles": [{
+                    "profile": evil,
+                    "requirements": [{"id": evil, "status": "fail", "failures": 1, "warnings": 0}],
+                    "failures": [{
+                        "requirement": evil,
+                        "case": {"profile": evil, "script": {"actions": []}},
+                        "case_id": evil,
+                        "finding": {"message": evil, "position": 1},
+                        "replay": evil,
+                        "case_file": null
+                    }],
+                    "warnings": []
+                }]
+            }
+        })
+        .to_string();
+        read_column("evil.json", &text).expect("a report")
+    }
+
+    #[test]
+    fn hostile_reports_open_no_tag_and_forge_no_row() {
+        let columns = [hostile()];
+        let html = render_html(&columns, &["<b>bad</b>.json: not a report".to_owned()]);
+        assert!(!html.contains("<script") && !html.contains("<b>"), "{html}");
+        // The link and its target agree, and the id holds nothing an attribute could end at.
+        let id = anchor(
+            0,
+            &columns[0].run.profiles[0].profile,
+            &columns[0].run.profiles[0].failures[0].requirement,
+        );
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+            "{id}"
+        );
+        assert!(
+            html.contains(&format!("href=\"#{id}\"")) && html.contains(&format!("id=\"{id}\"")),
+            "{html}"
+        );
+
+        let md = render_markdown(&columns, &[], None, usize::MAX);
+        let mut in_fence = false;
+        for line in md.lines() {
+            if line.starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if in_fence {
+                continue;
+            }
+            assert!(!line.contains("<script"), "{line}");
+            assert!(!line.starts_with("| forged"), "{line}");
+        }
+        assert!(
+            md.contains(&format!("](#{id})")) && md.contains(&format!("<a id=\"{id}\">")),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn a_report_of_another_version_or_tool_is_refused_naming_the_file() {
+        let v2 =
+            r#"{"format_version": 2, "tool": "mirrorless", "tool_version": "9.0.0", "report": {}}"#;
+        let e = read_column("new.json", v2).expect_err("version 2");
+        assert!(
+            e.starts_with("new.json: format_version 2, but this mirrorless ("),
+            "{e}"
+        );
+        assert!(
+            e.contains("reads format_version 1") && e.contains("\"9.0.0\""),
+            "{e}"
+        );
+        let e =
+            read_column("sarif.json", r#"{"version": "2.1.0", "runs": []}"#).expect_err("SARIF");
+        assert!(
+            e.starts_with("sarif.json: not a `mirrorless run --format json` report"),
+            "{e}"
+        );
+        let e = read_column("x.json", "[1, 2").expect_err("not JSON");
+        assert!(e.contains("not JSON") && e.contains("line 1 column"), "{e}");
+        let e = read_column(
+            "r.json",
+            r#"{"format_version": 1, "tool": "mirrorless", "report": {"seed": "x"}}"#,
+        )
+        .expect_err("a report without its fields");
+        assert!(
+            e.starts_with("r.json: not a `mirrorless run --format json` report: its `report`"),
+            "{e}"
+        );
+    }
 }
