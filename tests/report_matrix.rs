@@ -100,7 +100,7 @@ fn the_matrix_of_real_reports_in_markdown_and_html() {
     assert_eq!(code, Some(0), "{stderr}");
     // The header names each implementation as its `hello` does.
     for label in [
-        "reference (embedded)",
+        "reference (embedded) 0.1.0",
         "reference-py 1.0.0",
         "reference-js 1.0.0",
         "broken-coalescer 1.0.0",
