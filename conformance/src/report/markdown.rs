@@ -217,9 +217,10 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
         doc.push(
             "crashes",
             format!(
-                "- ❌ FAIL {} — {}\n\n",
+                "- ❌ FAIL {} — {} ([details](#{}))\n\n",
                 escape(f.requirement),
-                escape(title(f.requirement))
+                escape(title(f.requirement)),
+                anchor(p.profile, f.requirement)
             ),
         );
     }
