@@ -48,7 +48,10 @@ fn real_reports_validate_against_the_schema() {
     assert_eq!(reference["format_version"], 1);
     assert_eq!(reference["conformant"], true);
     assert_eq!(reference["report"]["hello"]["name"], "reference (embedded)");
-    assert_eq!(reference["report"]["hello"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        reference["report"]["hello"]["version"],
+        env!("CARGO_PKG_VERSION")
+    );
 
     let broken = report(&[
         "--",

@@ -81,10 +81,15 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
         ("✅", "clean")
     };
     let mut doc = Doc::new();
-    doc.push(
-        "",
+    let counts = if all.total() == 0 {
         format!(
-            "## mirrorless lint: {mark} {verdict}\n\n**{} error{}, {} warning{}, {} note{}** in {} file{} ({} read); `--fix` fixes {}, {} more with `--unsafe-fixes`, {} by hand — {}\n\n",
+            "**No findings** in {} file{} read",
+            report.stats.files,
+            plural(report.stats.files)
+        )
+    } else {
+        format!(
+            "**{} error{}, {} warning{}, {} note{}** in {} file{} ({} read); `--fix` fixes {}, {} more with `--unsafe-fixes`, {} by hand",
             all.errors,
             plural(all.errors),
             all.warnings,
@@ -97,6 +102,12 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
             all.machine,
             all.suggestion,
             all.total() - all.machine - all.suggestion,
+        )
+    };
+    doc.push(
+        "",
+        format!(
+            "## mirrorless lint: {mark} {verdict}\n\n{counts} — {}\n\n",
             mirrorless_conformance::version_banner()
         ),
     );
@@ -110,7 +121,6 @@ pub fn render(report: &Report, docs: Option<&str>, limit: usize) -> String {
         doc.push("", "\n");
     }
     if all.total() == 0 {
-        doc.push("", "No findings.\n");
         return doc.render(limit, "`mirrorless lint --format json`");
     }
     const COUNTS: &str = "errors | warnings | notes | `--fix` | suggested | by hand";
