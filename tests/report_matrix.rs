@@ -209,3 +209,85 @@ fn a_file_that_is_not_a_report_is_named_and_the_others_still_render() {
     assert!(out.is_empty(), "{out}");
     assert!(stderr.contains("error: no report to render"), "{stderr}");
 }
+
+/// The real upstream loop (`fixtures/adapters/dsh/`, the pinned npm packages its `setup.sh`
+/// installs) beside the reference: its column is named as its `hello` names it, and every
+/// requirement it fails is one `expected-verdict.json` documents, linked to its counterexample.
+/// Skipped, loudly, when the packages are not installed, unless `MIRRORLESS_REQUIRE_DSH` is set.
+#[test]
+fn the_real_upstream_loop_has_its_column() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let installed =
+        root.join("fixtures/adapters/dsh/node_modules/@deepseek-ai/dsh-agent-loop/package.json");
+    if !installed.is_file() {
+        assert!(
+            std::env::var_os("MIRRORLESS_REQUIRE_DSH").is_none(),
+            "MIRRORLESS_REQUIRE_DSH is set but {} is missing",
+            installed.display()
+        );
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: the upstream packages are not installed; run fixtures/adapters/dsh/setup.sh (the matrix of the real upstream loop did NOT run)"
+        );
+        return;
+    }
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("fixtures/adapters/dsh/expected-verdict.json"))
+            .expect("read"),
+    )
+    .expect("JSON");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    for (file, command) in [
+        ("reference.json", &[][..]),
+        (
+            "dsh.json",
+            &["node", "fixtures/adapters/dsh/stdio-host.mjs"][..],
+        ),
+    ] {
+        let mut args = vec![
+            "run",
+            "--ci",
+            "--no-corpus",
+            "--cases",
+            "64",
+            "--shrink-time",
+            "600",
+            "--case-timeout",
+            "120",
+            "--format",
+            "json",
+        ];
+        if !command.is_empty() {
+            args.push("--");
+            args.extend_from_slice(command);
+        }
+        let (code, json, stderr) = mirrorless(&args, root);
+        assert!(matches!(code, Some(0 | 1)), "{file}: {stderr}");
+        std::fs::write(d.join(file), json).expect("write");
+    }
+    let (code, md, stderr) = mirrorless(&["report", "reference.json", "dsh.json"], d);
+    assert_eq!(code, Some(0), "{stderr}");
+    let name = expected["implementation"].as_str().expect("implementation");
+    // `@` is escaped, so that the name mentions nobody.
+    let shown = name.replace('@', "\\@");
+    assert!(md.contains(&format!("| {shown} |")), "{shown}: {md}");
+    let profile = expected["profile"].as_str().expect("profile");
+    let mut failing = 0;
+    for line in md.lines().filter(|l| l.contains("](#cx-2-")) {
+        failing += 1;
+        let id = line.split_whitespace().nth(1).expect("a requirement");
+        assert!(
+            expected["failing"].get(id).is_some(),
+            "{id} fails but expected-verdict.json does not list it: {line}"
+        );
+        let anchor = format!("cx-2-{profile}-{}", id.to_ascii_lowercase());
+        assert!(line.contains(&format!("(#{anchor})")), "{line}");
+        assert!(md.contains(&format!("<a id=\"{anchor}\"></a>")), "{md}");
+    }
+    assert!(
+        failing > 0,
+        "the documented upstream fault shows in 64 cases: {md}"
+    );
+}

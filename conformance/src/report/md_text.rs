@@ -17,8 +17,8 @@ pub const DOCS_URL_VAR: &str = "MIRRORLESS_DOCS_URL";
 /// `text` (a file name, a message, a payload excerpt) as inline Markdown that shows it
 /// literally: control characters and line breaks written as escapes (`\n`), so the text stays
 /// on one line and one table cell; `&`, `<` and `>` as HTML entities, so it opens no tag; and
-/// every character that could start emphasis, code, a link or a cell (`|`, backticks, `*`,
-/// `_`, `[`, …) backslash-escaped. The text never starts a line of ours, so line-start markers
+/// every character that could start emphasis, code, a link, a cell or a mention (`|`,
+/// backticks, `*`, `_`, `[`, `@`, …) backslash-escaped. The text never starts a line of ours, so line-start markers
 /// (`#`, `-`, `1.`) need no escape.
 pub fn escape(text: &str) -> String {
     let text = escape_control(text);
@@ -28,7 +28,7 @@ pub fn escape(text: &str) -> String {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '!' | '|' | '~' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '!' | '|' | '~' | '@' => {
                 out.push('\\');
                 out.push(c);
             }
