@@ -346,38 +346,61 @@ mod tests {
         run(&mut driver, &config, &mut |_| {}).expect("the reference runs")
     }
 
-    /// A counterexample whose message and replay command hold `text`.
+    /// A loop that crashes at once: its run has real counterexamples to reshape.
+    struct Crasher;
+
+    impl crate::driver::AgentLoop for Crasher {
+        fn new(_: Profile) -> Self {
+            Crasher
+        }
+
+        fn run(&mut self, _: &mut dyn crate::driver::Host) -> Result<(), String> {
+            Err("boom".to_owned())
+        }
+    }
+
+    /// A counterexample (a real one, from a run of [`Crasher`], so that it has every field the
+    /// suite gives one) for `requirement`, whose message and replay command hold `text`.
     fn failure(requirement: &'static str, text: &str) -> Failure {
+        let config = Config {
+            profiles: vec![Profile::ALL[0]],
+            cases: 1,
+            jobs: 1,
+            shrink_steps: 0,
+            ..Config::default()
+        };
+        let mut driver = in_process::<Crasher>("crasher");
+        let report = run(&mut driver, &config, &mut |_| {}).expect("the run ends");
+        let mut f = report.profiles[0]
+            .failures
+            .first()
+            .cloned()
+            .expect("a crash is a failure");
         let case: Case = serde_json::from_str(
             r#"{"profile":"2026-08","script":{"actions":[{"action":"prompt","text":"p","calls":[{"chunks":[{"type":"finish","reason":{"kind":"stop"}}]}]}]}}"#,
         )
         .expect("a case");
-        Failure {
+        f.requirement = requirement;
+        f.attributed_to = None;
+        f.case_id = case.id();
+        f.case = case;
+        f.finding = Finding {
             requirement,
-            attributed_to: None,
-            case_id: case.id(),
-            original: case.clone(),
-            case,
-            finding: Finding {
-                requirement,
-                error: true,
-                position: Some(3),
-                message: text.to_owned(),
-                expected: vec![format!("  {text}")],
-                observed: vec![],
-                origin: Origin::Oracle,
-            },
-            also: vec![],
-            original_chunks: 9,
-            shrunk_chunks: 1,
-            shrink_steps: 4,
-            shrink_bounded: false,
-            from_corpus: false,
-            case_file: Some("c.json".to_owned()),
-            replay: format!("mirrorless replay c.json -- {text}"),
-            stderr: String::new(),
-            leak: None,
-        }
+            error: true,
+            position: Some(3),
+            message: text.to_owned(),
+            expected: vec![format!("  {text}")],
+            observed: vec![],
+            origin: Origin::Oracle,
+        };
+        f.also.clear();
+        f.shrunk_chunks = 1;
+        f.from_corpus = false;
+        f.case_file = Some("c.json".to_owned());
+        f.replay = format!("mirrorless replay c.json -- {text}");
+        f.stderr.clear();
+        f.leak = None;
+        f
     }
 
     #[test]
@@ -491,8 +514,11 @@ mod tests {
     fn a_huge_report_stays_within_the_step_summary_limit_and_says_what_it_left_out() {
         let mut report = reference_run();
         let long = "x".repeat(2000);
+        let template = failure("CHUNK-1", "");
         for i in 0..2000 {
-            let f = failure("CHUNK-1", &format!("{i} {long}"));
+            let mut f = template.clone();
+            f.finding.message = format!("{i} {long}");
+            f.finding.expected = vec![f.finding.message.clone()];
             report.profiles[0].failures.push(f);
         }
         let options = MarkdownOptions::default();
