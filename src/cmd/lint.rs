@@ -357,9 +357,10 @@ fn unsafe_hint(outcome: &fix::Outcome, unsafe_fixes: bool) -> String {
 fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     let color = args.color.enabled();
     let format = format_of(args.format);
-    let docs = super::markdown::options().docs_url;
+    // Read (and warned about) only when a Markdown summary is written.
+    let docs = || super::markdown::options().docs_url;
     let text = match format {
-        Format::Markdown => render::step_summary(report, docs.as_deref()),
+        Format::Markdown => render::step_summary(report, docs().as_deref()),
         _ => render::render(report, format, color),
     };
     if !super::print_out(&text) {
@@ -368,7 +369,7 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     if format == Format::Github
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY")
     {
-        let md = render::step_summary(report, docs.as_deref());
+        let md = render::step_summary(report, docs().as_deref());
         super::markdown::append_summary(std::path::Path::new(&path), &md);
     }
     if format != Format::Human {
