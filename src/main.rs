@@ -43,6 +43,8 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Replay one saved counterexample case against an implementation.
     Replay(cmd::run::ReplayArgs),
+    /// Render several `run --format json` reports as a matrix of implementations × requirements.
+    Report(cmd::report::ReportArgs),
     /// Find source that still subscribes to, emits or names a removed mirror event.
     Lint(cmd::lint::LintArgs),
     /// Serve the linter to an editor: a language server over stdio (diagnostics as you type).
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Replay(args) => cmd::run::replay(args),
+        Command::Report(args) => cmd::report::run(args),
         Command::Lint(args) => cmd::lint::run(args),
         Command::Lsp(args) => cmd::lsp::run(args),
         Command::Spec(args) => cmd::spec::spec(args),

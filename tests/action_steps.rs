@@ -56,7 +56,10 @@ fn run_step(id: &str, dir: &Path, env: &[(&str, &str)]) -> StepRun {
         .env("GITHUB_ACTION_PATH", root())
         .env("RUNNER_TEMP", dir)
         .env("PATH", path)
-        .env("NO_COLOR", "1");
+        .env("NO_COLOR", "1")
+        // The runner's own summary and docs link, when these tests run on GitHub.
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("MIRRORLESS_DOCS_URL");
     for (key, value) in env {
         cmd.env(key, value);
     }
@@ -260,4 +263,95 @@ fn files_are_passed_after_the_options_end_and_never_split() {
     let r = run_step("run", d, &[("COMMAND", "check"), ("FILES", "--help\n")]);
     assert!(!r.output.contains("Usage:"), "{}", r.output);
     assert!(r.output.contains("--help"), "{}", r.output);
+}
+
+#[test]
+fn every_command_appends_its_markdown_to_the_step_summary_and_keeps_its_status() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let summary = d.join("step_summary.md");
+    let summary_env = summary.to_str().expect("a UTF-8 temp path");
+    std::fs::create_dir(d.join("src")).expect("mkdir");
+    std::fs::write(d.join("src/app.ts"), STALE).expect("write");
+    let invalid = root().join("fixtures/check/2026-08/invalid/MSG-3-content-differs.jsonl");
+    let invalid = invalid.to_str().expect("UTF-8");
+    let cases: [(&str, &str, &str, &str, &str); 3] = [
+        (
+            "lint",
+            "--no-config",
+            "src/app.ts\n",
+            "## mirrorless lint: ❌ findings",
+            "1",
+        ),
+        (
+            "check",
+            "",
+            invalid,
+            "## mirrorless check: ❌ violates the spec",
+            "1",
+        ),
+        (
+            "run",
+            "--no-corpus",
+            "",
+            "## mirrorless run: ✅ conformant",
+            "0",
+        ),
+    ];
+    for (command, args, files, heading, status) in cases {
+        let _ = std::fs::remove_file(&summary);
+        let env = [
+            ("COMMAND", command),
+            ("ARGS", args),
+            ("FILES", files),
+            ("GITHUB_STEP_SUMMARY", summary_env),
+            ("ACTION_REPOSITORY", "OWNER/mirrorless"),
+            ("ACTION_REF", "v0.1.0"),
+            (
+                "ACTION_DOCS",
+                "https://github.com/OWNER/mirrorless/blob/v0.1.0/docs/",
+            ),
+        ];
+        let r = run_step("run", d, &env);
+        assert_eq!(r.code, Some(0), "{command}: {}", r.output);
+        assert!(
+            r.outputs.contains(&format!("exit-code={status}\n")),
+            "{command}: {}",
+            r.outputs
+        );
+        let md = std::fs::read_to_string(&summary)
+            .unwrap_or_else(|e| panic!("{command} wrote no summary ({e}): {}", r.output));
+        assert!(md.starts_with(heading), "{command}: {md}");
+        assert_eq!(
+            md.matches("## mirrorless ").count(),
+            1,
+            "{command}: once: {md}"
+        );
+        // The IDs link to the action's own docs.
+        assert!(
+            md.contains("](https://github.com/OWNER/mirrorless/blob/v0.1.0/docs/"),
+            "{command}: {md}"
+        );
+        // The primary outputs are unchanged: SARIF and annotations for lint, the human
+        // report for check, JUnit for run.
+        match command {
+            "lint" => {
+                assert!(r.output.contains("::error file=src/app.ts"), "{}", r.output);
+                let sarif =
+                    std::fs::read_to_string(d.join("mirrorless-lint.sarif")).expect("SARIF");
+                assert!(sarif.contains("\"version\": \"2.1.0\""), "{sarif}");
+            }
+            "check" => assert!(r.output.contains("error[MSG-3]"), "{}", r.output),
+            _ => {
+                let junit = std::fs::read_to_string(d.join("mirrorless-junit.xml")).expect("JUnit");
+                assert!(junit.starts_with("<?xml"), "{junit}");
+                assert!(!r.output.contains("## mirrorless"), "{}", r.output);
+            }
+        }
+    }
+    // Without a step summary (outside GitHub) nothing is appended anywhere and nothing fails.
+    let _ = std::fs::remove_file(&summary);
+    let r = run_step("run", d, &[("COMMAND", "check"), ("FILES", invalid)]);
+    assert!(r.outputs.contains("exit-code=1\n"), "{}", r.outputs);
+    assert!(!summary.exists());
 }

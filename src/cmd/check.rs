@@ -1,5 +1,7 @@
 //! `mirrorless check`: validate recorded session logs and live traces.
 
+mod markdown;
+
 use clap::{Args, ValueEnum};
 use mirrorless_conformance::Profile;
 use mirrorless_conformance::check::{
@@ -29,6 +31,8 @@ pub enum CheckFormat {
     Human,
     /// One JSON document (see docs/check/report-format.md).
     Json,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB.
+    Markdown,
 }
 
 /// Arguments of `mirrorless check`.
@@ -53,6 +57,7 @@ Examples:
   mirrorless check .mirrorless/sessions/          every *.jsonl below the directory
   mirrorless check --live trace.jsonl session.jsonl
   mirrorless check --format json session.jsonl | jq '.summary'
+  mirrorless check --summary \"$GITHUB_STEP_SUMMARY\" logs/   and a Markdown job summary
   zcat session.jsonl.gz | mirrorless check -
   mirrorless explain CHUNK-2          what a reported rule means")]
 pub struct CheckArgs {
@@ -75,6 +80,11 @@ pub struct CheckArgs {
     /// Exit 1 on a SHOULD finding (a warning) too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Also append the Markdown job summary (--format markdown) to FILE, e.g.
+    /// "$GITHUB_STEP_SUMMARY"; the report on standard output and the exit status stay as they
+    /// are.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
 }
 
 /// Where the profile of a file came from.
@@ -142,7 +152,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let options = ReadOptions {
         context_findings: match args.format {
             CheckFormat::Human => HUMAN_DETAIL_LIMIT,
-            CheckFormat::Json => 0,
+            CheckFormat::Json | CheckFormat::Markdown => 0,
         },
         context_width: WINDOW_WIDTH,
         ..ReadOptions::default()
@@ -194,7 +204,12 @@ pub fn run(args: CheckArgs) -> ExitCode {
             Err(e) => return super::fail(format!("cannot serialize the report: {e}")),
         },
         CheckFormat::Human => render_human(&report, args.color.enabled()),
+        CheckFormat::Markdown => markdown::render(&report, &super::markdown::options()),
     };
+    if let Some(path) = &args.summary {
+        let md = markdown::render(&report, &super::markdown::options());
+        super::markdown::append_summary(path, &md);
+    }
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
     }

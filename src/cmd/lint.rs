@@ -25,6 +25,9 @@ pub enum LintFormat {
     Rdjson,
     /// Reviewdog Diagnostic Format, one diagnostic per line (reviewdog -f=rdjsonl).
     Rdjsonl,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB: per rule, per file
+    /// (with what --fix can do), then each finding.
+    Markdown,
 }
 
 use super::ColorArg;
@@ -56,7 +59,9 @@ Examples:
   mirrorless lint crates/ src/main.rs              lint some paths
   mirrorless lint packages/ docs/ README.md        TypeScript, JavaScript and Markdown too
   mirrorless lint --format sarif > lint.sarif      for github/codeql-action/upload-sarif
-  mirrorless lint --format github                  annotations in a GitHub Actions log
+  mirrorless lint --format github                  annotations in a GitHub Actions log (and, with
+                                                   GITHUB_STEP_SUMMARY set, the job summary)
+  mirrorless lint --format markdown                the Markdown job summary: per rule, per file, each finding
   mirrorless lint --fix src/                       apply the machine-applicable fixes in place
   mirrorless lint --diff src/                      show them as a unified diff, write nothing
   mirrorless lint --fix --unsafe-fixes src/        apply the suggestions too
@@ -232,6 +237,7 @@ fn format_of(f: LintFormat) -> Format {
         LintFormat::Github => Format::Github,
         LintFormat::Rdjson => Format::Rdjson,
         LintFormat::Rdjsonl => Format::Rdjsonl,
+        LintFormat::Markdown => Format::Markdown,
     }
 }
 
@@ -351,22 +357,20 @@ fn unsafe_hint(outcome: &fix::Outcome, unsafe_fixes: bool) -> String {
 fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     let color = args.color.enabled();
     let format = format_of(args.format);
-    let text = render::render(report, format, color);
+    // Read (and warned about) only when a Markdown summary is written.
+    let docs = || super::markdown::options().docs_url;
+    let text = match format {
+        Format::Markdown => render::step_summary(report, docs().as_deref()),
+        _ => render::render(report, format, color),
+    };
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
     }
     if format == Format::Github
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY")
     {
-        use std::io::Write;
-        let written = std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(&path)
-            .and_then(|mut f| f.write_all(render::step_summary(report).as_bytes()));
-        if let Err(e) = written {
-            eprintln!("warning: cannot write GITHUB_STEP_SUMMARY: {e}");
-        }
+        let md = render::step_summary(report, docs().as_deref());
+        super::markdown::append_summary(std::path::Path::new(&path), &md);
     }
     if format != Format::Human {
         for e in &report.errors {

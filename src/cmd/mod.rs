@@ -4,7 +4,9 @@
 pub mod check;
 pub mod lint;
 pub mod lsp;
+pub mod markdown;
 mod output;
+pub mod report;
 pub mod run;
 mod run_color;
 pub mod signals;

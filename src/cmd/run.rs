@@ -18,13 +18,16 @@ use std::time::{Duration, Instant};
 pub enum Format {
     /// Failures with their minimal scripts, then a summary per profile.
     Human,
-    /// The whole report as JSON.
+    /// The whole report as JSON: a stable, versioned format (docs/run/report.schema.json).
     Json,
     /// JUnit XML: one test suite per profile, one test case per requirement.
     Junit,
     /// One self-contained HTML page: the requirement tables, and each counterexample's
     /// expected and observed timelines with the first divergence marked.
     Html,
+    /// A Markdown job summary (for $GITHUB_STEP_SUMMARY), at most 1 MiB; requirement IDs link
+    /// to their spec pages when MIRRORLESS_DOCS_URL names where the docs are.
+    Markdown,
 }
 
 const RUN_EXAMPLES: &str = "Examples:
@@ -36,6 +39,8 @@ const RUN_EXAMPLES: &str = "Examples:
   mirrorless run --ci --partition 2/4 --format junit > run-2.xml
                                                   shard 2 of a 4-job CI matrix
   mirrorless run --deny-warnings                  SHOULD findings fail the run too
+  mirrorless run --ci --format junit --summary \"$GITHUB_STEP_SUMMARY\" > run.xml
+                                                  and a Markdown job summary for GitHub
   mirrorless run -- python3 my_adapter.py         an implementation over the stdio protocol
 
 How it works: the harness plays the model, the tools and the user. It replays the corpus
@@ -108,6 +113,11 @@ pub struct RunArgs {
     pub deny_warnings: bool,
     #[command(flatten)]
     pub color: super::ColorArg,
+    /// Also append the Markdown job summary (--format markdown) to FILE, e.g.
+    /// "$GITHUB_STEP_SUMMARY"; the report on standard output and the exit status stay as they
+    /// are.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
     /// Run one shard of the cases: `K/N` or `count:K/N` (every N-th case from the K-th) or
     /// `hash:K/N` (by case id); shards 1..=N of one seed together run exactly the unsharded
     /// run. Coverage minimums are checked over the whole run in every shard.
@@ -366,10 +376,15 @@ pub fn run(args: RunArgs) -> ExitCode {
     };
     let outcome = suite::run_until(driver.as_mut(), &config, &stop, &mut |p| printer.on(p));
     printer.clear();
-    let report = match outcome {
+    let mut report = match outcome {
         Ok(r) => r,
         Err(e) => return fail_or_stopped(&stop, e),
     };
+    if args.command.is_empty() {
+        // The embedded reference says no `hello`: it is this release's.
+        report.hello.version = Some(env!("CARGO_PKG_VERSION").to_owned());
+        report.hello.language = Some("rust".to_owned());
+    }
     let text = match args.format {
         Format::Human => super::run_color::paint(
             &report::render_human_after_progress(&report),
@@ -378,7 +393,12 @@ pub fn run(args: RunArgs) -> ExitCode {
         Format::Json => report::render_json(&report),
         Format::Junit => report::render_junit(&report),
         Format::Html => report::render_html(&report),
+        Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
     };
+    if let Some(path) = &args.summary {
+        let md = report::render_markdown(&report, &super::markdown::options());
+        super::markdown::append_summary(path, &md);
+    }
     if !super::output::write_report(args.output.as_deref(), &text) {
         return ExitCode::from(EXIT_ERROR);
     }

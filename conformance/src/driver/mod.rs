@@ -625,6 +625,14 @@ pub struct HarnessError(pub String);
 pub trait Driver {
     /// A short name of the implementation, for reports.
     fn name(&self) -> String;
+    /// Who the implementation is, as its `hello` says (for an in-process loop: its name);
+    /// reports carry it so that a matrix of runs can name each implementation.
+    fn hello(&self) -> crate::stdio::message::Implementation {
+        crate::stdio::message::Implementation {
+            name: self.name(),
+            ..Default::default()
+        }
+    }
     /// The replay command line for a saved case file, e.g.
     /// `mirrorless replay CASE -- python3 impl.py`.
     fn replay_command(&self, case_file: &str) -> String;

@@ -849,6 +849,11 @@ mod tests {
         };
         RunReport {
             implementation: HOSTILE.into(),
+            hello: crate::stdio::message::Implementation {
+                name: HOSTILE.into(),
+                version: Some(HOSTILE.into()),
+                ..Default::default()
+            },
             seed: 1,
             ci: true,
             partition: None,

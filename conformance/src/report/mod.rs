@@ -1,4 +1,4 @@
-//! Rendering run reports: human text, JSON and JUnit XML.
+//! Rendering run reports: human text, JSON, JUnit XML and Markdown (`markdown.rs`).
 //!
 //! A failure names its requirement, shows the minimal script inline as JSON, the window of
 //! expected and observed events around the first divergence, and a one-line replay command.
@@ -10,6 +10,12 @@ mod json_layout;
 pub mod timeline;
 
 pub use html::{escape as html_escape, render_html};
+
+pub mod markdown;
+pub mod matrix;
+pub mod md_text;
+
+pub use markdown::{MarkdownOptions, render_markdown};
 
 use crate::oracle::{Finding, Verdict};
 use crate::registry::requirement;

@@ -746,6 +746,10 @@ fn eof_fault(partial: Option<String>, process: &mut Process) -> Fault {
 }
 
 impl Driver for StdioDriver {
+    fn hello(&self) -> Implementation {
+        self.implementation.clone()
+    }
+
     fn name(&self) -> String {
         let who = if self.implementation.name.is_empty() {
             "implementation".to_owned()

@@ -111,6 +111,7 @@ pub fn run_until(
     }
     Ok(RunReport {
         implementation: driver.name(),
+        hello: driver.hello(),
         seed: config.seed,
         ci: config.ci,
         partition: config.partition,

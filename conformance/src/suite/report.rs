@@ -225,6 +225,8 @@ impl ProfileReport {
 pub struct RunReport {
     /// The implementation's name.
     pub implementation: String,
+    /// Who the implementation is, as its `hello` said (name, version, language, homepage).
+    pub hello: crate::stdio::message::Implementation,
     /// The seed (reproduce with `--seed`).
     pub seed: u64,
     /// Whether CI mode was on.

@@ -65,26 +65,3 @@ pub fn render(report: &Report) -> String {
     }
     out
 }
-
-/// Markdown table of every finding, for `$GITHUB_STEP_SUMMARY`.
-pub fn summary(report: &Report) -> String {
-    let mut out = String::from(
-        "### mirrorless lint\n\n| severity | rule | location | message |\n|---|---|---|---|\n",
-    );
-    for f in &report.findings {
-        out.push_str(&format!(
-            "| {} | {} {} | `{}:{}:{}` | {} |\n",
-            f.severity,
-            f.rule,
-            f.rule_name,
-            super::terminal_text(&f.path).replace('`', "'"),
-            f.line,
-            f.column,
-            super::terminal_text(&f.message).replace('|', "\\|")
-        ));
-    }
-    if report.findings.is_empty() {
-        out.push_str("| | | | no findings |\n");
-    }
-    out
-}

@@ -3,6 +3,7 @@
 mod github;
 mod human;
 mod json;
+pub mod markdown;
 mod rdjson;
 mod sarif;
 
@@ -26,6 +27,8 @@ pub enum Format {
     Rdjson,
     /// Reviewdog Diagnostic Format, one diagnostic per line.
     Rdjsonl,
+    /// A Markdown job summary (tables per rule and per file, then the findings), at most 1 MiB.
+    Markdown,
 }
 
 /// Renders `report` in `format`. `color` only affects the human format.
@@ -37,6 +40,7 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
         Format::Github => github::render(report),
         Format::Rdjson => json_controls_escaped(rdjson::render(report)),
         Format::Rdjsonl => json_controls_escaped(rdjson::render_lines(report)),
+        Format::Markdown => step_summary(report, None),
     }
 }
 
@@ -119,10 +123,14 @@ pub fn counts(report: &Report) -> (usize, usize, usize) {
     (n(Severity::Error), n(Severity::Warning), n(Severity::Note))
 }
 
-/// The GitHub step-summary Markdown table of all findings (written when
-/// `GITHUB_STEP_SUMMARY` is set and the format is `github`).
-pub fn step_summary(report: &Report) -> String {
-    github::summary(report)
+/// The GitHub step summary (written when `GITHUB_STEP_SUMMARY` is set and the format is
+/// `github`): the Markdown report ([`markdown::render`]) within GitHub's 1 MiB.
+pub fn step_summary(report: &Report, docs: Option<&str>) -> String {
+    markdown::render(
+        report,
+        docs,
+        mirrorless_conformance::report::md_text::STEP_SUMMARY_LIMIT,
+    )
 }
 
 #[cfg(test)]
