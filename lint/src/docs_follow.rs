@@ -193,7 +193,7 @@ fn renumber(findings: &mut [Finding], sources: &[Source]) {
             continue;
         };
         for mut e in edits {
-            e.range = crate::engine::text_range(&index, e.start, e.end);
+            e.range = crate::source::text_range(&index, e.start, e.end);
             fix.edits.push(e);
         }
         fix.edits.sort_by_key(|e| (e.start, e.end));

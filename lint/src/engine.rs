@@ -11,6 +11,8 @@ use crate::frontend::{
 };
 use crate::model::{FileError, Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
+// Kept public here for callers of `engine::text_range`; it lives with `LineIndex`.
+pub use crate::source::text_range;
 use crate::source::{LineIndex, Source, read_source};
 use crate::suppress::{self, Suppression};
 use aho_corasick::AhoCorasick;
@@ -766,20 +768,6 @@ fn fix_for(
     }
     fix.lines = crate::lines::line_replacement(index, &fix.edits);
     Some(fix)
-}
-
-/// Line and column (characters and bytes) of a byte range.
-pub fn text_range(index: &LineIndex<'_>, start: usize, end: usize) -> crate::model::TextRange {
-    let (line, column) = index.position(start);
-    let (end_line, end_column) = index.position(end);
-    crate::model::TextRange {
-        line,
-        column,
-        end_line,
-        end_column,
-        byte_column: index.byte_column(start),
-        end_byte_column: index.byte_column(end),
-    }
 }
 
 #[allow(clippy::too_many_arguments)]

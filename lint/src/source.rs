@@ -2,7 +2,7 @@
 //! [`LineIndex`] that turns byte offsets into lines and columns. Front ends, the engine and the
 //! renderers all build on this module; it imports nothing else of the crate but the model.
 
-use crate::model::FileError;
+use crate::model::{FileError, TextRange};
 use std::path::{Path, PathBuf};
 
 /// One file read for linting.
@@ -213,6 +213,20 @@ impl<'a> LineIndex<'a> {
             l += 1;
         }
         l
+    }
+}
+
+/// Line and column (characters and bytes) of a byte range.
+pub fn text_range(index: &LineIndex<'_>, start: usize, end: usize) -> TextRange {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    TextRange {
+        line,
+        column,
+        end_line,
+        end_column,
+        byte_column: index.byte_column(start),
+        end_byte_column: index.byte_column(end),
     }
 }
 

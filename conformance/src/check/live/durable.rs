@@ -10,22 +10,6 @@ use crate::vocab::durable::SessionEvent;
 use crate::vocab::live::LiveEmit;
 use serde_json::Value;
 
-/// The turn boundaries seen in the log so far.
-#[derive(Debug, Default)]
-pub(super) struct LogTurns {
-    /// The open turn's number (0 if its `turn/start` named none).
-    pub(super) open_turn: Option<u64>,
-    /// The turns named by the log agent's `agent/error`s while the open turn was open.
-    pub(super) errors_in_turn: Vec<Option<u64>>,
-    /// An `idle` seen while the open turn was open (its trace line, if read from a file).
-    pub(super) idle_in_turn: Option<Option<u64>>,
-    /// The seq of the last `turn/end`.
-    pub(super) last_end_seq: Option<u64>,
-    /// The turn that ended because the agent was disposed, and the seq of its `turn/end`.
-    pub(super) disposed_turn: Option<u64>,
-    pub(super) disposed_seq: Option<u64>,
-}
-
 /// A turn as a message names it: `turn 3`, or `a turn` when its number is unknown (0).
 pub(super) fn turn_name(turn: u64) -> String {
     if turn == 0 {

@@ -27,7 +27,6 @@ use super::reader::ReadOptions;
 use super::values::clip;
 use crate::vocab::Profile;
 use crate::vocab::live::{LiveEmit, LiveStatus, classify};
-use durable::LogTurns;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
 
@@ -48,6 +47,22 @@ struct AgentState {
     disposed: bool,
     /// The turns named by `agent/error` since the status last changed (LIVE-8).
     errors: Vec<Option<u64>>,
+}
+
+/// The turn boundaries seen in the log so far (fed by `durable.rs`).
+#[derive(Debug, Default)]
+struct LogTurns {
+    /// The open turn's number (0 if its `turn/start` named none).
+    pub(super) open_turn: Option<u64>,
+    /// The turns named by the log agent's `agent/error`s while the open turn was open.
+    pub(super) errors_in_turn: Vec<Option<u64>>,
+    /// An `idle` seen while the open turn was open (its trace line, if read from a file).
+    pub(super) idle_in_turn: Option<Option<u64>>,
+    /// The seq of the last `turn/end`.
+    pub(super) last_end_seq: Option<u64>,
+    /// The turn that ended because the agent was disposed, and the seq of its `turn/end`.
+    pub(super) disposed_turn: Option<u64>,
+    pub(super) disposed_seq: Option<u64>,
 }
 
 /// A streaming checker for a live-event trace.
