@@ -118,7 +118,7 @@ bus.on::<TurnEnd>(|ev| close_turn(ev.turn));
 "#,
     good: r#"
 bus.on("session/event", |session, event| match event.kind() {
-    "turn/start" => render_header(agents.get(session.id), event.data["turn"]),
+    "turn/start" => render_header(agent_by_session.get(&session.id), event.data["turn"]),
     "turn/end" => close_turn(event.data["turn"]),
     _ => {}
 });
