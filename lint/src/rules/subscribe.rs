@@ -36,7 +36,9 @@ untyped (`any`) and gives the new parameters no contextual type: an annotated ag
 (`agent: Agent`) makes `session: Agent['session']` (`unknown` when the handler does not use it),
 annotated fields make `event: { type: string; data: unknown }` and destructure
 `event.data as { turn: number; … }` with the original types (`P['turn']` for a payload typed
-`P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do).
+`P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do),
+so their `const { turn } = event.data` type-checks only where the host types `session/event`'s
+`data` by event type (a union discriminated on `type`), not where it types it `unknown` (TS2339).
 `lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict --noUnusedLocals`: an
 import only the old handler's annotations named (the agent's type, when the handler did not use
 the agent) is removed with the rewrite, the whole `import` declaration when nothing of it is
@@ -44,8 +46,15 @@ left, as for ML003's deletions.
 
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
   `agent.session` (which becomes `session`), the twin records exactly what the mirror
-  announced, and no emit of the mirror without its durable append stays in the run's
-  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard).
+  announced, no emit of the mirror without its durable append stays in the run's
+  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard),
+  and what it reads of `event.data` is typed whatever the host: it reads no field, or casts
+  to the handler's own annotations, or the file shows that its host types `data` by event type
+  (one of its own `session/event` listeners reads `event.data.field` or destructures
+  `event.data` without a cast, which type-checks only there).
+- *Suggestion* when an unannotated handler reads fields and nothing in the file shows how the
+  host types `data`: the rewrite needs a host that types it by event type (annotate the
+  handler's parameters and the rewrite casts to them and is machine-applicable).
 - *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent, or when the twin
   records more (`user/message` under 2026-08 also records prompts). The session id is not
   reliably the agent id, so the fix looks the agent up in a map of agents by session: the

@@ -8,9 +8,12 @@
 //! - `X.on('<removed>', handler)`: rewritten into `X.on('session/event', (session, event) => …)`
 //!   filtering the durable twin, the handler's parameters destructured from `event.data`
 //!   (positional handlers are 2026-07 code, one payload-object parameter is 2026-08 code);
-//!   machine-applicable when the handler does not use the agent (or only `agent.session`),
+//!   machine-applicable when the handler does not use the agent (or only `agent.session`)
+//!   and the fields it reads type-check in the new body (cast to the handler's own
+//!   annotations, or the file shows its host types `data` by event type: [`typed_data`]),
 //!   a suggestion that looks the agent up in a map by session when it does (the file's own,
-//!   or one the fix declares, kept by `agent/created`/`agent/disposed` listeners);
+//!   or one the fix declares, kept by `agent/created`/`agent/disposed` listeners), or whose
+//!   fields' types the file does not show;
 //! - everything a fix writes follows the file's semicolon style ([`semicolons`]);
 //! - a removed event's entry in an interface or type literal (an event map, a
 //!   `declare module … { interface Events { … } }` block): deleted, and the whole block when
@@ -32,6 +35,7 @@ mod entries;
 mod merge;
 mod semicolons;
 mod subscriptions;
+mod typed_data;
 mod uses;
 
 use super::imports::Imports;
@@ -79,6 +83,10 @@ pub(super) struct Fixer<'s, 'c> {
     agent_map: Option<AgentMap>,
     /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons.
     semi: &'static str,
+    /// Whether a rewrite destructuring `event.data` without a cast type-checks: JavaScript
+    /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
+    /// `data` by event type ([`typed_data`]).
+    data_typed: bool,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
@@ -157,6 +165,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             } else {
                 ""
             },
+            data_typed: !program.source_type.is_typescript()
+                || typed_data::data_typed_by_host(program),
             fixes: Vec::new(),
             scopes: Vec::new(),
         }

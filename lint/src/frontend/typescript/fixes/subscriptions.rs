@@ -185,6 +185,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
         Some(out)
     }
 
+    /// Whether the fields a rewrite destructures from `event.data` type-check whatever the
+    /// host: none read, a cast to the handler's own annotations, or a file that shows its host
+    /// types `data` by event type.
+    fn fields_typed(&self, p: &Params) -> bool {
+        p.fields.is_empty() || p.types.fields.is_some() || self.data_typed
+    }
+
     fn type_text(&self, t: &TSType<'_>) -> &'s str {
         &self.src[range(t.span())]
     }
@@ -217,14 +224,22 @@ impl<'s, 'c> Fixer<'s, 'c> {
             });
         }
         edits.sort_by_key(|e| (e.start, e.end));
-        let applicability = if migrate::keeps_behaviour(plan.target, plan.needs_agent) {
-            Applicability::MachineApplicable
-        } else {
-            Applicability::Suggestion
-        };
+        let types_shown = self.fields_typed(&plan.params);
+        let applicability =
+            if migrate::keeps_behaviour(plan.target, plan.needs_agent) && types_shown {
+                Applicability::MachineApplicable
+            } else {
+                Applicability::Suggestion
+            };
         let shown = plan.lookup.replace(&format!("{}.id", plan.session), "…");
-        let message =
+        let mut message =
             migrate::subscription_message(plan.target, plan.needs_agent.then_some(shown.as_str()));
+        if !types_shown {
+            message.push_str(&format!(
+                "; it reads `{}.data` uncast, which type-checks only where the host types `data` by event type (not `unknown`): annotate the handler's parameters and the rewrite casts to them",
+                plan.event
+            ));
+        }
         let mut fix = Fix::new(applicability, message, edits);
         fix.claims = claims;
         self.push(on.occurrence, fix);
