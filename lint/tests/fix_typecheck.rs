@@ -178,12 +178,14 @@ fn kinds(variant: &str) -> &'static [&'static str] {
     }
 }
 
-/// `X.ts` → its existing `X.KIND.ts` of `kinds`.
+/// `X.ts` → its existing `X.KIND.ts` of `kinds` (`X.spec.ts` → `X.KIND.spec.ts`, as
+/// `fix_fixtures.rs` names them).
 fn outputs(input: &Path, kinds: &[&str]) -> Vec<PathBuf> {
-    let stem = input.file_stem().unwrap_or_default().to_string_lossy();
+    let name = input.file_name().unwrap_or_default().to_string_lossy();
+    let (stem, ext) = name.split_once('.').unwrap_or((&name, "ts"));
     kinds
         .iter()
-        .map(|kind| input.with_file_name(format!("{stem}.{kind}.ts")))
+        .map(|kind| input.with_file_name(format!("{stem}.{kind}.{ext}")))
         .filter(|p| p.is_file())
         .collect()
 }
@@ -266,6 +268,7 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "imports_only_module.ts",
                 "subscribe_data_unknown.ts",
                 "subscribe_data_typed.ts",
+                "observe_log.spec.ts",
             ],
             "unknown" => &[
                 "subscribe_positional.ts",

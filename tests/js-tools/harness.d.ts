@@ -29,6 +29,8 @@ type SessionEvent = {
 
 interface Session {
   id: string;
+  /** The durable log, in order. */
+  readonly events: readonly SessionEvent[];
   append<K extends keyof SessionEventData>(type: K, data: SessionEventData[K]): Promise<void>;
   append<K extends keyof SessionEventData>(event: { type: K; data: SessionEventData[K] }): Promise<void>;
 }
@@ -99,6 +101,13 @@ declare function close(turn: number, step: number): void;
 declare function stream(): AsyncIterable<StreamChunk>;
 declare function reasonOf(agent: Agent): TurnEndReason;
 declare const emit: boolean;
+
+// What the test fixtures (`*.spec.ts`) drive the loop with, as upstream's tests do.
+declare function it(name: string, body: () => Promise<void> | void): void;
+declare function expect(value: unknown): { toEqual(v: unknown): void; toHaveLength(n: number): void };
+declare function harness(): HarnessContext;
+declare function createAgent(ctx: unknown): Agent;
+declare function run(agent: Agent, text: string): Promise<void>;
 
 declare module 'cordis' {
   export interface Events {}

@@ -210,6 +210,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
             self.push(on.occurrence, fix);
             return;
         }
+        let machine = migrate::keeps_behaviour(plan.target, plan.needs_agent)
+            && self.fields_typed(&plan.params);
+        if !machine && let Some(fix) = self.log_read(call, &on, &plan) {
+            self.push(on.occurrence, fix);
+            return;
+        }
         let Some(mut edits) = self.in_place_edits(call, &on, &plan) else {
             return;
         };
@@ -225,12 +231,11 @@ impl<'s, 'c> Fixer<'s, 'c> {
         }
         edits.sort_by_key(|e| (e.start, e.end));
         let types_shown = self.fields_typed(&plan.params);
-        let applicability =
-            if migrate::keeps_behaviour(plan.target, plan.needs_agent) && types_shown {
-                Applicability::MachineApplicable
-            } else {
-                Applicability::Suggestion
-            };
+        let applicability = if machine {
+            Applicability::MachineApplicable
+        } else {
+            Applicability::Suggestion
+        };
         let shown = plan.lookup.replace(&format!("{}.id", plan.session), "…");
         let mut message =
             migrate::subscription_message(plan.target, plan.needs_agent.then_some(shown.as_str()));
@@ -401,6 +406,60 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 receiver: &on.receiver,
             },
         )
+    }
+
+    /// The suggestion for a test's collecting listener ([`super::test_logs`]): the array and
+    /// the listener deleted, the array read from the test agent's log after the run.
+    fn log_read(
+        &self,
+        call: &CallExpression<'_>,
+        on: &OnCall<'_, '_, '_>,
+        plan: &Plan<'_>,
+    ) -> Option<Fix> {
+        let read = self.log_reads.get(&(call.span.start as usize))?;
+        let p = &plan.params;
+        let [entry] = p.fields.as_slice() else {
+            return None;
+        };
+        let (field, binding) = entry.split_once(": ").unwrap_or((entry, entry));
+        if p.agent.is_some() || binding != read.pushed {
+            return None;
+        }
+        let (q, twin, semi, nl) = (plan.quote, plan.target.twin, self.semi, self.newline);
+        let indent = self.indent_at(read.listener.start);
+        let events = format!("{}.session.events", read.agent);
+        let text = format!(
+            "{indent}const {}{} = {events}.flatMap(e => e.type === {q}{twin}{q} ? [e.data.{field}] : []){semi}{nl}",
+            read.array, read.annotation,
+        );
+        let (decl, mut listener) = (
+            self.removal(read.decl.clone()),
+            self.removal(read.listener.clone()),
+        );
+        // The two formed a paragraph of their own: one of the blank lines around it goes too.
+        let blank_before = self.src[..decl.start]
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix('\n')
+            .is_some_and(|b| b.trim_end_matches([' ', '\t', '\r']).ends_with('\n'));
+        let rest = &self.src[listener.end..];
+        if decl.end == listener.start
+            && blank_before
+            && let Some(n) = rest.find('\n')
+            && rest[..n].trim().is_empty()
+        {
+            listener.end += n + 1;
+        }
+        let mut edits = vec![
+            Edit::new(read.at, read.at, text),
+            Edit::new(decl.start, decl.end, ""),
+            Edit::new(listener.start, listener.end, ""),
+        ];
+        edits.sort_by_key(|e| (e.start, e.end));
+        let message = format!(
+            "read the durable log after the run: `{events}` filtered by `{twin}`, as upstream's tests do (the listener heard every agent of `{}` from its registration on; the log holds `{}`'s events from its start: check that the test runs no other agent and nothing earlier)",
+            on.receiver, read.agent
+        );
+        Some(Fix::new(Applicability::Suggestion, message, edits))
     }
 
     /// The edits of the rewrite in place: the name, the parameters, and the body's lead.
