@@ -70,8 +70,23 @@ left, as for ML003's deletions.
   subscription is deleted. It then runs in that listener's order and under its error handling,
   so it is never applied by `--fix` alone. Not offered (the rewrite above is) when the listener
   returns early, when the handler returns, or when a name either reads would be shadowed.
+- *Suggestion*, in a test file (`*.spec.*`, `*.test.*`, under `tests/`), for a listener whose
+  rewrite above would be a suggestion and that only collects what the event carried into an
+  array the test reads after the run (`const chunks: StreamChunk[] = []`, then
+  `ctx.on('agent/stream-chunk', (_a, _t, _s, chunk) => void chunks.push(chunk))`, then
+  `await run(…)`, then `expect(chunks)…`; a `const agent` declared before the run): what
+  upstream's own tests did, read the durable log after the run. The array and the listener
+  are deleted and after the run comes `const chunks: StreamChunk[] = agent.session.events
+  .flatMap(e => e.type === 'assistant/chunk' ? [e.data.chunk] : [])`. Check that the test runs
+  no other agent and nothing before the listener was registered: the listener heard every
+  agent of its receiver from then on, the log holds the test agent's events from its start.
+  A machine-applicable live rewrite is kept instead (it keeps the test exactly, and lets
+  `--fix` delete the loop's emit in the same run); an array read before the run ends gets the
+  usual rewrite.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
-  `arguments`, a field the twin does not carry.
+  `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop
+  over names (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`: one
+  `session/event` listener filtering the twins is a human's rewrite).
 
 **Rust** (also in fences), where the rewrite is unambiguous: `x.on(\"<removed>\", |agent: &Agent,
 turn: u64, …| …)` (the name as a literal or a const; `on`, `subscribe`, `listen`, `add_listener`
