@@ -426,7 +426,10 @@ impl<'s, 'c> Fixer<'s, 'c> {
             return None;
         }
         let (q, twin, semi, nl) = (plan.quote, plan.target.twin, self.semi, self.newline);
-        let indent = self.indent_at(read.listener.start);
+        let indent = self.indent_at(read.first_read.start);
+        // Above the first read's own comments, which stay with it.
+        let above = self.with_leading_comments(read.first_read.clone()).start;
+        let at = self.src[..above].rfind('\n').map_or(0, |n| n + 1);
         let events = format!("{}.session.events", read.agent);
         let text = format!(
             "{indent}const {}{} = {events}.flatMap(e => e.type === {q}{twin}{q} ? [e.data.{field}] : []){semi}{nl}",
@@ -450,7 +453,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             listener.end += n + 1;
         }
         let mut edits = vec![
-            Edit::new(read.at, read.at, text),
+            Edit::new(at, at, text),
             Edit::new(decl.start, decl.end, ""),
             Edit::new(listener.start, listener.end, ""),
         ];

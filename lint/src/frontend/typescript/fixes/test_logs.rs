@@ -29,8 +29,9 @@ pub(super) struct LogRead {
     pub(super) decl: Range<usize>,
     /// The listener's statement.
     pub(super) listener: Range<usize>,
-    /// Where the new declaration goes: the start of the line after the run's statement.
-    pub(super) at: usize,
+    /// The statement holding the array's first read after the run: the new declaration goes
+    /// before it.
+    pub(super) first_read: Range<usize>,
     /// The array's name and its annotation as written (`: StreamChunk[]`, or empty).
     pub(super) array: String,
     pub(super) annotation: String,
@@ -143,9 +144,10 @@ fn awaits(stmt: &Statement<'_>) -> bool {
 }
 
 /// The listener statement `stmts[i]` as a [`LogRead`]: it pushes one of its parameters into an
-/// array declared empty earlier in the same list, the list declares `const agent` before its
-/// first awaiting statement after the listener (the run), and nothing but the push reads the
-/// array before the run ends.
+/// array declared empty earlier in the same list; an awaiting statement (the run) comes
+/// between it and the statements that read the array, none of which awaits (so the array read
+/// once, before the first of them, holds what each read); `const agent` is declared before
+/// that first read; nothing but the push reads the array before.
 pub(super) fn candidate(
     src: &str,
     refs: &References,
@@ -157,30 +159,39 @@ pub(super) fn candidate(
     let (decl, annotation) = stmts[..i]
         .iter()
         .find_map(|s| empty_array_decl(src, s, array).map(|a| (range(s.span()), a)))?;
-    let run = i + 1 + stmts[i + 1..].iter().position(awaits)?;
-    let agent = stmts[..run]
-        .iter()
-        .filter_map(const_name)
-        .find(|n| *n == "agent")?;
     let listener = range(stmts[i].span());
-    let run_end = stmts[run].span().end as usize;
     let list_end = stmts.last()?.span().end as usize;
-    let mut read_after = false;
+    // The statements (by index) that read the array, the push aside.
+    let mut reading = Vec::new();
     for r in refs.of_name(array) {
         if r.start < decl.end || r.start >= list_end {
             continue;
         }
-        if r.start >= run_end {
-            read_after = true;
-        } else if !(listener.start <= r.start && r.end <= listener.end) {
-            return None;
+        if listener.start <= r.start && r.end <= listener.end {
+            continue;
         }
+        let at = stmts.iter().position(|s| {
+            let s = range(s.span());
+            s.start <= r.start && r.end <= s.end
+        })?;
+        reading.push(at);
     }
-    let at = src[run_end..].find('\n').map(|n| run_end + n + 1)?;
-    read_after.then(|| LogRead {
+    let (&first, &last) = (reading.iter().min()?, reading.iter().max()?);
+    if first <= i || !stmts[i + 1..first].iter().any(awaits) {
+        return None;
+    }
+    if stmts[first..=last].iter().any(awaits) {
+        return None;
+    }
+    let agent = stmts[..first]
+        .iter()
+        .filter_map(const_name)
+        .find(|n| *n == "agent")?;
+    let first_read = range(stmts[first].span());
+    Some(LogRead {
         decl,
         listener,
-        at,
+        first_read,
         array: array.to_owned(),
         annotation: annotation.to_owned(),
         agent: agent.to_owned(),

@@ -4,16 +4,17 @@
 //! (`const { turn } = event.data`). That type-checks only where the host types `event` as a
 //! union discriminated on `type` (or `data` as `any`); a host typing `data` as `unknown`
 //! rejects it (TS2339) where the original handler, typed by the mirror's own signature,
-//! passed. The file proves the host's typing when one of its own `session/event` listeners
-//! already reads a field of `event.data` without a cast: the file type-checks, so that read
-//! does too.
+//! passed. The file proves the host's typing when it already reads a field of a durable
+//! event's `data` without a cast, in one of its own `session/event` listeners or in a callback
+//! over a session's log (`agent.session.events.filter(e => … e.data.reason …)`: the log holds
+//! the same events): the file type-checks, so that read does too.
 
 use super::emits::callee_name;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 
-/// Whether `program` holds a `session/event` listener reading `event.data.field` (or
-/// destructuring `event.data`) without a cast.
+/// Whether `program` holds a `session/event` listener, or a callback over a session's
+/// `events`, reading `event.data.field` (or destructuring `event.data`) without a cast.
 pub(super) fn data_typed_by_host(program: &Program<'_>) -> bool {
     let mut v = Listeners { found: false };
     v.visit_program(program);
@@ -24,23 +25,49 @@ struct Listeners {
     found: bool,
 }
 
-/// The name of a `session/event` listener's event parameter.
-fn event_param<'b>(call: &'b CallExpression<'_>) -> Option<&'b str> {
-    if !matches!(callee_name(&call.callee), Some("on" | "once")) || call.arguments.len() != 2 {
-        return None;
-    }
-    match call.arguments[0].as_expression()?.get_inner_expression() {
-        Expression::StringLiteral(s) if s.value == "session/event" => {}
-        _ => return None,
-    }
-    let params = match call.arguments[1].as_expression()?.get_inner_expression() {
+/// The callback holding durable events and the name of its event parameter: a
+/// `session/event` listener's second parameter, or the first of a callback given to a method
+/// of a session's log (`X.events.filter(e => …)`).
+fn event_param<'b, 'a>(call: &'b CallExpression<'a>) -> Option<(&'b Argument<'a>, &'b str)> {
+    let (callback, index) = match callee_name(&call.callee) {
+        Some("on" | "once") if call.arguments.len() == 2 => {
+            match call.arguments[0].as_expression()?.get_inner_expression() {
+                Expression::StringLiteral(s) if s.value == "session/event" => {}
+                _ => return None,
+            }
+            (&call.arguments[1], 1)
+        }
+        _ => {
+            let Expression::StaticMemberExpression(m) = call.callee.get_inner_expression() else {
+                return None;
+            };
+            if !from_log(&m.object) {
+                return None;
+            }
+            (call.arguments.first()?, 0)
+        }
+    };
+    let params = match callback.as_expression()?.get_inner_expression() {
         Expression::ArrowFunctionExpression(f) => &f.params,
         Expression::FunctionExpression(f) => &f.params,
         _ => return None,
     };
-    match &params.items.get(1)?.pattern {
-        BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
+    match &params.items.get(index)?.pattern {
+        BindingPattern::BindingIdentifier(id) => Some((callback, id.name.as_str())),
         _ => None,
+    }
+}
+
+/// Whether `e` is a session's log or an array method chain on it
+/// (`agent.session.events.filter(…)`).
+fn from_log(e: &Expression<'_>) -> bool {
+    match e.get_inner_expression() {
+        Expression::StaticMemberExpression(m) => m.property.name == "events",
+        Expression::CallExpression(c) => match c.callee.get_inner_expression() {
+            Expression::StaticMemberExpression(m) => from_log(&m.object),
+            _ => false,
+        },
+        _ => false,
     }
 }
 
@@ -49,12 +76,12 @@ impl<'a> Visit<'a> for Listeners {
         if self.found {
             return;
         }
-        if let Some(event) = event_param(it) {
+        if let Some((callback, event)) = event_param(it) {
             let mut reads = DataReads {
                 event,
                 found: false,
             };
-            reads.visit_argument(&it.arguments[1]);
+            reads.visit_argument(callback);
             self.found |= reads.found;
         }
         walk::walk_call_expression(self, it);
@@ -114,6 +141,12 @@ mod tests {
         assert!(typed(
             "ctx.on('session/event', function (s, ev) { if (ev.type !== 'turn/start') return; const { turn } = ev.data })"
         ));
+        assert!(typed(
+            "const r = agent.session.events.filter(e => e.type === 'turn/end' && e.data.reason.kind === 'error')"
+        ));
+        assert!(typed(
+            "agent.session.events.filter(e => e.type === 'user/message').flatMap(e => e.type === 'user/message' ? e.data.content : [])"
+        ));
     }
 
     #[test]
@@ -125,6 +158,10 @@ mod tests {
             "ctx.on('session/event', (_s, e) => { use((e.data as { turn: number }).turn) })"
         ));
         assert!(!typed("ctx.on('agent/turn-end', (_a, e) => e.data.reason)"));
+        assert!(!typed("items.filter(e => e.data.reason)"));
+        assert!(!typed(
+            "agent.session.events.filter(e => (e.data as { reason: string }).reason)"
+        ));
         assert!(!typed(
             "ctx.on('session/event', (_s, e) => { other.data.turn; e.type })"
         ));
