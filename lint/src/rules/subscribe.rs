@@ -50,8 +50,9 @@ left, as for ML003's deletions.
   TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard),
   and what it reads of `event.data` is typed whatever the host: it reads no field, or casts
   to the handler's own annotations, or the file shows that its host types `data` by event type
-  (one of its own `session/event` listeners reads `event.data.field` or destructures
-  `event.data` without a cast, which type-checks only there).
+  (one of its own `session/event` listeners, or a callback over a session's log such as
+  `agent.session.events.filter(e => …)`, reads `e.data.field` or destructures `e.data`
+  without a cast, which type-checks only there).
 - *Suggestion* when an unannotated handler reads fields and nothing in the file shows how the
   host types `data`: the rewrite needs a host that types it by event type (annotate the
   handler's parameters and the rewrite casts to them and is machine-applicable).
@@ -76,8 +77,10 @@ left, as for ML003's deletions.
   `ctx.on('agent/stream-chunk', (_a, _t, _s, chunk) => void chunks.push(chunk))`, then
   `await run(…)`, then `expect(chunks)…`; a `const agent` declared before the run): what
   upstream's own tests did, read the durable log after the run. The array and the listener
-  are deleted and after the run comes `const chunks: StreamChunk[] = agent.session.events
-  .flatMap(e => e.type === 'assistant/chunk' ? [e.data.chunk] : [])`. Check that the test runs
+  are deleted, and right before the first read after the run comes `const chunks:
+  StreamChunk[] = agent.session.events.flatMap(e => e.type === 'assistant/chunk' ?
+  [e.data.chunk] : [])` (no fix of this kind when the test awaits between two reads: one read
+  of the log would miss what came later). Check that the test runs
   no other agent and nothing before the listener was registered: the listener heard every
   agent of its receiver from then on, the log holds the test agent's events from its start.
   A machine-applicable live rewrite is kept instead (it keeps the test exactly, and lets
