@@ -91,7 +91,7 @@ fn skip_without_nvim() -> bool {
 /// A plugin with a removed subscription whose handler does not use the agent (so its fix is
 /// machine-applicable), after non-ASCII text on the same line: Neovim maps the server's UTF-16
 /// columns to bytes itself, so a wrong column shows up as a wrong byte column or a broken edit.
-const LINE: &str = "  /* é😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));";
+const LINE: &str = "  /* é😀 */ ctx.on('agent/turn-end', (agent, turn: number) => log(turn));";
 
 fn plugin(dir: &Path) -> PathBuf {
     let file = dir.join("plugin.ts");

@@ -30,6 +30,10 @@ const PLUGIN: &str = "export function apply(ctx: Context, ui: Ui) {
   });
   ctx.on('agent/turn-end', (agent, turn) => agent.wake(turn));
 }
+// Reads `event.data` uncast: the host types it by event type, so the rewrite above is machine-applicable.
+export function turns(ctx: Context, seen: number[]) {
+  ctx.on('session/event', (_session, event) => { if (event.type === 'turn/start') seen.push(event.data.turn); });
+}
 ";
 
 const FIXED: &str = "export function apply(ctx: Context, ui: Ui) {
@@ -39,6 +43,10 @@ const FIXED: &str = "export function apply(ctx: Context, ui: Ui) {
     ui.spinnerOn(session.id, turn);
   });
   ctx.on('agent/turn-end', (agent, turn) => agent.wake(turn));
+}
+// Reads `event.data` uncast: the host types it by event type, so the rewrite above is machine-applicable.
+export function turns(ctx: Context, seen: number[]) {
+  ctx.on('session/event', (_session, event) => { if (event.type === 'turn/start') seen.push(event.data.turn); });
 }
 ";
 

@@ -381,8 +381,7 @@ fn a_broken_configuration_is_reported_and_the_defaults_apply() {
 fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plugin.ts");
-    let text =
-        "export function activate(ctx) {\n  ctx.on('agent/turn-start', (a, t) => log(t));\n}\n";
+    let text = "export function activate(ctx) {\n  ctx.on('agent/turn-start', (a, t: number) => log(t));\n}\n";
     let mut c = Client::start(dir.path());
     let uri = c.open(&file, "typescript", text);
     let d = c.diagnostics(&uri);
@@ -505,7 +504,7 @@ fn apply(text: &str, edits: &[Value]) -> String {
 fn preferred_quick_fixes_are_what_lint_fix_writes() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plugin.ts");
-    let text = "export function activate(ctx, session) {\n  /* ü😀 */ ctx.on('agent/turn-end', (agent, turn) => log(turn));\n  session.append('assistant/chunk', c);\n  ctx.emit('agent/stream-chunk', c);\n}\n";
+    let text = "export function activate(ctx, session) {\n  /* ü😀 */ ctx.on('agent/turn-end', (agent, turn: number) => log(turn));\n  session.append('assistant/chunk', c);\n  ctx.emit('agent/stream-chunk', c);\n}\n";
     std::fs::write(&file, text).unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
         .args(["lint", "--no-config", "--fix"])

@@ -144,7 +144,7 @@ fn a_file_changed_on_disk_during_the_run_is_not_overwritten() {
     let file = dir.path().join("plugin.ts");
     std::fs::write(
         &file,
-        "ctx.on('agent/turn-start', (agent, turn) => show(turn));\n",
+        "ctx.on('agent/turn-start', (agent, turn: number) => show(turn));\n",
     )
     .unwrap();
     let opts = options(dir.path(), dir.path());

@@ -6,10 +6,15 @@
 //! - with a typed context (`harness-typed.d.ts`: `ctx.on` typed by an event map, so listener
 //!   parameters are contextually typed), and
 //! - with `ctx: any` (`harness-any.d.ts`: no contextual typing, so only the annotations the code
-//!   carries type a listener, and `noImplicitAny` rejects the rest).
+//!   carries type a listener, and `noImplicitAny` rejects the rest), and
+//! - with a host that types `session/event`'s `data` as `unknown` (`harness-unknown.d.ts`: the
+//!   mirrors' handlers are contextually typed, a rewrite destructuring `event.data` uncast is
+//!   not).
 //!
 //! Properties:
-//! - each output of an input that type-checked type-checks too (unused locals aside);
+//! - each output of an input that type-checked type-checks too (unused locals aside); with the
+//!   `unknown` harness only the machine-applicable output (`X.fixed.ts`) is held to it: a
+//!   suggestion that destructures `event.data` uncast says it needs a host typing `data`;
 //! - no output of any input declares a local (an import above all) that nothing uses unless the
 //!   input already did: a fix that deletes the only code naming an import removes the import.
 //!
@@ -164,12 +169,23 @@ fn is_expectation(p: &Path) -> bool {
     name.contains(".fixed.") || name.contains(".unsafe.")
 }
 
-/// `X.ts` → its existing `X.fixed.ts` and `X.unsafe.ts`.
-fn outputs(input: &Path) -> Vec<PathBuf> {
-    let stem = input.file_stem().unwrap_or_default().to_string_lossy();
-    ["fixed", "unsafe"]
+/// The outputs each harness variant holds to the property: with the `unknown` host, the
+/// machine-applicable ones only.
+fn kinds(variant: &str) -> &'static [&'static str] {
+    match variant {
+        "unknown" => &["fixed"],
+        _ => &["fixed", "unsafe"],
+    }
+}
+
+/// `X.ts` → its existing `X.KIND.ts` of `kinds` (`X.spec.ts` → `X.KIND.spec.ts`, as
+/// `fix_fixtures.rs` names them).
+fn outputs(input: &Path, kinds: &[&str]) -> Vec<PathBuf> {
+    let name = input.file_name().unwrap_or_default().to_string_lossy();
+    let (stem, ext) = name.split_once('.').unwrap_or((&name, "ts"));
+    kinds
         .iter()
-        .map(|kind| input.with_file_name(format!("{stem}.{kind}.ts")))
+        .map(|kind| input.with_file_name(format!("{stem}.{kind}.{ext}")))
         .filter(|p| p.is_file())
         .collect()
 }
@@ -192,21 +208,20 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
 
     let relative = |p: &Path| p.strip_prefix(fixtures()).unwrap_or(p).to_path_buf();
     let inputs: Vec<PathBuf> = inputs.iter().map(|p| relative(p)).collect();
-    let outputs: Vec<PathBuf> = inputs
-        .iter()
-        .flat_map(|i| outputs(&fixtures().join(i)))
-        .map(|p| relative(&p))
-        .collect();
-
     let mut failures = Vec::new();
-    for variant in ["typed", "any"] {
+    for variant in ["typed", "any", "unknown"] {
+        let outputs: Vec<PathBuf> = inputs
+            .iter()
+            .flat_map(|i| outputs(&fixtures().join(i), kinds(variant)))
+            .map(|p| relative(&p))
+            .collect();
         let before = check(&tsc, variant, &fixtures(), &inputs);
         let after = check(&tsc, variant, &fixtures(), &outputs);
         let mut checked = Vec::new();
         let none = Diagnostics::default();
         for input in &inputs {
             let was = before.get(input).unwrap_or(&none);
-            for output in self::outputs(&fixtures().join(input)) {
+            for output in self::outputs(&fixtures().join(input), kinds(variant)) {
                 let is = after.get(&relative(&output)).unwrap_or(&none);
                 let new: Vec<&String> = is.unused.difference(&was.unused).collect();
                 if !new.is_empty() {
@@ -251,6 +266,18 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "subscribe_agent_map.ts",
                 "imports_left_unused.ts",
                 "imports_only_module.ts",
+                "subscribe_data_unknown.ts",
+                "subscribe_data_typed.ts",
+                "observe_log.spec.ts",
+            ],
+            "unknown" => &[
+                "subscribe_positional.ts",
+                "subscribe_payload.ts",
+                "subscribe_annotated.ts",
+                "subscribe_data_unknown.ts",
+                "unused_declarations.ts",
+                "bom_crlf.ts",
+                "plugin.ts",
             ],
             _ => &[
                 "subscribe_annotated.ts",
@@ -293,6 +320,31 @@ fn an_unannotated_rewrite_fails_without_contextual_typing() {
         .expect("noImplicitAny must reject it")
         .errors;
     assert!(errors.contains("TS7006"), "{errors}");
+}
+
+/// The reason the `unknown` harness exempts suggestions, and the property above can fail with
+/// it: the suggestion that destructures `event.data` uncast (`subscribe_data_unknown`) is
+/// rejected where the host types `data` as `unknown`, while its machine-applicable fixes are not.
+#[test]
+fn an_uncast_destructuring_fails_where_data_is_unknown() {
+    let Some(tsc) = tsc() else { return };
+    let name = |kind: &str| PathBuf::from(format!("subscribe_data_unknown{kind}.ts"));
+    let files = [name(""), name(".fixed"), name(".unsafe")];
+    let found = check(&tsc, "unknown", &fixtures(), &files);
+    for clean in &files[..2] {
+        assert!(
+            found.get(clean).is_none_or(|d| d.errors.is_empty()),
+            "{}: {:?}",
+            clean.display(),
+            found.get(clean)
+        );
+    }
+    let unsafe_errors = found
+        .get(&files[2])
+        .map(|d| d.errors.as_str())
+        .unwrap_or("");
+    assert!(unsafe_errors.contains("TS2339"), "{unsafe_errors}");
+    assert!(check(&tsc, "typed", &fixtures(), &files[2..]).is_empty());
 }
 
 /// `--noUnusedLocals` rejects the import a deletion used to leave behind (the event-map entry

@@ -2,8 +2,9 @@
 // lint/tests/fix_typecheck.rs: a Cordis-style context whose `on`/`emit` are typed by an
 // `Events` map, the durable `SessionEvent` union, and the small objects the handlers call.
 // A global script (no import/export), so every fixture sees it without importing it.
-// `HarnessContext` is the typed context; `harness-typed.d.ts` and `harness-any.d.ts` bind the
-// fixtures' `Context` to it or to `any`.
+// `HarnessContext` is the typed context; `harness-typed.d.ts`, `harness-any.d.ts` and
+// `harness-unknown.d.ts` bind the fixtures' `Context` to it, to `any`, or to a host typing
+// `session/event`'s `data` as `unknown`.
 
 type TurnTrigger = { kind: 'message' | 'continuation' | 'injection'; source?: string };
 type TurnEndReason = { kind: 'completed' | 'cancelled' | 'error' | 'max-steps' };
@@ -28,6 +29,8 @@ type SessionEvent = {
 
 interface Session {
   id: string;
+  /** The durable log, in order. */
+  readonly events: readonly SessionEvent[];
   append<K extends keyof SessionEventData>(type: K, data: SessionEventData[K]): Promise<void>;
   append<K extends keyof SessionEventData>(event: { type: K; data: SessionEventData[K] }): Promise<void>;
 }
@@ -71,6 +74,15 @@ interface HarnessBus<E> {
 type HarnessContext = HarnessBus<HarnessEvents>;
 type HarnessPayloadContext = HarnessBus<HarnessPayloadEvents>;
 
+/** `E` with `session/event` typed by a host that gives `data` no type (`harness-unknown.d.ts`). */
+type HarnessUnknownData<E> = {
+  [K in keyof E]: K extends 'session/event'
+    ? (session: Session, event: { type: string; seq: number; time: number; data: unknown }) => void
+    : E[K];
+};
+type HarnessUnknownDataContext = HarnessBus<HarnessUnknownData<HarnessEvents>>;
+type HarnessUnknownDataPayloadContext = HarnessBus<HarnessUnknownData<HarnessPayloadEvents>>;
+
 interface Ui {
   spinnerOn(session: string, turn: number): void;
   spinnerOff(...args: [turn: number, reason: TurnEndReason | TurnEndReason['kind']] | [session: string, turn: number, reason: TurnEndReason]): void;
@@ -89,6 +101,13 @@ declare function close(turn: number, step: number): void;
 declare function stream(): AsyncIterable<StreamChunk>;
 declare function reasonOf(agent: Agent): TurnEndReason;
 declare const emit: boolean;
+
+// What the test fixtures (`*.spec.ts`) drive the loop with, as upstream's tests do.
+declare function it(name: string, body: () => Promise<void> | void): void;
+declare function expect(value: unknown): { toEqual(v: unknown): void; toHaveLength(n: number): void };
+declare function harness(): HarnessContext;
+declare function createAgent(ctx: unknown): Agent;
+declare function run(agent: Agent, text: string): Promise<void>;
 
 declare module 'cordis' {
   export interface Events {}

@@ -165,7 +165,7 @@ fn release_binary() -> PathBuf {
 }
 
 /// A TypeScript plugin that still subscribes to a removed mirror, and its migrated version.
-const STALE_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('agent/turn-end', (agent, turn) => console.log(turn));\n}\n";
+const STALE_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('agent/turn-end', (agent, turn: number) => console.log(turn));\n}\n";
 const MIGRATED_PLUGIN: &str = "export function follow(ctx) {\n  ctx.on('session/event', (e) => { if (e.type === 'turn/end') console.log(e.data.turn); });\n}\n";
 const VALID_LOG: &str = "fixtures/check/2026-08/valid/steer-mid-stream.jsonl";
 const INVALID_LOG: &str = "fixtures/check/2026-08/invalid/MSG-3-content-differs.jsonl";

@@ -63,8 +63,10 @@ const fn same(name: &'static str) -> MirroredArgument {
     }
 }
 
-const AGENT_HANDLE: &str = "If the handler needs the agent handle, keep a map from session id to agent built from \
-`agent/created` and `agent/disposed` (or look it up with `ctx.agents.get(session.id)`).";
+const AGENT_HANDLE: &str = "If the handler needs the agent handle, keep a map from session to agent, filled by \
+`agent/created` and emptied by `agent/disposed`, and look the agent up by the event's session, as upstream's \
+`140f818a42` did: the session id is not reliably the agent id (a session can be created with an id of its own), \
+so a registry of agents by agent id (`ctx.agents.get(session.id)`) is not a lookup to rely on. `mirrorless lint --fix --unsafe-fixes` writes this map.";
 
 /// The six removed mirrors, in requirement order (`MIRROR-1` … `MIRROR-6`).
 pub const REMOVED_MIRRORS: [RemovedMirror; 6] = [

@@ -36,7 +36,9 @@ untyped (`any`) and gives the new parameters no contextual type: an annotated ag
 (`agent: Agent`) makes `session: Agent['session']` (`unknown` when the handler does not use it),
 annotated fields make `event: { type: string; data: unknown }` and destructure
 `event.data as { turn: number; … }` with the original types (`P['turn']` for a payload typed
-`P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do).
+`P`). Unannotated handlers stay unannotated (they relied on contextual typing, and still do),
+so their `const { turn } = event.data` type-checks only where the host types `session/event`'s
+`data` by event type (a union discriminated on `type`), not where it types it `unknown` (TS2339).
 `lint/tests/fix_typecheck.rs` checks this with `tsc --noEmit --strict --noUnusedLocals`: an
 import only the old handler's annotations named (the agent's type, when the handler did not use
 the agent) is removed with the rewrite, the whole `import` declaration when nothing of it is
@@ -44,8 +46,16 @@ left, as for ML003's deletions.
 
 - *Machine-applicable* (`--fix`) when the handler does not use the agent, or only as
   `agent.session` (which becomes `session`), the twin records exactly what the mirror
-  announced, and no emit of the mirror without its durable append stays in the run's
-  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard).
+  announced, no emit of the mirror without its durable append stays in the run's
+  TypeScript/JavaScript (a test or host emitting only the mirror would no longer be heard),
+  and what it reads of `event.data` is typed whatever the host: it reads no field, or casts
+  to the handler's own annotations, or the file shows that its host types `data` by event type
+  (one of its own `session/event` listeners, or a callback over a session's log such as
+  `agent.session.events.filter(e => …)`, reads `e.data.field` or destructures `e.data`
+  without a cast, which type-checks only there).
+- *Suggestion* when an unannotated handler reads fields and nothing in the file shows how the
+  host types `data`: the rewrite needs a host that types it by event type (annotate the
+  handler's parameters and the rewrite casts to them and is machine-applicable).
 - *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent, or when the twin
   records more (`user/message` under 2026-08 also records prompts). The session id is not
   reliably the agent id, so the fix looks the agent up in a map of agents by session: the
@@ -61,8 +71,25 @@ left, as for ML003's deletions.
   subscription is deleted. It then runs in that listener's order and under its error handling,
   so it is never applied by `--fix` alone. Not offered (the rewrite above is) when the listener
   returns early, when the handler returns, or when a name either reads would be shadowed.
+- *Suggestion*, in a test file (`*.spec.*`, `*.test.*`, under `tests/`), for a listener whose
+  rewrite above would be a suggestion and that only collects what the event carried into an
+  array the test reads after the run (`const chunks: StreamChunk[] = []`, then
+  `ctx.on('agent/stream-chunk', (_a, _t, _s, chunk) => void chunks.push(chunk))`, then
+  `await run(…)`, then `expect(chunks)…`; a `const agent` declared before the run): what
+  upstream's own tests did, read the durable log after the run. The array and the listener
+  are deleted, and right before the first read after the run comes `const chunks:
+  StreamChunk[] = agent.session.events.flatMap(e => e.type === 'assistant/chunk' ?
+  [e.data.chunk] : [])` (no fix of this kind when the test awaits between two reads: one read
+  of the log would miss what came later). Check that the test runs
+  no other agent and nothing before the listener was registered: the listener heard every
+  agent of its receiver from then on, the log holds the test agent's events from its start.
+  A machine-applicable live rewrite is kept instead (it keeps the test exactly, and lets
+  `--fix` delete the loop's emit in the same run); an array read before the run ends gets the
+  usual rewrite.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
-  `arguments`, a field the twin does not carry.
+  `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop
+  over names (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`: one
+  `session/event` listener filtering the twins is a human's rewrite).
 
 **Rust** (also in fences), where the rewrite is unambiguous: `x.on(\"<removed>\", |agent: &Agent,
 turn: u64, …| …)` (the name as a literal or a const; `on`, `subscribe`, `listen`, `add_listener`
@@ -118,7 +145,7 @@ bus.on::<TurnEnd>(|ev| close_turn(ev.turn));
 "#,
     good: r#"
 bus.on("session/event", |session, event| match event.kind() {
-    "turn/start" => render_header(agents.get(session.id), event.data["turn"]),
+    "turn/start" => render_header(agent_by_session.get(&session.id), event.data["turn"]),
     "turn/end" => close_turn(event.data["turn"]),
     _ => {}
 });

@@ -47,7 +47,7 @@ pub(super) fn callee_object<'b, 'a>(callee: &'b Expression<'a>) -> Option<&'b Ex
 }
 
 /// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).
-fn is_test(path: &str) -> bool {
+pub(super) fn is_test(path: &str) -> bool {
     let path = path.replace('\\', "/");
     let name = path.rsplit('/').next().unwrap_or(&path);
     name.contains(".spec.")

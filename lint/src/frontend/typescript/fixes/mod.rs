@@ -8,9 +8,15 @@
 //! - `X.on('<removed>', handler)`: rewritten into `X.on('session/event', (session, event) => …)`
 //!   filtering the durable twin, the handler's parameters destructured from `event.data`
 //!   (positional handlers are 2026-07 code, one payload-object parameter is 2026-08 code);
-//!   machine-applicable when the handler does not use the agent (or only `agent.session`),
+//!   machine-applicable when the handler does not use the agent (or only `agent.session`)
+//!   and the fields it reads type-check in the new body (cast to the handler's own
+//!   annotations, or the file shows its host types `data` by event type: [`typed_data`]),
 //!   a suggestion that looks the agent up in a map by session when it does (the file's own,
-//!   or one the fix declares, kept by `agent/created`/`agent/disposed` listeners);
+//!   or one the fix declares, kept by `agent/created`/`agent/disposed` listeners), or whose
+//!   fields' types the file does not show;
+//! - in a test, a listener whose rewrite is a suggestion and which only collects what the
+//!   event carried into an array read after the run: a suggestion to read the durable log
+//!   after the run instead, as upstream's own tests do ([`test_logs`]);
 //! - everything a fix writes follows the file's semicolon style ([`semicolons`]);
 //! - a removed event's entry in an interface or type literal (an event map, a
 //!   `declare module … { interface Events { … } }` block): deleted, and the whole block when
@@ -32,6 +38,8 @@ mod entries;
 mod merge;
 mod semicolons;
 mod subscriptions;
+mod test_logs;
+mod typed_data;
 mod uses;
 
 use super::imports::Imports;
@@ -75,10 +83,17 @@ pub(super) struct Fixer<'s, 'c> {
     /// For a removed event's `on` statement (by the call's start): the existing
     /// `session/event` listener in the same statement list to merge it into, and the statement.
     merge_for: HashMap<usize, (MergeTarget, Range<usize>)>,
+    /// In a test file, the listeners (by the call's start) that only collect into an array read
+    /// after the run ([`test_logs`]).
+    log_reads: HashMap<usize, test_logs::LogRead>,
     /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
     agent_map: Option<AgentMap>,
     /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons.
     semi: &'static str,
+    /// Whether a rewrite destructuring `event.data` without a cast type-checks: JavaScript
+    /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
+    /// `data` by event type ([`typed_data`]).
+    data_typed: bool,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
@@ -151,12 +166,15 @@ impl<'s, 'c> Fixer<'s, 'c> {
             type_decls,
             global_statements,
             merge_for: HashMap::new(),
+            log_reads: HashMap::new(),
             agent_map: AgentMaps::find(src, program),
             semi: if semicolons::used(src, program) {
                 ";"
             } else {
                 ""
             },
+            data_typed: !program.source_type.is_typescript()
+                || typed_data::data_typed_by_host(program),
             fixes: Vec::new(),
             scopes: Vec::new(),
         }
@@ -396,6 +414,16 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
                 if let Some(t) = targets.iter().find(|t| t.receiver == recv) {
                     self.merge_for
                         .insert(call.span.start as usize, (t.clone(), range(stmt.span())));
+                }
+            }
+        }
+        if emits::is_test(self.resolver.path) {
+            for (i, stmt) in it.iter().enumerate() {
+                if let (Some(call), Some(read)) = (
+                    listeners::on_call(stmt),
+                    test_logs::candidate(self.src, &self.refs, it, i),
+                ) {
+                    self.log_reads.insert(call.span.start as usize, read);
                 }
             }
         }

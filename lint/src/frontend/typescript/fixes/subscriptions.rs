@@ -185,60 +185,121 @@ impl<'s, 'c> Fixer<'s, 'c> {
         Some(out)
     }
 
+    /// Whether the fields a rewrite destructures from `event.data` type-check whatever the
+    /// host: none read, a cast to the handler's own annotations, or a file that shows its host
+    /// types `data` by event type.
+    fn fields_typed(&self, p: &Params) -> bool {
+        p.fields.is_empty() || p.types.fields.is_some() || self.data_typed
+    }
+
     fn type_text(&self, t: &TSType<'_>) -> &'s str {
         &self.src[range(t.span())]
     }
 
-    /// `recv.on('<removed>', handler)` → a `session/event` subscription filtering the twin.
+    /// `recv.on('<removed>', handler)` → a `session/event` subscription filtering the twin:
+    /// merged into the scope's existing `session/event` listener when there is one, else a
+    /// rewrite of the call in place.
     pub(super) fn subscription(&mut self, call: &CallExpression<'_>) {
-        if callee_name(&call.callee) != Some("on") || call.arguments.len() != 2 {
+        let Some(on) = self.on_call(call) else {
+            return;
+        };
+        let Some(plan) = self.plan(call, &on) else {
+            return;
+        };
+        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
+            self.push(on.occurrence, fix);
             return;
         }
-        let Some(receiver) = callee_object(&call.callee) else {
+        let machine = migrate::keeps_behaviour(plan.target, plan.needs_agent)
+            && self.fields_typed(&plan.params);
+        if !machine && let Some(fix) = self.log_read(call, &on, &plan) {
+            self.push(on.occurrence, fix);
+            return;
+        }
+        let Some(mut edits) = self.in_place_edits(call, &on, &plan) else {
             return;
         };
-        let Some((_, m, occurrence)) = call.arguments[0]
+        let mut claims = Vec::new();
+        if let Some(map) = plan.new_map {
+            edits.push(Edit::new(map.at, map.at, map.text));
+            // One map per file and round: the next round finds it and looks agents up there.
+            claims.push(Claim {
+                start: 0,
+                end: 1,
+                exclusive: true,
+            });
+        }
+        edits.sort_by_key(|e| (e.start, e.end));
+        let types_shown = self.fields_typed(&plan.params);
+        let applicability = if machine {
+            Applicability::MachineApplicable
+        } else {
+            Applicability::Suggestion
+        };
+        let shown = plan.lookup.replace(&format!("{}.id", plan.session), "…");
+        let mut message =
+            migrate::subscription_message(plan.target, plan.needs_agent.then_some(shown.as_str()));
+        if !types_shown {
+            message.push_str(&format!(
+                "; it reads `{}.data` uncast, which type-checks only where the host types `data` by event type (not `unknown`): annotate the handler's parameters and the rewrite casts to them",
+                plan.event
+            ));
+        }
+        let mut fix = Fix::new(applicability, message, edits);
+        fix.claims = claims;
+        self.push(on.occurrence, fix);
+    }
+
+    /// The parts of `recv.on('<removed>', handler)` a rewrite works on; `None` when the call
+    /// has another shape or its handler is one no rewrite keeps exactly.
+    fn on_call<'b, 'a>(&self, call: &'b CallExpression<'a>) -> Option<OnCall<'b, 'a, 'c>> {
+        if callee_name(&call.callee) != Some("on") || call.arguments.len() != 2 {
+            return None;
+        }
+        let receiver = callee_object(&call.callee)?;
+        let (_, migration, occurrence) = call.arguments[0]
             .as_expression()
-            .and_then(|e| self.event_arg(e))
-        else {
-            return;
-        };
-        let Some(handler) = call.arguments[1].as_expression() else {
-            return;
-        };
-        let handler = handler.get_inner_expression();
-        let (params, body, is_function): (&FormalParameters<'_>, Body<'_, '_>, bool) = match handler
-        {
+            .and_then(|e| self.event_arg(e))?;
+        let handler = call.arguments[1].as_expression()?.get_inner_expression();
+        let (params, body, is_function) = match handler {
             Expression::ArrowFunctionExpression(f) => (
                 &f.params,
                 match f.get_function_body() {
                     Some(b) if !f.is_expression() => Body::Block(b),
-                    _ => match f.get_expression() {
-                        Some(e) => Body::Expr(e),
-                        None => return,
-                    },
+                    _ => Body::Expr(f.get_expression()?),
                 },
                 false,
             ),
             // A `this` parameter sits inside the parentheses the rewrite replaces: no fix.
             Expression::FunctionExpression(f) if !f.generator && f.this_param.is_none() => {
-                match &f.body {
-                    Some(b) => (&f.params, Body::Block(b), true),
-                    None => return,
-                }
+                (&f.params, Body::Block(f.body.as_ref()?), true)
             }
-            _ => return,
+            _ => return None,
         };
         let uses = Uses::of_body(&|u: &mut Uses| match &body {
             Body::Block(b) => u.visit_function_body(b),
             Body::Expr(e) => u.visit_expression(e),
         });
         if is_function && (uses.this || uses.names.contains("arguments")) {
-            return;
+            return None;
         }
-        let Some(p) = self.params(params, m, &uses) else {
-            return;
-        };
+        Some(OnCall {
+            receiver: self.src[range(receiver.span())].to_owned(),
+            migration,
+            occurrence,
+            params,
+            body,
+            uses,
+        })
+    }
+
+    /// What the rewritten handler starts with and the names it binds: the twin filter, the
+    /// fields destructured from `event.data`, and the agent looked up by session when the
+    /// handler needs it.
+    fn plan(&self, call: &CallExpression<'_>, on: &OnCall<'_, '_, 'c>) -> Option<Plan<'c>> {
+        let m = on.migration;
+        let uses = &on.uses;
+        let p = self.params(on.params, m, uses)?;
         let target = migrate::target(
             m,
             if p.payload {
@@ -247,7 +308,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 HandlerStyle::Positional
             },
         );
-        let twin = target.twin;
         let mut taken: HashSet<String> = HashSet::new();
         if let Some(a) = &p.agent {
             taken.insert(a.clone());
@@ -264,15 +324,14 @@ impl<'s, 'c> Fixer<'s, 'c> {
         };
         taken.insert(session.clone());
         let event = uses.fresh(&taken, &["event", "ev", "sessionEvent"]);
-        let q = self.quote_at(&occurrence);
-        let nl = self.newline;
-        let receiver_text = &self.src[range(receiver.span())];
+        let quote = self.quote_at(&on.occurrence);
 
-        // The statements the new body starts with.
         // The lead statements go without their `;`: a one-line body separates them with one,
         // lines end as the file's do.
-        let semi = self.semi;
-        let mut lead = vec![format!("if ({event}.type !== {q}{twin}{q}) return")];
+        let mut lead = vec![format!(
+            "if ({event}.type !== {quote}{}{quote}) return",
+            target.twin
+        )];
         if !p.fields.is_empty() {
             let cast = match &p.types.fields {
                 Some(types) => format!(" as {{ {} }}", types.join("; ")),
@@ -289,9 +348,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let lookup = match (&self.agent_map, needs_agent) {
             (Some(m), _) => m.lookup(&session),
             (None, true) => {
-                let Some(map) = self.new_agent_map(call, receiver_text, &p, &uses, q) else {
-                    return;
-                };
+                let map = self.new_agent_map(call, &on.receiver, &p, uses, quote)?;
                 let lookup = map.lookup.replace("{session}", &session);
                 new_map = Some(map);
                 lookup
@@ -312,36 +369,115 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 .collect(),
             _ => Vec::new(),
         };
+        Some(Plan {
+            params: p,
+            target,
+            needs_agent,
+            session,
+            event,
+            quote,
+            lead,
+            lookup,
+            new_map,
+            session_refs,
+        })
+    }
 
-        if let Some((target, stmt)) = self.merge_for.get(&(call.span.start as usize)).cloned()
-            && let Some(fix) = self.merged(
-                &target,
-                stmt,
-                &body,
-                &Merge {
-                    params: &p,
-                    uses: &uses,
-                    twin,
-                    quote: q,
-                    session_refs: &session_refs,
-                    needs_agent,
-                    receiver: receiver_text,
-                },
-            )
-        {
-            self.push(occurrence, fix);
-            return;
-        }
+    /// The suggestion that merges the handler into the scope's `session/event` listener, when
+    /// there is one and the merge keeps what the handler reads.
+    fn merged_subscription(
+        &self,
+        call: &CallExpression<'_>,
+        on: &OnCall<'_, '_, '_>,
+        plan: &Plan<'_>,
+    ) -> Option<Fix> {
+        let (target, stmt) = self.merge_for.get(&(call.span.start as usize)).cloned()?;
+        self.merged(
+            &target,
+            stmt,
+            &on.body,
+            &Merge {
+                params: &plan.params,
+                uses: &on.uses,
+                twin: plan.target.twin,
+                quote: plan.quote,
+                session_refs: &plan.session_refs,
+                needs_agent: plan.needs_agent,
+                receiver: &on.receiver,
+            },
+        )
+    }
 
-        let name_literal = match call.arguments[0]
-            .as_expression()
-            .map(|e| e.get_inner_expression())
-        {
-            Some(Expression::StringLiteral(s)) => range(s.span),
-            Some(Expression::TemplateLiteral(t)) => range(t.span),
-            Some(other) => range(other.span()),
-            None => return,
+    /// The suggestion for a test's collecting listener ([`super::test_logs`]): the array and
+    /// the listener deleted, the array read from the test agent's log after the run.
+    fn log_read(
+        &self,
+        call: &CallExpression<'_>,
+        on: &OnCall<'_, '_, '_>,
+        plan: &Plan<'_>,
+    ) -> Option<Fix> {
+        let read = self.log_reads.get(&(call.span.start as usize))?;
+        let p = &plan.params;
+        let [entry] = p.fields.as_slice() else {
+            return None;
         };
+        let (field, binding) = entry.split_once(": ").unwrap_or((entry, entry));
+        if p.agent.is_some() || binding != read.pushed {
+            return None;
+        }
+        let (q, twin, semi, nl) = (plan.quote, plan.target.twin, self.semi, self.newline);
+        let indent = self.indent_at(read.first_read.start);
+        // Above the first read's own comments, which stay with it.
+        let above = self.with_leading_comments(read.first_read.clone()).start;
+        let at = self.src[..above].rfind('\n').map_or(0, |n| n + 1);
+        let events = format!("{}.session.events", read.agent);
+        let text = format!(
+            "{indent}const {}{} = {events}.flatMap(e => e.type === {q}{twin}{q} ? [e.data.{field}] : []){semi}{nl}",
+            read.array, read.annotation,
+        );
+        let (decl, mut listener) = (
+            self.removal(read.decl.clone()),
+            self.removal(read.listener.clone()),
+        );
+        // The two formed a paragraph of their own: one of the blank lines around it goes too.
+        let blank_before = self.src[..decl.start]
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix('\n')
+            .is_some_and(|b| b.trim_end_matches([' ', '\t', '\r']).ends_with('\n'));
+        let rest = &self.src[listener.end..];
+        if decl.end == listener.start
+            && blank_before
+            && let Some(n) = rest.find('\n')
+            && rest[..n].trim().is_empty()
+        {
+            listener.end += n + 1;
+        }
+        let mut edits = vec![
+            Edit::new(at, at, text),
+            Edit::new(decl.start, decl.end, ""),
+            Edit::new(listener.start, listener.end, ""),
+        ];
+        edits.sort_by_key(|e| (e.start, e.end));
+        let message = format!(
+            "read the durable log after the run: `{events}` filtered by `{twin}`, as upstream's tests do (the listener heard every agent of `{}` from its registration on; the log holds `{}`'s events from its start: check that the test runs no other agent and nothing earlier)",
+            on.receiver, read.agent
+        );
+        Some(Fix::new(Applicability::Suggestion, message, edits))
+    }
+
+    /// The edits of the rewrite in place: the name, the parameters, and the body's lead.
+    fn in_place_edits(
+        &self,
+        call: &CallExpression<'_>,
+        on: &OnCall<'_, '_, '_>,
+        plan: &Plan<'_>,
+    ) -> Option<Vec<Edit>> {
+        let name_literal = match call.arguments[0].as_expression()?.get_inner_expression() {
+            Expression::StringLiteral(s) => range(s.span),
+            Expression::TemplateLiteral(t) => range(t.span),
+            other => range(other.span()),
+        };
+        let q = plan.quote;
         let mut edits = vec![Edit::new(
             name_literal.start,
             name_literal.end,
@@ -349,22 +485,33 @@ impl<'s, 'c> Fixer<'s, 'c> {
         )];
         // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
         // parameters give annotated ones, so the handler type-checks without contextual typing.
-        let session_used = needs_agent || !session_refs.is_empty();
-        let session_param = match &p.types.agent {
+        let (session, event) = (&plan.session, &plan.event);
+        let session_used = plan.needs_agent || !plan.session_refs.is_empty();
+        let session_param = match &plan.params.types.agent {
             Some(a) if session_used => format!("{session}: {a}['session']"),
             Some(_) => format!("{session}: unknown"),
             None => session.clone(),
         };
-        let event_param = match &p.types.fields {
+        let event_param = match &plan.params.types.fields {
             Some(_) => format!("{event}: {{ type: string; data: unknown }}"),
             None => event.clone(),
         };
-        let params_range = range(params.span);
+        let params_range = range(on.params.span);
         edits.push(Edit::new(
             params_range.start,
             params_range.end,
             format!("({session_param}, {event_param})"),
         ));
+        edits.extend(self.body_edits(&on.body, plan));
+        Some(edits)
+    }
+
+    /// The body's edits: the lead statements first (a block keeps its layout; an expression
+    /// body becomes a block), `agent.session` read as the session.
+    fn body_edits(&self, body: &Body<'_, '_>, plan: &Plan<'_>) -> Vec<Edit> {
+        let (nl, semi, session) = (self.newline, self.semi, &plan.session);
+        let lead = &plan.lead;
+        let mut edits = Vec::new();
         match body {
             Body::Block(b) => {
                 let open = b.span.start as usize + 1;
@@ -383,7 +530,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     lead.iter().map(|l| format!(" {l};")).collect::<String>()
                 };
                 edits.push(Edit::new(open, open, text));
-                for r in &session_refs {
+                for r in &plan.session_refs {
                     edits.push(Edit::new(r.start, r.end, session.clone()));
                 }
             }
@@ -391,9 +538,9 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 let er = range(e.span());
                 let mut expr = String::new();
                 let mut at = er.start;
-                for r in &session_refs {
+                for r in &plan.session_refs {
                     expr.push_str(&self.src[at..r.start]);
-                    expr.push_str(&session);
+                    expr.push_str(session);
                     at = r.end;
                 }
                 expr.push_str(&self.src[at..er.end]);
@@ -402,27 +549,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 edits.push(Edit::new(er.start, er.end, text));
             }
         }
-        let mut claims = Vec::new();
-        if let Some(map) = new_map {
-            edits.push(Edit::new(map.at, map.at, map.text));
-            // One map per file and round: the next round finds it and looks agents up there.
-            claims.push(Claim {
-                start: 0,
-                end: 1,
-                exclusive: true,
-            });
-        }
-        edits.sort_by_key(|e| (e.start, e.end));
-        let applicability = if migrate::keeps_behaviour(target, needs_agent) {
-            Applicability::MachineApplicable
-        } else {
-            Applicability::Suggestion
-        };
-        let shown = lookup.replace(&format!("{session}.id"), "…");
-        let message = migrate::subscription_message(target, needs_agent.then_some(shown.as_str()));
-        let mut fix = Fix::new(applicability, message, edits);
-        fix.claims = claims;
-        self.push(occurrence, fix);
+        edits
     }
 
     /// The map of agents by session a rewrite that needs the agent declares before the
@@ -510,6 +637,40 @@ struct NewAgentMap {
     at: usize,
     text: String,
     lookup: String,
+}
+
+/// The parts of a `recv.on('<removed>', handler)` call ([`Fixer::on_call`]).
+struct OnCall<'b, 'a, 'c> {
+    /// The receiver's text (`ctx`, `this.ctx`).
+    receiver: String,
+    migration: &'c Migration,
+    /// The range the linter reports for the name.
+    occurrence: Range<usize>,
+    params: &'b FormalParameters<'a>,
+    body: Body<'b, 'a>,
+    /// The identifiers the handler's body references and binds.
+    uses: Uses,
+}
+
+/// What a rewritten handler is made of ([`Fixer::plan`]).
+struct Plan<'c> {
+    params: Params,
+    target: migrate::Target<'c>,
+    /// Whether the handler uses the agent beyond `agent.session` (it is looked up by session).
+    needs_agent: bool,
+    /// The new parameters' names.
+    session: String,
+    event: String,
+    /// The quote the file spells the name with.
+    quote: char,
+    /// The statements the new body starts with, without their `;`.
+    lead: Vec<String>,
+    /// The agent lookup (empty when the handler needs no agent).
+    lookup: String,
+    /// The agent map the fix declares, when the file keeps none.
+    new_map: Option<NewAgentMap>,
+    /// The `agent.session` ranges in the handler (they become the session parameter).
+    session_refs: Vec<Range<usize>>,
 }
 
 pub(super) enum Body<'b, 'a> {
