@@ -65,6 +65,21 @@ impl Tally {
         self.note(at);
     }
 
+    /// `extra` more levels for a moment: the peak of what a construct scanned as one token
+    /// (a regular expression) would nest if it were code.
+    pub(super) fn peak(&mut self, extra: usize, at: impl FnOnce() -> usize) {
+        self.total += extra;
+        self.note(at);
+        self.total -= extra;
+    }
+
+    /// `n` tokens a `,` does not end ([`Tally::kept`]).
+    pub(super) fn kept_many(&mut self, n: usize, at: impl FnOnce() -> usize) {
+        self.top().kept += n;
+        self.total += n;
+        self.note(at);
+    }
+
     /// A `<`: kept until a `>` closes it.
     pub(super) fn angle_open(&mut self, at: impl FnOnce() -> usize) {
         self.top().angles += 1;
