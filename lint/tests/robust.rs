@@ -259,7 +259,10 @@ fn every_shape_is_estimated_at_least_as_deep_as_it_nests() {
         .map(|shape| (shape.name, readings(shape, n).0))
         .filter(|&(_, depth)| depth < n)
         .collect();
-    assert!(shallow.is_empty(), "estimated below {n} levels: {shallow:?}");
+    assert!(
+        shallow.is_empty(),
+        "estimated below {n} levels: {shallow:?}"
+    );
 }
 
 /// Every shape of code just under the limit parses: the stack sized from the estimate holds.

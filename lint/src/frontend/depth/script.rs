@@ -466,10 +466,7 @@ impl Scanner<'_> {
                 self.i += 1;
                 self.operand();
                 match frame {
-                    Some(Frame::Brace {
-                        operand: false,
-                        ..
-                    }) => {
+                    Some(Frame::Brace { operand: false, .. }) => {
                         self.expr_start = true;
                         self.stmt_start = true;
                         self.after_block = true;
@@ -699,7 +696,12 @@ mod tests {
         assert!(depth(&"const f = function () { return 1 }\n".repeat(10_000)) < 20);
         assert!(depth(&"const C = class { m() { return /[(]/ } }\n".repeat(10_000)) < 20);
         assert!(depth(&"export default async function f() {}\n/a/.test(b);\n".repeat(10_000)) < 20);
-        assert!(depth(&format!("switch (a) {{ {} }}", "case 1: {} /a/.test(b);\n".repeat(10_000))) < 20);
+        assert!(
+            depth(&format!(
+                "switch (a) {{ {} }}",
+                "case 1: {} /a/.test(b);\n".repeat(10_000)
+            )) < 20
+        );
         assert!(depth(&"x = [...function () {}(), a.class, b.function];\n".repeat(10_000)) < 20);
     }
 
@@ -722,7 +724,13 @@ mod tests {
             assert!(depth(&parens(operand)) > n, "{operand}");
         }
         // `export default` takes an expression; `case …:` and `default:` a statement.
-        assert!(depth(&format!("export default {{}} / {}0{}", "(".repeat(n), ")".repeat(n))) > n);
+        assert!(
+            depth(&format!(
+                "export default {{}} / {}0{}",
+                "(".repeat(n),
+                ")".repeat(n)
+            )) > n
+        );
     }
 
     #[test]
