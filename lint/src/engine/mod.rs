@@ -248,6 +248,8 @@ pub fn lint_sources_cached(
     run(opts, sources, errors, only, Some(cache))
 }
 
+/// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
+/// (from `cache` where it has them), then the run-level passes.
 fn run(
     opts: &Options,
     sources: &[Source],
@@ -264,33 +266,91 @@ fn run(
     report.stats.files = sources.len();
 
     let config = &opts.config;
-    let catalog = match Catalog::new(&config.extra_events()) {
+    let catalog = match run_catalog(config) {
         Ok(c) => c,
-        Err(message) => {
-            report.errors.push(FileError {
-                path: config
-                    .source
-                    .as_deref()
-                    .map_or_else(|| "configuration".to_owned(), display_path),
-                line: None,
-                message,
-            });
+        Err(error) => {
+            report.errors.push(error);
             return report;
         }
     };
     if let Some(c) = cache.as_deref_mut() {
         c.begin(config);
     }
+    let calls = call_names(config);
+    let mut resolved =
+        resolve_declarations(sources, &fronts, &catalog, &calls, cache.as_deref_mut());
+    report.stats.declarations = resolved.symbols.len();
+    if let Some(c) = cache.as_deref_mut() {
+        c.use_symbols(std::mem::take(&mut resolved.declared));
+    }
+    let per_file = analyze_candidates(
+        sources,
+        &fronts,
+        &resolved,
+        &catalog,
+        &calls,
+        config,
+        cache.as_deref(),
+    );
+    report.stats.candidates = resolved.candidate.iter().filter(|c| **c).count();
+    record_analyses(&mut report, per_file, sources, &resolved, only, cache);
+    run_level_passes(&mut report, sources, only);
+    report
+}
+
+/// The catalog of removed events with the configuration's extra events, or the
+/// configuration's error.
+fn run_catalog(config: &Config) -> Result<Catalog, FileError> {
+    Catalog::new(&config.extra_events()).map_err(|message| FileError {
+        path: config
+            .source
+            .as_deref()
+            .map_or_else(|| "configuration".to_owned(), display_path),
+        line: None,
+        message,
+    })
+}
+
+/// The subscribe and emit methods and the ignored receivers: the built-in ones and the
+/// configuration's.
+fn call_names(config: &Config) -> CallNames {
     let mut calls = CallNames::default();
     calls
         .subscribe
         .extend(config.lint.subscribe_methods.iter().cloned());
     calls.emit.extend(config.lint.emit_methods.iter().cloned());
     calls.ignore_receivers = config.lint.ignore_receivers.clone();
-    let front_of = |s: &Source| fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f);
+    calls
+}
 
-    // Pass 1: files that contain a removed name (or its namespace) declare identifiers;
-    // files that mention a declared identifier may declare more (aliases, const chains).
+/// The front end that handles `s`, if any.
+fn front_of<'f>(fronts: &'f [Box<dyn FrontEnd>], s: &Source) -> Option<&'f dyn FrontEnd> {
+    fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f)
+}
+
+/// What pass 1 decided: the run's symbols, and which files pass 2 analyses.
+struct Resolution {
+    symbols: Symbols,
+    /// Files pass 2 analyses: they contain a removed name (or its namespace) or mention a
+    /// declared identifier.
+    candidate: Vec<bool>,
+    /// Files that mention a declared identifier.
+    ident_hit: Vec<bool>,
+    /// Every declaration of the run, sorted (gathered only with a cache: analyses are reused
+    /// only with the same).
+    declared: Vec<Declaration>,
+}
+
+/// Pass 1: files that contain a removed name (or its namespace) declare identifiers; files
+/// that mention a declared identifier may declare more (aliases, const chains), to a fixpoint
+/// (at most 16 rounds).
+fn resolve_declarations(
+    sources: &[Source],
+    fronts: &[Box<dyn FrontEnd>],
+    catalog: &Catalog,
+    calls: &CallNames,
+    mut cache: Option<&mut Cache>,
+) -> Resolution {
     let mut candidate: Vec<bool> = sources
         .par_iter()
         .map(|s| catalog.may_contain(s.text.as_bytes()))
@@ -300,16 +360,15 @@ fn run(
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
-    // Every declaration of the run, for the cache: analyses are reused only with the same.
     let mut declared: Vec<Declaration> = Vec::new();
     for round in 0..16 {
         if frontier.is_empty() {
             break;
         }
         let cx = Context {
-            catalog: &catalog,
+            catalog,
             symbols: &symbols,
-            calls: &calls,
+            calls,
             mentions_declared: !symbols.is_empty(),
         };
         // The first round sees no declarations yet: its result depends on the text alone.
@@ -324,7 +383,7 @@ fn run(
                 Some(d) => (i, d, true),
                 None => {
                     let s = &sources[i];
-                    let d = front_of(s).map_or_else(Declarations::default, |f| {
+                    let d = front_of(fronts, s).map_or_else(Declarations::default, |f| {
                         f.declarations(&s.display, &s.text, cx)
                     });
                     (i, d, false)
@@ -384,48 +443,73 @@ fn run(
             candidate[i] |= m;
         }
     }
-    report.stats.declarations = symbols.len();
-
-    // Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
-    // with `only`: the run-level passes below need them all).
-    if let Some(c) = cache.as_deref_mut() {
-        declared.sort();
-        declared.dedup();
-        c.use_symbols(declared);
+    declared.sort();
+    declared.dedup();
+    Resolution {
+        symbols,
+        candidate,
+        ident_hit,
+        declared,
     }
-    // Per candidate: its findings, how many suppressions removed, its syntax-error count when
-    // the analysis parsed it (for `--fix`), whether the cache had it.
-    type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
-    let per_file: Vec<PerFile> = sources
+}
+
+/// One candidate's pass 2: its index, findings, how many suppressions removed, its
+/// syntax-error count when the analysis parsed it (for `--fix`), whether the cache had it.
+type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
+
+/// Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
+/// with `only`: the run-level passes need them all), from the cache where it has them.
+fn analyze_candidates(
+    sources: &[Source],
+    fronts: &[Box<dyn FrontEnd>],
+    resolved: &Resolution,
+    catalog: &Catalog,
+    calls: &CallNames,
+    config: &Config,
+    cache: Option<&Cache>,
+) -> Vec<PerFile> {
+    sources
         .par_iter()
         .enumerate()
-        .filter(|(i, _)| candidate[*i])
+        .filter(|(i, _)| resolved.candidate[*i])
         .map(|(i, s)| {
-            if let Some((findings, suppressed)) = cache
-                .as_deref()
-                .and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit[i]))
+            let ident_hit = resolved.ident_hit[i];
+            if let Some((findings, suppressed)) =
+                cache.and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit))
             {
                 return (i, findings.to_vec(), suppressed, None, true);
             }
-            let (findings, suppressed, syntax) = match front_of(s) {
+            let (findings, suppressed, syntax) = match front_of(fronts, s) {
                 Some(f) => {
                     let cx = Context {
-                        catalog: &catalog,
-                        symbols: &symbols,
-                        calls: &calls,
-                        mentions_declared: ident_hit[i],
+                        catalog,
+                        symbols: &resolved.symbols,
+                        calls,
+                        mentions_declared: ident_hit,
                     };
                     let analysis = f.analyze(&s.display, &s.text, cx);
                     let syntax = analysis.syntax_errors;
-                    let (findings, suppressed) = file_findings(s, analysis, &catalog, config);
+                    let (findings, suppressed) = file_findings(s, analysis, catalog, config);
                     (findings, suppressed, syntax)
                 }
                 None => (Vec::new(), 0, None),
             };
             (i, findings, suppressed, syntax, false)
         })
-        .collect();
-    report.stats.candidates = candidate.iter().filter(|c| **c).count();
+        .collect()
+}
+
+/// Adds each file's findings to the report (and its suppressions to the count, for the files
+/// `only` wants), storing the new analyses in the cache and dropping what it holds for files
+/// no longer analysed.
+fn record_analyses(
+    report: &mut Report,
+    per_file: Vec<PerFile>,
+    sources: &[Source],
+    resolved: &Resolution,
+    only: Option<&[String]>,
+    mut cache: Option<&mut Cache>,
+) {
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
     let misses = per_file.iter().filter(|(.., hit)| !hit).count();
     for (i, findings, suppressed, syntax, hit) in per_file {
@@ -435,7 +519,7 @@ fn run(
                 &s.display,
                 &s.path,
                 &s.text,
-                ident_hit[i],
+                resolved.ident_hit[i],
                 (findings.clone(), suppressed),
                 syntax,
             );
@@ -447,12 +531,17 @@ fn run(
     }
     if let Some(c) = cache {
         c.set_analyzed(misses);
-        let keep: HashSet<&str> = (sources.iter().zip(&candidate))
+        let keep: HashSet<&str> = (sources.iter().zip(&resolved.candidate))
             .filter(|(_, c)| **c)
             .map(|(s, _)| s.display.as_str())
             .collect();
         c.retain(&keep);
     }
+}
+
+/// What only the whole run can decide (which deletions other files still need, which fixes
+/// Markdown follows), then `only`'s files, in a stable order.
+fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[String]>) {
     drop_deletions_used_elsewhere(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     crate::docs_follow::follow_declarations(&mut report.findings, sources);
@@ -466,7 +555,6 @@ fn run(
     report
         .errors
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    report
 }
 
 /// Drops each fix that deletes a declaration whose identifier another Rust file of the run
