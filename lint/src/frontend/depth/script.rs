@@ -260,7 +260,8 @@ impl Scanner<'_> {
     /// brackets in it count: their peak for the moment, and when the body is no regular
     /// expression a parser would take (unterminated on its line, or its groups unbalanced —
     /// never so in a valid one), the brackets it leaves open stay counted until the statement
-    /// or the enclosing bracket ends, as those they close are not taken from the code's.
+    /// or the enclosing bracket ends, and the next closers close them, not the scanner's own
+    /// levels (which would then be under-counted).
     fn regex(&mut self) {
         self.piece();
         let start = self.i;
@@ -300,7 +301,7 @@ impl Scanner<'_> {
         }
         self.tally.peak(peak, || start);
         if !terminated || !balanced || groups > 0 {
-            self.tally.kept_many(open, || start);
+            self.tally.ghosts(open, || start);
         }
         while self.at(i).is_some_and(is_word) {
             i += 1;
@@ -429,6 +430,11 @@ impl Scanner<'_> {
                 self.i += 1;
                 self.operator();
                 self.stmt_start = matches!(frame, Frame::Brace { block: true, .. });
+            }
+            b')' | b']' | b'}' if self.tally.close_ghost() => {
+                // It closes a bracket opened in a misread regular expression.
+                self.i += 1;
+                self.operand();
             }
             b')' => {
                 let keyword = match self.frames.last() {
@@ -742,6 +748,14 @@ mod tests {
         assert!(depth(&format!("if (a) {{}} / {open}0{close}")) > n);
         assert!(depth(&format!("if (a) {{}} / {open}\n0{close}")) > n);
         assert!(depth(&format!("if (a) {{}} / {open}0 /\n{close}")) > n);
+        // The closers of what it left open close those, not the levels around it: the blocks
+        // after still count from the outer ones.
+        let (blocks, ends) = ("{".repeat(n), "}".repeat(n));
+        assert!(
+            depth(&format!(
+                "{blocks}\nif (a) {{}} / {blocks}\n{ends}\n{blocks}{blocks}0{ends}{ends}{ends}"
+            )) > 3 * n
+        );
         // A real one costs nothing once it is over.
         assert!(depth(&"if (a) {} /[(]\\(/.test(b);\n".repeat(10_000)) < 20);
     }

@@ -12,6 +12,9 @@ struct Level {
     angles: usize,
     /// Tokens whose construct spans a `,` until the next `;` (a closure's `|`).
     kept: usize,
+    /// Of `kept`, brackets opened inside what was scanned as one token (a regular expression
+    /// that may be misread code) and not closed there: the next closers close them.
+    ghosts: usize,
 }
 
 /// The running estimate over one file's tokens.
@@ -73,11 +76,27 @@ impl Tally {
         self.total -= extra;
     }
 
-    /// `n` tokens a `,` does not end ([`Tally::kept`]).
-    pub(super) fn kept_many(&mut self, n: usize, at: impl FnOnce() -> usize) {
-        self.top().kept += n;
+    /// `n` brackets opened inside what was scanned as one token and left open: counted as
+    /// tokens a `,` does not end ([`Tally::kept`]), and closed by the level's next closers
+    /// ([`Tally::close_ghost`]) rather than the scanner's own levels.
+    pub(super) fn ghosts(&mut self, n: usize, at: impl FnOnce() -> usize) {
+        let top = self.top();
+        top.kept += n;
+        top.ghosts += n;
         self.total += n;
         self.note(at);
+    }
+
+    /// A closing bracket that closes a ghost bracket of the current level, if it has one.
+    pub(super) fn close_ghost(&mut self) -> bool {
+        let top = self.top();
+        if top.ghosts == 0 {
+            return false;
+        }
+        top.ghosts -= 1;
+        top.kept -= 1;
+        self.total -= 1;
+        true
     }
 
     /// A `<`: kept until a `>` closes it.
