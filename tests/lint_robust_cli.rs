@@ -155,7 +155,7 @@ fn deep_code_of_every_shape_is_one_error_through_lint_and_fix() {
     let d = tmp.path();
     let code: Vec<&shapes::Shape> = shapes::RUST.iter().chain(shapes::SCRIPT).collect();
     for shape in &code {
-        write(d, shape.name, &(shape.make)(60_000));
+        write(d, shape.name, &(shape.make)(100_000));
     }
     for shape in shapes::MARKDOWN {
         write(d, shape.name, &(shape.make)(60_000));

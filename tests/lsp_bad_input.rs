@@ -236,14 +236,22 @@ fn requests_after_shutdown_are_invalid_and_exit_without_shutdown_is_1() {
 #[test]
 fn deep_documents_are_one_error_and_the_others_are_linted() {
     let dir = tempfile::tempdir().unwrap();
-    let closures = (shapes::RUST[0].make)(60_000);
-    let generics = (shapes::SCRIPT[8].make)(60_000);
-    let jsx = (shapes::SCRIPT[14].make)(60_000);
     let deep = [
-        ("closures.rs", "rust", closures),
-        ("generics.ts", "typescript", generics),
-        ("jsx.tsx", "typescriptreact", jsx),
-    ];
+        ("closures.rs", "rust"),
+        ("generics.ts", "typescript"),
+        ("jsx.tsx", "typescriptreact"),
+        ("class-division.ts", "typescript"),
+        ("function-division.ts", "typescript"),
+        ("jsx-attr-division.tsx", "typescriptreact"),
+    ]
+    .map(|(name, language)| {
+        let shape = shapes::RUST
+            .iter()
+            .chain(shapes::SCRIPT)
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no shape {name}"));
+        (name, language, (shape.make)(100_000))
+    });
     for (name, _, text) in &deep {
         std::fs::write(dir.path().join(name), text).unwrap();
     }

@@ -1,7 +1,8 @@
 //! Deep code of any shape (issue 19): the input is one link of a chain — its first byte picks
-//! the language, the rest is repeated 30,000 times between a prefix and the closing brackets
-//! the link opened — and the whole is linted. A shape the depth estimate under-counts
-//! overflows the stack here (a crash); every other ends in findings, ML009 at worst.
+//! the language and a prefix, the rest is repeated 30,000 times between the prefix and the
+//! closing brackets the link opened — and the whole is linted. A shape the depth estimate
+//! under-counts overflows the stack here (a crash); every other ends in findings, ML009 at
+//! worst.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,6 +10,25 @@ use mirrorless_lint::config::Config;
 use mirrorless_lint::{Options, lint};
 
 const LINKS: usize = 30_000;
+
+/// The file and what comes before the chain: a plain expression, and each operand whose `}`
+/// a scanner could take for a statement's end (a `/` after it divides; read as a regular
+/// expression, it would hide the chain).
+const PREFIXES: &[(&str, &str)] = &[
+    ("input.rs", "fn f() { let x = "),
+    ("input.ts", "const x = "),
+    ("input.tsx", "const x = "),
+    ("input.ts", "const x = class {} / "),
+    ("input.ts", "const x = class A<T> extends B<T> {} / "),
+    ("input.ts", "const x = function (): { a: T } {} / "),
+    ("input.js", "const x = async function* () {} / "),
+    ("input.ts", "const x = a => class {} / "),
+    ("input.ts", "const x = { m() {} } / "),
+    ("input.ts", "export default {} / "),
+    ("input.ts", "const x = `${ {} }` / "),
+    ("input.tsx", "const x = <a b={function () {}}>{}</a> / "),
+    ("input.ts", "if (a) {} / "),
+];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&lang, link)) = data.split_first() else {
@@ -20,11 +40,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(link) = std::str::from_utf8(link) else {
         return;
     };
-    let (name, prefix) = match lang % 3 {
-        0 => ("input.rs", "fn f() { let x = "),
-        1 => ("input.ts", "const x = "),
-        _ => ("input.tsx", "const x = "),
-    };
+    let (name, prefix) = PREFIXES[usize::from(lang) % PREFIXES.len()];
     // Close what each link opened, so the chain can be valid code.
     let mut closers = String::new();
     for c in link.chars().rev() {

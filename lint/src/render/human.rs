@@ -27,6 +27,7 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
     } else {
         f.line_text.clone()
     };
+    let text = visible_line(text);
     let text = text.as_str();
     let skip = f.line_text_column.saturating_sub(1);
     let lead = if clipped { "…".len() } else { 0 };
@@ -47,14 +48,20 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
         Some(ev) => rules::rule(f.rule).map_or(String::new(), |r| format!("{} `{ev}`", r.name)),
         None => String::new(),
     };
+    // Messages and notes may quote the source (a parser's error, a name): escaped as the path.
+    let text_of = |s: &str| super::terminal_text(s).into_owned();
     let title = match f.fix.as_ref().map(|x| x.applicability) {
         Some(Applicability::MachineApplicable) => {
-            format!("{SAFE_MARK} {} [{}]", f.message, f.rule_name)
+            format!("{SAFE_MARK} {} [{}]", text_of(&f.message), f.rule_name)
         }
         Some(Applicability::Suggestion) => {
-            format!("{SUGGESTION_MARK} {} [{}]", f.message, f.rule_name)
+            format!(
+                "{SUGGESTION_MARK} {} [{}]",
+                text_of(&f.message),
+                f.rule_name
+            )
         }
-        None => format!("{} [{}]", f.message, f.rule_name),
+        None => format!("{} [{}]", text_of(&f.message), f.rule_name),
     };
     let mut group = level(f.severity).primary_title(title).id(f.rule).element(
         Snippet::source(text)
@@ -63,19 +70,43 @@ fn finding(renderer: &Renderer, f: &Finding) -> String {
             .annotation(AnnotationKind::Primary.span(start..end).label(label)),
     );
     if let Some(note) = &f.note {
-        group = group.element(Level::NOTE.message(note.as_str()));
+        group = group.element(Level::NOTE.message(text_of(note)));
     }
-    group = group.element(Level::HELP.message(f.help.as_str()));
+    group = group.element(Level::HELP.message(text_of(&f.help)));
     if let Some(fix) = &f.fix {
         let name = match fix.applicability {
             Applicability::MachineApplicable => "fix",
             Applicability::Suggestion => "suggested fix",
         };
-        group = group.element(Level::HELP.with_name(name).message(fix.message.as_str()));
+        group = group.element(Level::HELP.with_name(name).message(text_of(&fix.message)));
     }
     let mut out = renderer.render(&[group]);
     out.push_str("\n\n");
     out
+}
+
+/// A source line for the snippet: each character of the terminal-escape class that
+/// annotate-snippets does not replace itself (it shows C0 controls as control pictures) becomes
+/// one visible character, so columns still line up and no C1 control, DEL, line separator or
+/// bidirectional control reaches the terminal raw.
+fn visible_line(text: String) -> String {
+    let raw = |c: char| {
+        !c.is_ascii_control()
+            && matches!(
+                mirrorless_conformance::check::escape_control(c.encode_utf8(&mut [0; 4])),
+                std::borrow::Cow::Owned(_)
+            )
+    };
+    if !text.chars().any(raw) {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{7f}' => '\u{2421}',
+            c if raw(c) => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 /// Renders all findings, errors and a summary line.

@@ -24,6 +24,11 @@ fn ts(body: String) -> String {
     format!("{TS_SUB}const x = {body};\n")
 }
 
+/// `operand / ((…0…))`, the parentheses `n` deep.
+fn divided(operand: &str, n: usize) -> String {
+    format!("{operand} / {}", wrap("(", "0", ")", n))
+}
+
 fn wrap(open: &str, inner: &str, close: &str, n: usize) -> String {
     format!("{}{inner}{}", open.repeat(n), close.repeat(n))
 }
@@ -240,6 +245,65 @@ pub const SCRIPT: &[Shape] = &[
     Shape {
         name: "blocks.ts",
         make: |n| format!("{TS_SUB}{}\n", wrap("if (a) { ", "b;", " }", n)),
+    },
+    // A `}` that ends an operand (a class or function expression, an object literal, a
+    // template, a JSX element) is followed by a division, not a regular expression: the
+    // parentheses after the `/` nest.
+    Shape {
+        name: "class-division.ts",
+        make: |n| ts(divided("class {}", n)),
+    },
+    Shape {
+        name: "class-extends-division.ts",
+        make: |n| ts(divided("class extends A<B> implements C<{ a: D }> {}", n)),
+    },
+    Shape {
+        name: "function-division.ts",
+        make: |n| ts(divided("function () {}", n)),
+    },
+    Shape {
+        name: "typed-function-division.ts",
+        make: |n| ts(divided("function (): { a: T } { return 1 }", n)),
+    },
+    Shape {
+        name: "generic-function-division.ts",
+        make: |n| ts(divided("function <T>(a: T): Promise<T> { return a }", n)),
+    },
+    Shape {
+        name: "async-function-division.js",
+        make: |n| ts(divided("async function* g() {}", n)),
+    },
+    Shape {
+        name: "arrow-class-division.ts",
+        make: |n| ts(divided("a => class {}", n)),
+    },
+    Shape {
+        name: "new-class-division.ts",
+        make: |n| ts(divided("new class { m() {} }()", n)),
+    },
+    Shape {
+        name: "object-division.ts",
+        make: |n| ts(divided("{ m() {}, a: {} }", n)),
+    },
+    Shape {
+        name: "template-division.ts",
+        make: |n| ts(divided("`${ {} }`", n)),
+    },
+    Shape {
+        name: "interp-class-division.ts",
+        make: |n| ts(format!("`${{{}}}`", divided("class {}", n))),
+    },
+    Shape {
+        name: "jsx-division.tsx",
+        make: |n| ts(divided("<a>{}</a>", n)),
+    },
+    Shape {
+        name: "jsx-attr-division.tsx",
+        make: |n| ts(divided("<a b={function () {}} />", n)),
+    },
+    Shape {
+        name: "class-division-chain.ts",
+        make: |n| ts(wrap("(class {} / ", "0", ")", n)),
     },
 ];
 

@@ -1,9 +1,17 @@
 //! The depth estimate over TypeScript and JavaScript. oxc's lexer is private, so this scanner
 //! reads the tokens that matter the way oxc reads them: strings, comments, regular expressions
 //! (told from division by the token before, as a lexer does: after `)` of `if`/`while`/`for`/
-//! `with` and after a block's `}` a `/` starts one), template literals with their `${…}`
-//! nesting, and JSX (tags, attribute strings, children text and `{…}` containers), so that no
-//! bracket, `,` or `;` inside any of them is taken for the code's.
+//! `with` and after the `}` of a statement a `/` starts one), template literals with their
+//! `${…}` nesting, and JSX (tags, attribute strings, children text and `{…}` containers), so
+//! that no bracket, `,` or `;` inside any of them is taken for the code's.
+//!
+//! Whether a `}` ends a statement or an operand decides what a `/` after it is, so every `{`
+//! records which it opens: a block (of a statement, a declaration, an arrow's body: a `/` after
+//! it starts a regular expression) or an operand (an object literal, the body of a `class` or
+//! `function` *expression*: a `/` after it divides). A misreading still never hides nesting:
+//! the brackets inside what is read as a regular expression count at their peak, and those it
+//! leaves open when it is no regular expression a parser would accept stay counted until the
+//! statement or the enclosing bracket ends (see [`Scanner::regex`]).
 
 use super::Nesting;
 use super::tally::Tally;
@@ -42,9 +50,11 @@ enum Frame {
         keyword: bool,
     },
     Bracket,
-    /// `{…}`; `expr` for an object literal, else a block.
+    /// `{…}`: `block` when statements (or class members) are inside, `operand` when its `}`
+    /// ends an operand (an object literal, a class or function expression's body).
     Brace {
-        expr: bool,
+        block: bool,
+        operand: bool,
     },
     /// The text of a template literal.
     Template,
@@ -72,7 +82,36 @@ struct Scanner<'a> {
     keyword_paren: bool,
     /// The last token closed a block (`}` of a function body, an `if`, a class …).
     after_block: bool,
+    /// The last token was `=>`: a `{` is the arrow's body, a `function` or `class` an
+    /// expression.
+    arrow: bool,
+    /// The last token was a modifier of a declaration (`export`, `default`, `declare`,
+    /// `abstract`, `async` where a declaration may start): a `function` or `class` is one.
+    modifier: bool,
+    /// The last token was `.` or `?.`: a word is a property name, never a keyword.
+    dot: bool,
+    /// The headers of `class` and `function` not yet at their body, innermost last.
+    headers: Vec<Header>,
+    /// The frame depth of a `case` whose `:` is still to come.
+    case_at: Option<usize>,
 }
+
+/// A `class` or `function` header, from its keyword to its body's `{`.
+#[derive(Debug, Clone, Copy)]
+struct Header {
+    /// `frames.len()` at the keyword: its body's `{` is opened at the same depth.
+    depth: usize,
+    class: bool,
+    /// An expression (its body's `}` ends an operand), not a declaration.
+    operand: bool,
+    /// `<` of type parameters and arguments not yet closed (a `{` inside is a type).
+    angles: usize,
+    /// A function's parameter list is closed (a class has none).
+    params: bool,
+}
+
+/// Words that may precede a declaration without ending the position where one starts.
+const MODIFIERS: &[&[u8]] = &[b"export", b"default", b"declare", b"abstract", b"async"];
 
 /// Words that begin a statement or declaration and can never continue an expression: after a
 /// block, one of them starts a new statement, which ends what the level held as a `;` does
@@ -118,6 +157,11 @@ pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
         stmt_start: true,
         keyword_paren: false,
         after_block: false,
+        arrow: false,
+        modifier: false,
+        dot: false,
+        headers: Vec::new(),
+        case_at: None,
     };
     while s.i < s.b.len() {
         match s.frames.last() {
@@ -143,12 +187,24 @@ impl Scanner<'_> {
         self.expr_start = false;
         self.stmt_start = false;
         self.keyword_paren = false;
+        self.arrow = false;
+        self.modifier = false;
+        self.dot = false;
     }
 
     fn operator(&mut self) {
         self.expr_start = true;
         self.stmt_start = false;
         self.keyword_paren = false;
+        self.arrow = false;
+        self.modifier = false;
+        self.dot = false;
+    }
+
+    /// The header being read at the current depth, if any.
+    fn header(&mut self) -> Option<&mut Header> {
+        let depth = self.frames.len();
+        self.headers.last_mut().filter(|h| h.depth == depth)
     }
 
     fn push(&mut self, frame: Frame) {
@@ -161,6 +217,11 @@ impl Scanner<'_> {
         let at = self.i;
         self.frames.pop();
         self.tally.close(|| at);
+        // A header that never reached its body ends with the bracket around it.
+        let depth = self.frames.len();
+        while self.headers.last().is_some_and(|h| h.depth > depth) {
+            self.headers.pop();
+        }
     }
 
     fn piece(&mut self) {
@@ -194,20 +255,53 @@ impl Scanner<'_> {
         self.operand();
     }
 
+    /// A regular expression from its `/`. If the `/` was a division misread (a `}` taken for
+    /// a statement's end), its "body" is code whose nesting a parser recurses on, so the
+    /// brackets in it count: their peak for the moment, and when the body is no regular
+    /// expression a parser would take (unterminated on its line, or its groups unbalanced —
+    /// never so in a valid one), the brackets it leaves open stay counted until the statement
+    /// or the enclosing bracket ends, and the next closers close them, not the scanner's own
+    /// levels (which would then be under-counted).
     fn regex(&mut self) {
         self.piece();
+        let start = self.i;
         let mut i = self.i + 1;
         let mut class = false;
+        let mut terminated = false;
+        // Every bracket, as code would open and close them.
+        let (mut open, mut peak) = (0usize, 0usize);
+        // Groups outside a character class: a valid pattern balances them.
+        let (mut groups, mut balanced) = (0usize, true);
         while let Some(c) = self.at(i) {
             i += 1;
             match c {
                 b'\\' => i += 1,
-                b'[' => class = true,
-                b']' => class = false,
-                b'/' if !class => break,
+                b'/' if !class => {
+                    terminated = true;
+                    break;
+                }
                 b'\n' => break,
+                b'(' | b'[' | b'{' => {
+                    open += 1;
+                    peak = peak.max(open);
+                }
+                b')' | b']' | b'}' => open = open.saturating_sub(1),
                 _ => {}
             }
+            match c {
+                b'[' => class = true,
+                b']' => class = false,
+                b'(' if !class => groups += 1,
+                b')' if !class => match groups.checked_sub(1) {
+                    Some(g) => groups = g,
+                    None => balanced = false,
+                },
+                _ => {}
+            }
+        }
+        self.tally.peak(peak, || start);
+        if !terminated || !balanced || groups > 0 {
+            self.tally.ghosts(open, || start);
         }
         while self.at(i).is_some_and(is_word) {
             i += 1;
@@ -223,14 +317,50 @@ impl Scanner<'_> {
             self.i += 1;
         }
         let word = &self.b[start..self.i];
+        if std::mem::take(&mut self.dot) {
+            // A property name, whatever it spells.
+            self.operand();
+            return;
+        }
+        // Where a statement starts (not an arrow's body), `function` and `class` declare.
+        let declaration = (self.stmt_start && !self.arrow) || self.modifier;
+        if matches!(word, b"function" | b"class") {
+            self.headers.push(Header {
+                depth: self.frames.len(),
+                class: word == b"class",
+                operand: !declaration,
+                angles: 0,
+                params: word == b"class",
+            });
+        }
         let prefix = PREFIX_WORDS.iter().any(|w| w.as_bytes() == word);
-        if prefix {
+        if word == b"default" && self.next_is(b':') {
+            // `default:` of a `switch`: a statement follows.
+            self.operand();
+            self.case_at = Some(self.frames.len());
+        } else if word == b"default" {
+            // `export default`: an expression or a declaration follows.
+            self.operator();
+            self.modifier = true;
+        } else if prefix {
             self.operator();
             self.keyword_paren = matches!(word, b"if" | b"while" | b"for" | b"with");
             self.stmt_start = matches!(word, b"else" | b"do" | b"try" | b"finally");
+            if word == b"case" {
+                self.case_at = Some(self.frames.len());
+            }
         } else {
             self.operand();
+            self.modifier = declaration && MODIFIERS.contains(&word);
         }
+    }
+
+    /// Whether the next character that is not a space is `c`.
+    fn next_is(&self, c: u8) -> bool {
+        self.b[self.i..]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|&b| b == c)
     }
 
     /// After a JSX element: in children text, more text; in code, an operand.
@@ -276,11 +406,35 @@ impl Scanner<'_> {
                 self.operator();
             }
             b'{' => {
-                let expr = self.expr_start && !self.stmt_start;
-                self.push(Frame::Brace { expr });
+                let expr_start = self.expr_start;
+                let frame = match self.header() {
+                    // A class's body is its first `{` outside type arguments; a function's
+                    // the first after its parameters that does not begin a return type.
+                    Some(h) if h.angles == 0 && (h.class || (h.params && !expr_start)) => {
+                        let operand = h.operand;
+                        self.headers.pop();
+                        Frame::Brace {
+                            block: true,
+                            operand,
+                        }
+                    }
+                    _ => {
+                        let expr = self.expr_start && !(self.stmt_start || self.arrow);
+                        Frame::Brace {
+                            block: !expr,
+                            operand: expr,
+                        }
+                    }
+                };
+                self.push(frame);
                 self.i += 1;
                 self.operator();
-                self.stmt_start = !expr;
+                self.stmt_start = matches!(frame, Frame::Brace { block: true, .. });
+            }
+            b')' | b']' | b'}' if self.tally.close_ghost() => {
+                // It closes a bracket opened in a misread regular expression.
+                self.i += 1;
+                self.operand();
             }
             b')' => {
                 let keyword = match self.frames.last() {
@@ -290,6 +444,9 @@ impl Scanner<'_> {
                     }
                     _ => false,
                 };
+                if let Some(h) = self.header() {
+                    h.params = true;
+                }
                 self.i += 1;
                 self.operand();
                 if keyword {
@@ -314,10 +471,16 @@ impl Scanner<'_> {
                 }
                 self.i += 1;
                 self.operand();
-                if frame == Some(Frame::Brace { expr: false }) {
-                    self.expr_start = true;
-                    self.stmt_start = true;
-                    self.after_block = true;
+                match frame {
+                    Some(Frame::Brace { operand: false, .. }) => {
+                        self.expr_start = true;
+                        self.stmt_start = true;
+                        self.after_block = true;
+                    }
+                    // A class or function expression: a statement word after it still
+                    // starts a new statement.
+                    Some(Frame::Brace { block: true, .. }) => self.after_block = true,
+                    _ => {}
                 }
             }
             b',' => {
@@ -327,6 +490,18 @@ impl Scanner<'_> {
             }
             b';' => {
                 self.tally.semicolon();
+                let depth = self.frames.len();
+                while self.headers.last().is_some_and(|h| h.depth >= depth) {
+                    self.headers.pop();
+                }
+                self.i += 1;
+                self.operator();
+                self.stmt_start = true;
+            }
+            b':' if self.case_at == Some(self.frames.len()) => {
+                // The end of a `case …:` or `default:` label: a statement follows.
+                self.case_at = None;
+                self.piece();
                 self.i += 1;
                 self.operator();
                 self.stmt_start = true;
@@ -341,20 +516,32 @@ impl Scanner<'_> {
             b'<' => {
                 let at = self.i;
                 self.tally.angle_open(|| at);
+                if let Some(h) = self.header() {
+                    h.angles += 1;
+                }
                 self.i += 1;
                 self.operator();
             }
             b'>' => {
                 self.tally.angle_close();
                 self.i += 1;
-                self.operator();
+                // In a header, `>` closes type arguments (`Promise<T> {` opens the body).
+                match self.header() {
+                    Some(h) if h.angles > 0 => {
+                        h.angles -= 1;
+                        self.operand();
+                    }
+                    _ => self.operator(),
+                }
             }
             b'=' if next == Some(b'>') => {
                 self.piece();
                 self.i += 2;
                 self.operator();
-                // An arrow's `{` is its body, a block.
+                // An arrow's `{` is its body, a block; its `class` or `function` an
+                // expression.
                 self.stmt_start = true;
+                self.arrow = true;
             }
             b'+' | b'-' if next == Some(c) => {
                 self.piece();
@@ -366,9 +553,12 @@ impl Scanner<'_> {
             }
             c if is_word(c) => self.word(),
             _ => {
+                // `.` and `?.` before a property name; not the dots of a spread.
+                let dot = c == b'.' && next != Some(b'.') && self.b[..self.i].last() != Some(&b'.');
                 self.piece();
                 self.i += 1;
                 self.operator();
+                self.dot = dot;
             }
         }
     }
@@ -508,6 +698,66 @@ mod tests {
         assert!(depth(&"function f(a) { return a + 1 }\n".repeat(10_000)) < 20);
         assert!(depth(&"export class C { m() { return 1 } }\n".repeat(10_000)) < 20);
         assert!(depth(&"if (a) { b() }\nconst x = 1\n".repeat(10_000)) < 20);
+        // Class and function expressions, declarations with modifiers, `switch` labels.
+        assert!(depth(&"const f = function () { return 1 }\n".repeat(10_000)) < 20);
+        assert!(depth(&"const C = class { m() { return /[(]/ } }\n".repeat(10_000)) < 20);
+        assert!(depth(&"export default async function f() {}\n/a/.test(b);\n".repeat(10_000)) < 20);
+        assert!(
+            depth(&format!(
+                "switch (a) {{ {} }}",
+                "case 1: {} /a/.test(b);\n".repeat(10_000)
+            )) < 20
+        );
+        assert!(depth(&"x = [...function () {}(), a.class, b.function];\n".repeat(10_000)) < 20);
+    }
+
+    #[test]
+    fn a_brace_that_ends_an_operand_is_followed_by_a_division() {
+        let n = 500;
+        let parens = |operand: &str| format!("x = {operand} / {}0{}", "(".repeat(n), ")".repeat(n));
+        for operand in [
+            "class {}",
+            "class A<T> extends B<T> implements C<{ a: T }> {}",
+            "function () {}",
+            "function (): { a: T } { return 1 }",
+            "function <T>(a: T): Promise<T> { return a }",
+            "async function* g() {}",
+            "a => class {}",
+            "{ m() {}, a: {} }",
+            "`${ {} }`",
+            "<a b={function () {}}>{}</a>",
+        ] {
+            assert!(depth(&parens(operand)) > n, "{operand}");
+        }
+        // `export default` takes an expression; `case …:` and `default:` a statement.
+        assert!(
+            depth(&format!(
+                "export default {{}} / {}0{}",
+                "(".repeat(n),
+                ")".repeat(n)
+            )) > n
+        );
+    }
+
+    #[test]
+    fn what_is_read_as_a_regular_expression_still_counts_its_brackets() {
+        let n = 500;
+        let (open, close) = ("(".repeat(n), ")".repeat(n));
+        // After a statement's block a `/` starts a regular expression: if it is code instead,
+        // its nesting counts, on its line and (left open) on the next.
+        assert!(depth(&format!("if (a) {{}} / {open}0{close}")) > n);
+        assert!(depth(&format!("if (a) {{}} / {open}\n0{close}")) > n);
+        assert!(depth(&format!("if (a) {{}} / {open}0 /\n{close}")) > n);
+        // The closers of what it left open close those, not the levels around it: the blocks
+        // after still count from the outer ones.
+        let (blocks, ends) = ("{".repeat(n), "}".repeat(n));
+        assert!(
+            depth(&format!(
+                "{blocks}\nif (a) {{}} / {blocks}\n{ends}\n{blocks}{blocks}0{ends}{ends}{ends}"
+            )) > 3 * n
+        );
+        // A real one costs nothing once it is over.
+        assert!(depth(&"if (a) {} /[(]\\(/.test(b);\n".repeat(10_000)) < 20);
     }
 
     #[test]

@@ -12,6 +12,9 @@ struct Level {
     angles: usize,
     /// Tokens whose construct spans a `,` until the next `;` (a closure's `|`).
     kept: usize,
+    /// Of `kept`, brackets opened inside what was scanned as one token (a regular expression
+    /// that may be misread code) and not closed there: the next closers close them.
+    ghosts: usize,
 }
 
 /// The running estimate over one file's tokens.
@@ -63,6 +66,37 @@ impl Tally {
         self.top().kept += 1;
         self.total += 1;
         self.note(at);
+    }
+
+    /// `extra` more levels for a moment: the peak of what a construct scanned as one token
+    /// (a regular expression) would nest if it were code.
+    pub(super) fn peak(&mut self, extra: usize, at: impl FnOnce() -> usize) {
+        self.total += extra;
+        self.note(at);
+        self.total -= extra;
+    }
+
+    /// `n` brackets opened inside what was scanned as one token and left open: counted as
+    /// tokens a `,` does not end ([`Tally::kept`]), and closed by the level's next closers
+    /// ([`Tally::close_ghost`]) rather than the scanner's own levels.
+    pub(super) fn ghosts(&mut self, n: usize, at: impl FnOnce() -> usize) {
+        let top = self.top();
+        top.kept += n;
+        top.ghosts += n;
+        self.total += n;
+        self.note(at);
+    }
+
+    /// A closing bracket that closes a ghost bracket of the current level, if it has one.
+    pub(super) fn close_ghost(&mut self) -> bool {
+        let top = self.top();
+        if top.ghosts == 0 {
+            return false;
+        }
+        top.ghosts -= 1;
+        top.kept -= 1;
+        self.total -= 1;
+        true
     }
 
     /// A `<`: kept until a `>` closes it.

@@ -323,187 +323,268 @@ impl<'c> Rewriter<'_, '_, 'c> {
             return None;
         }
         let (session_event, imports) = self.session_event_name(&call.receiver, params)?;
-        // The typed event, the text naming it, where the linter reports it, the edit of the
-        // name, and the handler.
-        let (form, d, type_text, occurrence, name_edit, handler) =
-            match (&call.turbofish, call.args.len()) {
-                (Some(tf), 1) => {
-                    let mut args = tf.args.iter();
-                    let syn::GenericArgument::Type(ty) = args.next()? else {
-                        return None;
-                    };
-                    if !args.all(|a| matches!(a, syn::GenericArgument::Type(syn::Type::Infer(_)))) {
-                        return None;
-                    }
-                    let syn::Type::Path(p) = ty else { return None };
-                    let d = self.typed_event_of(ty)?;
-                    let r = range(ty);
-                    (
-                        Form::Turbofish,
-                        d,
-                        self.src.get(r.clone())?.to_owned(),
-                        range(&p.path.segments.last()?.ident),
-                        Edit::new(r.start, r.end, session_event.clone()),
-                        &call.args[0],
-                    )
-                }
-                (None, 2) => {
-                    let syn::Expr::Path(p) = peel(&call.args[0]) else {
-                        return None;
-                    };
-                    let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
-                    if p.qself.is_some() || segs.len() < 2 {
-                        return None;
-                    }
-                    let owner = segs[segs.len() - 2];
-                    let d = self.typed_event_named(&owner.ident.to_string())?;
-                    let r = range(p);
-                    let owner_end = range(&owner.ident).end;
-                    (
-                        Form::Named,
-                        d,
-                        self.src.get(r.start..owner_end)?.to_owned(),
-                        range(&owner.ident),
-                        Edit::new(r.start, r.end, format!("\"{SESSION_EVENT}\"")),
-                        &call.args[1],
-                    )
-                }
-                _ => return None,
-            };
-        let m = self.cx.catalog.lookup(&d.event)?.migration.as_ref()?;
+        let typed = self.typed_call(call, &session_event)?;
+        let m = self
+            .cx
+            .catalog
+            .lookup(&typed.decl.event)?
+            .migration
+            .as_ref()?;
         let target = migrate::target(m, HandlerStyle::Positional);
-        let filter = |event: &str| {
-            vec![
-                format!("if {event}.kind != \"{}\" {{", target.twin),
-                "    return;".to_owned(),
-                "}".to_owned(),
-            ]
-        };
-        let same_event =
-            |ty: &syn::Type| self.typed_event_of(ty).is_some_and(|t| t.event == d.event);
-
-        let mut edits = vec![name_edit];
-        let mut notes = Vec::new();
-        let mut rebuilds = true;
-        match peel(handler) {
+        let handler = match peel(typed.handler) {
             syn::Expr::Closure(c) => {
-                if c.asyncness.is_some() || c.constness.is_some() || c.lifetimes.is_some() {
-                    return None;
-                }
-                if let syn::ReturnType::Type(_, ty) = &c.output
-                    && !matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty())
-                {
-                    return None;
-                }
-                if matches!(&*c.body, syn::Expr::Async(_)) || c.inputs.len() != 1 {
-                    return None;
-                }
-                let (binding, ty) = param(&c.inputs[0])?;
-                let by_ref = match ty {
-                    Some(syn::Type::Reference(r))
-                        if r.mutability.is_none() && same_event(&r.elem) =>
-                    {
-                        true
-                    }
-                    Some(t @ syn::Type::Path(_)) if same_event(t) => false,
-                    Some(_) => return None,
-                    // Untyped: the turbofish says what it is, the bus passes a reference.
-                    None if form == Form::Turbofish => true,
-                    None => return None,
-                };
-                let mut taken = scope_names(&c.body);
-                let used = binding.filter(|b| taken.contains(&b.ident.to_string()));
-                let event = fresh(&taken, &["event", "ev", "session_event"]);
-                taken.insert(event.clone());
-                let mut lead = filter(&event);
-                rebuilds = used.is_some();
-                if let Some(b) = used {
-                    let rebuilt = self.rebuild(d, m, &type_text, &event, &mut taken)?;
-                    lead.extend(rebuilt.lines);
-                    let pattern = self.src.get(range(b))?;
-                    let amp = if by_ref { "&" } else { "" };
-                    lead.push(format!("let {pattern} = {amp}{};", rebuilt.value));
-                    if rebuilt.host_decoded {
-                        notes.push("decodes host types with `T::from_value`".to_owned());
-                    }
-                }
-                let inputs =
-                    c.inputs_begin.span.byte_range().start..c.inputs_end.span.byte_range().end;
-                let amp = if by_ref { "&" } else { "" };
-                edits.push(Edit::new(
-                    inputs.start,
-                    inputs.end,
-                    format!("|{event}: {amp}{session_event}|"),
-                ));
-                let (body_edits, unit) =
-                    self.body_edits(range(call).start, &c.body, &lead, &[], "");
-                edits.extend(body_edits);
-                if !unit {
-                    notes.push("the handler may return a value, mind the early returns".into());
-                }
+                self.closure_handler(call, c, &typed, m, target.twin, &session_event)?
             }
             syn::Expr::Path(hp) if hp.qself.is_none() => {
-                let name = hp.path.get_ident().map(ToString::to_string);
-                let declared = name.as_ref().and_then(|n| fns.get(n));
-                let by_ref = match (declared, form) {
-                    (Some(f), _) if same_event(&f.ty) => f.by_ref,
-                    (Some(_), _) | (None, Form::Named) => return None,
-                    (None, Form::Turbofish) => {
-                        let h = self.src.get(range(hp))?;
-                        notes.push(format!("assumes `{h}` takes `&{type_text}`"));
-                        true
-                    }
-                };
-                let mut taken: HashSet<String> = hp
-                    .path
-                    .segments
-                    .iter()
-                    .map(|s| s.ident.to_string())
-                    .collect();
-                let event = fresh(&taken, &["event", "ev", "session_event"]);
-                taken.insert(event.clone());
-                let rebuilt = self.rebuild(d, m, &type_text, &event, &mut taken)?;
-                if rebuilt.host_decoded {
-                    notes.push("decodes host types with `T::from_value`".to_owned());
-                }
-                let amp = if by_ref { "&" } else { "" };
-                let nl = self.newline;
-                let outer = self.indent_at(range(call).start).to_owned();
-                let mut lead = filter(&event);
-                lead.extend(rebuilt.lines);
-                lead.push(format!(
-                    "{}({amp}{});",
-                    self.src.get(range(hp))?,
-                    rebuilt.value
-                ));
-                let mut text = format!("move |{event}: {amp}{session_event}| {{");
-                for l in &lead {
-                    text.push_str(&format!("{nl}{outer}    {l}"));
-                }
-                text.push_str(&format!("{nl}{outer}}}"));
-                let r = range(handler);
-                edits.push(Edit::new(r.start, r.end, text));
+                self.path_handler(call, hp, &typed, fns, m, target.twin, &session_event)?
             }
             _ => return None,
-        }
+        };
+        let message = typed_message(target, &typed.type_text, &handler);
+        let mut edits = vec![typed.name_edit];
+        edits.extend(handler.edits);
         edits.extend(imports);
         edits.sort_by_key(|e| (e.start, e.end));
-        let mut message = migrate::subscription_message(target, None);
-        if rebuilds {
-            message.push_str(&format!(", rebuilding `{type_text}` from its data"));
-        }
-        message.push_str(&format!(
-            " (a typed subscription: assumes your host delivers `{SESSION_EVENT}` as \
-             `SessionEvent {{ kind, data }}` through this method"
-        ));
-        for n in &notes {
-            message.push_str(&format!("; {n}"));
-        }
-        message.push_str(": check it)");
         Some(OccurrenceFix {
-            start: occurrence.start,
-            end: occurrence.end,
+            start: typed.occurrence.start,
+            end: typed.occurrence.end,
             fix: Fix::new(Applicability::Suggestion, message, edits),
         })
     }
+
+    /// Which typed event a call subscribes to, in which spelling: `None` when it is neither
+    /// form or the event is not a typed one.
+    fn typed_call<'a>(
+        &self,
+        call: &'a syn::ExprMethodCall,
+        session_event: &str,
+    ) -> Option<TypedCall<'a, 'c>> {
+        match (&call.turbofish, call.args.len()) {
+            (Some(tf), 1) => {
+                let mut args = tf.args.iter();
+                let syn::GenericArgument::Type(ty) = args.next()? else {
+                    return None;
+                };
+                if !args.all(|a| matches!(a, syn::GenericArgument::Type(syn::Type::Infer(_)))) {
+                    return None;
+                }
+                let syn::Type::Path(p) = ty else { return None };
+                let decl = self.typed_event_of(ty)?;
+                let r = range(ty);
+                Some(TypedCall {
+                    form: Form::Turbofish,
+                    decl,
+                    type_text: self.src.get(r.clone())?.to_owned(),
+                    occurrence: range(&p.path.segments.last()?.ident),
+                    name_edit: Edit::new(r.start, r.end, session_event.to_owned()),
+                    handler: &call.args[0],
+                })
+            }
+            (None, 2) => {
+                let syn::Expr::Path(p) = peel(&call.args[0]) else {
+                    return None;
+                };
+                let segs: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
+                if p.qself.is_some() || segs.len() < 2 {
+                    return None;
+                }
+                let owner = segs[segs.len() - 2];
+                let decl = self.typed_event_named(&owner.ident.to_string())?;
+                let r = range(p);
+                let owner_end = range(&owner.ident).end;
+                Some(TypedCall {
+                    form: Form::Named,
+                    decl,
+                    type_text: self.src.get(r.start..owner_end)?.to_owned(),
+                    occurrence: range(&owner.ident),
+                    name_edit: Edit::new(r.start, r.end, format!("\"{SESSION_EVENT}\"")),
+                    handler: &call.args[1],
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `ty` names the same typed event as `d`.
+    fn same_event(&self, ty: &syn::Type, d: &Declaration) -> bool {
+        self.typed_event_of(ty).is_some_and(|t| t.event == d.event)
+    }
+
+    /// A closure handler (`|ev: &TurnStart| …`) retyped to take the `SessionEvent`, its body
+    /// led by the twin's filter and, when it uses its parameter, the rebuilt value.
+    fn closure_handler(
+        &self,
+        call: &syn::ExprMethodCall,
+        c: &syn::ExprClosure,
+        typed: &TypedCall<'_, 'c>,
+        m: &Migration,
+        twin: &str,
+        session_event: &str,
+    ) -> Option<HandlerRewrite> {
+        if c.asyncness.is_some() || c.constness.is_some() || c.lifetimes.is_some() {
+            return None;
+        }
+        if let syn::ReturnType::Type(_, ty) = &c.output
+            && !matches!(&**ty, syn::Type::Tuple(t) if t.elems.is_empty())
+        {
+            return None;
+        }
+        if matches!(&*c.body, syn::Expr::Async(_)) || c.inputs.len() != 1 {
+            return None;
+        }
+        let d = typed.decl;
+        let (binding, ty) = param(&c.inputs[0])?;
+        let by_ref = match ty {
+            Some(syn::Type::Reference(r))
+                if r.mutability.is_none() && self.same_event(&r.elem, d) =>
+            {
+                true
+            }
+            Some(t @ syn::Type::Path(_)) if self.same_event(t, d) => false,
+            Some(_) => return None,
+            // Untyped: the turbofish says what it is, the bus passes a reference.
+            None if typed.form == Form::Turbofish => true,
+            None => return None,
+        };
+        let mut notes = Vec::new();
+        let mut taken = scope_names(&c.body);
+        let used = binding.filter(|b| taken.contains(&b.ident.to_string()));
+        let event = fresh(&taken, &["event", "ev", "session_event"]);
+        taken.insert(event.clone());
+        let mut lead = twin_filter(&event, twin);
+        let rebuilds = used.is_some();
+        if let Some(b) = used {
+            let rebuilt = self.rebuild(d, m, &typed.type_text, &event, &mut taken)?;
+            lead.extend(rebuilt.lines);
+            let pattern = self.src.get(range(b))?;
+            let amp = if by_ref { "&" } else { "" };
+            lead.push(format!("let {pattern} = {amp}{};", rebuilt.value));
+            if rebuilt.host_decoded {
+                notes.push("decodes host types with `T::from_value`".to_owned());
+            }
+        }
+        let inputs = c.inputs_begin.span.byte_range().start..c.inputs_end.span.byte_range().end;
+        let amp = if by_ref { "&" } else { "" };
+        let mut edits = vec![Edit::new(
+            inputs.start,
+            inputs.end,
+            format!("|{event}: {amp}{session_event}|"),
+        )];
+        let (body_edits, unit) = self.body_edits(range(call).start, &c.body, &lead, &[], "");
+        edits.extend(body_edits);
+        if !unit {
+            notes.push("the handler may return a value, mind the early returns".into());
+        }
+        Some(HandlerRewrite {
+            edits,
+            notes,
+            rebuilds,
+        })
+    }
+
+    /// A path handler (`close_step`) replaced by a `move` closure that takes the
+    /// `SessionEvent`, filters the twin and calls it with the rebuilt value.
+    #[allow(clippy::too_many_arguments)]
+    fn path_handler(
+        &self,
+        call: &syn::ExprMethodCall,
+        hp: &syn::ExprPath,
+        typed: &TypedCall<'_, 'c>,
+        fns: &HashMap<String, FnParam>,
+        m: &Migration,
+        twin: &str,
+        session_event: &str,
+    ) -> Option<HandlerRewrite> {
+        let d = typed.decl;
+        let mut notes = Vec::new();
+        let name = hp.path.get_ident().map(ToString::to_string);
+        let declared = name.as_ref().and_then(|n| fns.get(n));
+        let by_ref = match (declared, typed.form) {
+            (Some(f), _) if self.same_event(&f.ty, d) => f.by_ref,
+            (Some(_), _) | (None, Form::Named) => return None,
+            (None, Form::Turbofish) => {
+                let h = self.src.get(range(hp))?;
+                notes.push(format!("assumes `{h}` takes `&{}`", typed.type_text));
+                true
+            }
+        };
+        let mut taken: HashSet<String> = hp
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let event = fresh(&taken, &["event", "ev", "session_event"]);
+        taken.insert(event.clone());
+        let rebuilt = self.rebuild(d, m, &typed.type_text, &event, &mut taken)?;
+        if rebuilt.host_decoded {
+            notes.push("decodes host types with `T::from_value`".to_owned());
+        }
+        let amp = if by_ref { "&" } else { "" };
+        let nl = self.newline;
+        let outer = self.indent_at(range(call).start).to_owned();
+        let mut lead = twin_filter(&event, twin);
+        lead.extend(rebuilt.lines);
+        lead.push(format!(
+            "{}({amp}{});",
+            self.src.get(range(hp))?,
+            rebuilt.value
+        ));
+        let mut text = format!("move |{event}: {amp}{session_event}| {{");
+        for l in &lead {
+            text.push_str(&format!("{nl}{outer}    {l}"));
+        }
+        text.push_str(&format!("{nl}{outer}}}"));
+        let r = range(typed.handler);
+        Some(HandlerRewrite {
+            edits: vec![Edit::new(r.start, r.end, text)],
+            notes,
+            rebuilds: true,
+        })
+    }
+}
+
+/// A typed subscription's call as read: its spelling, the typed event's declaration, the
+/// text naming it, where the linter reports it, the edit of the name, and the handler.
+struct TypedCall<'a, 'c> {
+    form: Form,
+    decl: &'c Declaration,
+    type_text: String,
+    occurrence: std::ops::Range<usize>,
+    name_edit: Edit,
+    handler: &'a syn::Expr,
+}
+
+/// A handler's rewrite: its edits, what the message must add, whether the typed value is
+/// rebuilt.
+struct HandlerRewrite {
+    edits: Vec<Edit>,
+    notes: Vec<String>,
+    rebuilds: bool,
+}
+
+/// The statements that return unless `event` is the durable twin.
+fn twin_filter(event: &str, twin: &str) -> Vec<String> {
+    vec![
+        format!("if {event}.kind != \"{twin}\" {{"),
+        "    return;".to_owned(),
+        "}".to_owned(),
+    ]
+}
+
+/// The fix's message: the subscription's, what is rebuilt, and what is assumed of the host.
+fn typed_message(target: migrate::Target<'_>, type_text: &str, handler: &HandlerRewrite) -> String {
+    let mut message = migrate::subscription_message(target, None);
+    if handler.rebuilds {
+        message.push_str(&format!(", rebuilding `{type_text}` from its data"));
+    }
+    message.push_str(&format!(
+        " (a typed subscription: assumes your host delivers `{SESSION_EVENT}` as \
+         `SessionEvent {{ kind, data }}` through this method"
+    ));
+    for n in &handler.notes {
+        message.push_str(&format!("; {n}"));
+    }
+    message.push_str(": check it)");
+    message
 }

@@ -2,19 +2,13 @@
 //! then rules, severities, suppressions, fingerprints and baseline. Language-neutral: it
 //! talks to front ends through [`FrontEnd`].
 
-use crate::baseline::{self, Baseline, Entry};
+use crate::baseline::{Baseline, Entry};
 pub use crate::cache::Cache;
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{
-    CallNames, Context, Declaration, Declarations, FileAnalysis, FrontEnd, Symbols,
-};
-use crate::model::{FileError, Finding, Occurrence, Role, Severity};
-use crate::rules::{self, Rule};
-// Kept public here for callers of `engine::text_range`; it lives with `LineIndex`.
-pub use crate::source::text_range;
-use crate::source::{LineIndex, Source, read_source};
-use crate::suppress::{self, Suppression};
+use crate::frontend::{CallNames, Context, Declaration, Declarations, FrontEnd, Symbols};
+use crate::model::{FileError, Finding, Severity};
+use crate::source::{Source, read_source};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -22,6 +16,12 @@ use std::path::{Path, PathBuf};
 
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
 pub use crate::source::display_path;
+
+mod findings;
+
+use findings::file_findings;
+// Kept public here for callers of `engine::text_range`; it lives with `LineIndex`.
+pub use crate::source::text_range;
 
 /// What to lint and how.
 #[derive(Debug, Clone, Default)]
@@ -249,6 +249,8 @@ pub fn lint_sources_cached(
     run(opts, sources, errors, only, Some(cache))
 }
 
+/// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
+/// (from `cache` where it has them), then the run-level passes.
 fn run(
     opts: &Options,
     sources: &[Source],
@@ -265,33 +267,91 @@ fn run(
     report.stats.files = sources.len();
 
     let config = &opts.config;
-    let catalog = match Catalog::new(&config.extra_events()) {
+    let catalog = match run_catalog(config) {
         Ok(c) => c,
-        Err(message) => {
-            report.errors.push(FileError {
-                path: config
-                    .source
-                    .as_deref()
-                    .map_or_else(|| "configuration".to_owned(), display_path),
-                line: None,
-                message,
-            });
+        Err(error) => {
+            report.errors.push(error);
             return report;
         }
     };
     if let Some(c) = cache.as_deref_mut() {
         c.begin(config);
     }
+    let calls = call_names(config);
+    let mut resolved =
+        resolve_declarations(sources, &fronts, &catalog, &calls, cache.as_deref_mut());
+    report.stats.declarations = resolved.symbols.len();
+    if let Some(c) = cache.as_deref_mut() {
+        c.use_symbols(std::mem::take(&mut resolved.declared));
+    }
+    let per_file = analyze_candidates(
+        sources,
+        &fronts,
+        &resolved,
+        &catalog,
+        &calls,
+        config,
+        cache.as_deref(),
+    );
+    report.stats.candidates = resolved.candidate.iter().filter(|c| **c).count();
+    record_analyses(&mut report, per_file, sources, &resolved, only, cache);
+    run_level_passes(&mut report, sources, only);
+    report
+}
+
+/// The catalog of removed events with the configuration's extra events, or the
+/// configuration's error.
+fn run_catalog(config: &Config) -> Result<Catalog, FileError> {
+    Catalog::new(&config.extra_events()).map_err(|message| FileError {
+        path: config
+            .source
+            .as_deref()
+            .map_or_else(|| "configuration".to_owned(), display_path),
+        line: None,
+        message,
+    })
+}
+
+/// The subscribe and emit methods and the ignored receivers: the built-in ones and the
+/// configuration's.
+fn call_names(config: &Config) -> CallNames {
     let mut calls = CallNames::default();
     calls
         .subscribe
         .extend(config.lint.subscribe_methods.iter().cloned());
     calls.emit.extend(config.lint.emit_methods.iter().cloned());
     calls.ignore_receivers = config.lint.ignore_receivers.clone();
-    let front_of = |s: &Source| fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f);
+    calls
+}
 
-    // Pass 1: files that contain a removed name (or its namespace) declare identifiers;
-    // files that mention a declared identifier may declare more (aliases, const chains).
+/// The front end that handles `s`, if any.
+fn front_of<'f>(fronts: &'f [Box<dyn FrontEnd>], s: &Source) -> Option<&'f dyn FrontEnd> {
+    fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f)
+}
+
+/// What pass 1 decided: the run's symbols, and which files pass 2 analyses.
+struct Resolution {
+    symbols: Symbols,
+    /// Files pass 2 analyses: they contain a removed name (or its namespace) or mention a
+    /// declared identifier.
+    candidate: Vec<bool>,
+    /// Files that mention a declared identifier.
+    ident_hit: Vec<bool>,
+    /// Every declaration of the run, sorted (gathered only with a cache: analyses are reused
+    /// only with the same).
+    declared: Vec<Declaration>,
+}
+
+/// Pass 1: files that contain a removed name (or its namespace) declare identifiers; files
+/// that mention a declared identifier may declare more (aliases, const chains), to a fixpoint
+/// (at most 16 rounds).
+fn resolve_declarations(
+    sources: &[Source],
+    fronts: &[Box<dyn FrontEnd>],
+    catalog: &Catalog,
+    calls: &CallNames,
+    mut cache: Option<&mut Cache>,
+) -> Resolution {
     let mut candidate: Vec<bool> = sources
         .par_iter()
         .map(|s| catalog.may_contain(s.text.as_bytes()))
@@ -301,16 +361,15 @@ fn run(
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
-    // Every declaration of the run, for the cache: analyses are reused only with the same.
     let mut declared: Vec<Declaration> = Vec::new();
     for round in 0..16 {
         if frontier.is_empty() {
             break;
         }
         let cx = Context {
-            catalog: &catalog,
+            catalog,
             symbols: &symbols,
-            calls: &calls,
+            calls,
             mentions_declared: !symbols.is_empty(),
         };
         // The first round sees no declarations yet: its result depends on the text alone.
@@ -325,7 +384,7 @@ fn run(
                 Some(d) => (i, d, true),
                 None => {
                     let s = &sources[i];
-                    let d = front_of(s).map_or_else(Declarations::default, |f| {
+                    let d = front_of(fronts, s).map_or_else(Declarations::default, |f| {
                         f.declarations(&s.display, &s.text, cx)
                     });
                     (i, d, false)
@@ -385,48 +444,73 @@ fn run(
             candidate[i] |= m;
         }
     }
-    report.stats.declarations = symbols.len();
-
-    // Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
-    // with `only`: the run-level passes below need them all).
-    if let Some(c) = cache.as_deref_mut() {
-        declared.sort();
-        declared.dedup();
-        c.use_symbols(declared);
+    declared.sort();
+    declared.dedup();
+    Resolution {
+        symbols,
+        candidate,
+        ident_hit,
+        declared,
     }
-    // Per candidate: its findings, how many suppressions removed, its syntax-error count when
-    // the analysis parsed it (for `--fix`), whether the cache had it.
-    type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
-    let per_file: Vec<PerFile> = sources
+}
+
+/// One candidate's pass 2: its index, findings, how many suppressions removed, its
+/// syntax-error count when the analysis parsed it (for `--fix`), whether the cache had it.
+type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
+
+/// Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
+/// with `only`: the run-level passes need them all), from the cache where it has them.
+fn analyze_candidates(
+    sources: &[Source],
+    fronts: &[Box<dyn FrontEnd>],
+    resolved: &Resolution,
+    catalog: &Catalog,
+    calls: &CallNames,
+    config: &Config,
+    cache: Option<&Cache>,
+) -> Vec<PerFile> {
+    sources
         .par_iter()
         .enumerate()
-        .filter(|(i, _)| candidate[*i])
+        .filter(|(i, _)| resolved.candidate[*i])
         .map(|(i, s)| {
-            if let Some((findings, suppressed)) = cache
-                .as_deref()
-                .and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit[i]))
+            let ident_hit = resolved.ident_hit[i];
+            if let Some((findings, suppressed)) =
+                cache.and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit))
             {
                 return (i, findings.to_vec(), suppressed, None, true);
             }
-            let (findings, suppressed, syntax) = match front_of(s) {
+            let (findings, suppressed, syntax) = match front_of(fronts, s) {
                 Some(f) => {
                     let cx = Context {
-                        catalog: &catalog,
-                        symbols: &symbols,
-                        calls: &calls,
-                        mentions_declared: ident_hit[i],
+                        catalog,
+                        symbols: &resolved.symbols,
+                        calls,
+                        mentions_declared: ident_hit,
                     };
                     let analysis = f.analyze(&s.display, &s.text, cx);
                     let syntax = analysis.syntax_errors;
-                    let (findings, suppressed) = file_findings(s, analysis, &catalog, config);
+                    let (findings, suppressed) = file_findings(s, analysis, catalog, config);
                     (findings, suppressed, syntax)
                 }
                 None => (Vec::new(), 0, None),
             };
             (i, findings, suppressed, syntax, false)
         })
-        .collect();
-    report.stats.candidates = candidate.iter().filter(|c| **c).count();
+        .collect()
+}
+
+/// Adds each file's findings to the report (and its suppressions to the count, for the files
+/// `only` wants), storing the new analyses in the cache and dropping what it holds for files
+/// no longer analysed.
+fn record_analyses(
+    report: &mut Report,
+    per_file: Vec<PerFile>,
+    sources: &[Source],
+    resolved: &Resolution,
+    only: Option<&[String]>,
+    mut cache: Option<&mut Cache>,
+) {
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
     let misses = per_file.iter().filter(|(.., hit)| !hit).count();
     for (i, findings, suppressed, syntax, hit) in per_file {
@@ -436,7 +520,7 @@ fn run(
                 &s.display,
                 &s.path,
                 &s.text,
-                ident_hit[i],
+                resolved.ident_hit[i],
                 (findings.clone(), suppressed),
                 syntax,
             );
@@ -448,12 +532,17 @@ fn run(
     }
     if let Some(c) = cache {
         c.set_analyzed(misses);
-        let keep: HashSet<&str> = (sources.iter().zip(&candidate))
+        let keep: HashSet<&str> = (sources.iter().zip(&resolved.candidate))
             .filter(|(_, c)| **c)
             .map(|(s, _)| s.display.as_str())
             .collect();
         c.retain(&keep);
     }
+}
+
+/// What only the whole run can decide (which deletions other files still need, which fixes
+/// Markdown follows), then `only`'s files, in a stable order.
+fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[String]>) {
     drop_deletions_used_elsewhere(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     crate::docs_follow::follow_declarations(&mut report.findings, sources);
@@ -467,7 +556,6 @@ fn run(
     report
         .errors
         .sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    report
 }
 
 /// Drops each fix that deletes a declaration whose identifier another Rust file of the run
@@ -540,296 +628,4 @@ fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
         let before = m.start().checked_sub(1).map(|i| hay[i]);
         !before.is_some_and(ident) && !hay.get(m.end()).is_some_and(|&b| ident(b))
     })
-}
-
-fn file_findings(
-    s: &Source,
-    analysis: FileAnalysis,
-    catalog: &Catalog,
-    config: &Config,
-) -> (Vec<Finding>, usize) {
-    let index = LineIndex::new(&s.text);
-    // One finding per rule and place: the same name at the same place found twice is one
-    // finding (the most specific role), but every other occurrence is kept, however many
-    // share a line (`bus.on("x", a); bus.emit("x", b)` is a subscription and an emit).
-    // A declaration is one place however it is spelled: `event!(TurnStart, "agent/x")`
-    // declares once, not once for the name and once for the string.
-    let mut declared = std::collections::HashSet::new();
-    let occ: Vec<_> = crate::frontend::in_source_order(analysis.occurrences)
-        .into_iter()
-        .filter(|o| {
-            o.role != Role::Declare || declared.insert((index.position(o.start).0, o.event.clone()))
-        })
-        .collect();
-
-    let parse_note = analysis.parse_error.as_ref().map(|_| {
-        "found by the lexical scan: the file does not parse, so the use could not be classified"
-            .to_owned()
-    });
-    // The front end's fix of each occurrence, by its range (the first one given wins).
-    let mut fix_at: HashMap<(usize, usize), &crate::model::Fix> = HashMap::new();
-    for f in &analysis.fixes {
-        fix_at.entry((f.start, f.end)).or_insert(&f.fix);
-    }
-    let mut findings = Vec::new();
-    for o in occ {
-        let rule = rules::for_role(o.role);
-        let Some(severity) = config.severity(rule) else {
-            continue;
-        };
-        let event = catalog.lookup(&o.event);
-        let replacement = event.map_or("", |e| e.replacement.as_str());
-        let see = event
-            .and_then(|e| e.requirement.as_deref())
-            .map_or_else(String::new, |r| format!(" (see `mirrorless explain {r}`)"));
-        let ev = &o.event;
-        let (message, help) = match o.role {
-            Role::Subscribe => (
-                format!("subscribes to removed event `{ev}`"),
-                format!("{replacement}{see}"),
-            ),
-            Role::Emit => (
-                format!("emits removed event `{ev}`"),
-                format!(
-                    "delete the emit: the durable event is already in the session log; consumers {replacement}{see}"
-                ),
-            ),
-            Role::Declare => (
-                format!("declares removed event `{ev}`"),
-                format!("delete the declaration and migrate its users: {replacement}{see}"),
-            ),
-            Role::Reference => (
-                format!("uses removed event `{ev}`"),
-                format!("{replacement}{see}"),
-            ),
-            Role::Embedded => (
-                format!("embedded code names removed event `{ev}`"),
-                format!("migrate the embedded code: {replacement}{see}"),
-            ),
-            Role::Mention => (
-                format!("string mentions removed event `{ev}`"),
-                format!("reword it in terms of the durable event: {replacement}"),
-            ),
-            Role::Comment => (
-                format!("comment mentions removed event `{ev}`"),
-                format!("update the comment if it describes current behaviour: {replacement}"),
-            ),
-        };
-        let note = o.via.clone().or_else(|| parse_note.clone());
-        let fix = fix_for(&o, &fix_at, event, &index);
-        findings.push(make_finding(
-            s,
-            &index,
-            rule,
-            severity,
-            Some(o.event.clone()),
-            o.start,
-            o.end,
-            message,
-            help,
-            note,
-        ));
-        if let Some(f) = findings.last_mut() {
-            f.fix = fix;
-        }
-    }
-    if let Some((offset, msg)) = &analysis.parse_error
-        && let Some(severity) = config.severity(&rules::unparsed::RULE)
-    {
-        let end = s.text[*offset..]
-            .chars()
-            .next()
-            .map_or(*offset, |c| offset + c.len_utf8());
-        findings.push(make_finding(
-            s,
-            &index,
-            &rules::unparsed::RULE,
-            severity,
-            None,
-            *offset,
-            end,
-            format!("file does not parse: {msg}"),
-            "fix the syntax error, or exclude the file; its strings and comments were scanned lexically".to_owned(),
-            None,
-        ));
-    }
-
-    // Suppressions.
-    let mut sups: Vec<Suppression> = analysis
-        .suppression_comments
-        .iter()
-        .filter_map(|c| {
-            let (line, _) = index.position(c.start);
-            suppress::parse(
-                &c.text,
-                c.start,
-                line,
-                index.starts_line(c.start),
-                index.next_nonblank(line),
-            )
-        })
-        .collect();
-    let before = findings.len();
-    findings.retain(|f| {
-        for sp in sups.iter_mut() {
-            if sp.problem.is_none()
-                && sp.target_line == f.line
-                && sp.rules.iter().any(|(r, ev)| {
-                    r.id == f.rule && ev.as_ref().is_none_or(|e| f.event.as_ref() == Some(e))
-                })
-            {
-                sp.used = true;
-                return false;
-            }
-        }
-        true
-    });
-    let suppressed = before - findings.len();
-    if let Some(severity) = config.severity(&rules::suppression::RULE) {
-        for sp in &sups {
-            let message = match (&sp.problem, sp.used) {
-                (Some(p), _) => format!("malformed suppression: {p}"),
-                (None, false) => format!(
-                    "unused suppression: no {} finding on line {}",
-                    sp.rules
-                        .iter()
-                        .map(|(r, ev)| match ev {
-                            Some(e) => format!("{}[{e}]", r.id),
-                            None => r.id.to_owned(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join("/"),
-                    sp.target_line
-                ),
-                (None, true) => continue,
-            };
-            // To the end of the line, but never past a snippet's worth of it: thousands of
-            // suppressions on one long line must not each scan the rest of it.
-            let limit = crate::source::floor_boundary(&s.text, sp.start + LINE_TEXT_MAX);
-            let end = memchr::memchr(b'\n', &s.text.as_bytes()[sp.start..limit])
-                .map_or(limit, |e| sp.start + e);
-            findings.push(make_finding(
-                s,
-                &index,
-                &rules::suppression::RULE,
-                severity,
-                None,
-                sp.start,
-                end,
-                message,
-                "delete the comment, or fix it: `// mirrorless: allow(RULE) reason`".to_owned(),
-                None,
-            ));
-        }
-    }
-
-    // Fingerprints: stable under line shifts, distinct for repeated identical lines.
-    findings.sort_by_key(|f| (f.line, f.column, f.rule));
-    let mut counts: HashMap<(String, String, String), usize> = HashMap::new();
-    for f in &mut findings {
-        let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
-        let ev = f.event.clone().unwrap_or_default();
-        let n = counts
-            .entry((f.rule.to_owned(), ev.clone(), normalized))
-            .or_insert(0);
-        f.fingerprint = baseline::fingerprint(f.rule, &ev, &f.line_text, *n);
-        *n += 1;
-    }
-    (findings, suppressed)
-}
-
-/// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
-/// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
-fn fix_for(
-    o: &Occurrence,
-    fix_at: &HashMap<(usize, usize), &crate::model::Fix>,
-    event: Option<&crate::catalog::Event>,
-    index: &LineIndex<'_>,
-) -> Option<crate::model::Fix> {
-    use crate::model::{Applicability, Edit, Fix};
-    let mut fix = fix_at
-        .get(&(o.start, o.end))
-        .map(|f| (*f).clone())
-        .or_else(|| {
-            let twin = &event?.migration.as_ref()?.twin;
-            matches!(o.role, Role::Mention | Role::Comment).then(|| {
-                Fix::new(
-                    Applicability::Suggestion,
-                    format!("name the durable `{twin}` instead"),
-                    vec![Edit::new(o.start, o.end, twin.clone())],
-                )
-            })
-        })?;
-    if fix.edits.is_empty() || !crate::lines::edits_valid(index.text(), &fix.edits) {
-        return None;
-    }
-    for e in &mut fix.edits {
-        e.range = text_range(index, e.start, e.end);
-    }
-    fix.lines = crate::lines::line_replacement(index, &fix.edits);
-    Some(fix)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn make_finding(
-    s: &Source,
-    index: &LineIndex<'_>,
-    rule: &'static Rule,
-    severity: Severity,
-    event: Option<String>,
-    start: usize,
-    end: usize,
-    message: String,
-    help: String,
-    note: Option<String>,
-) -> Finding {
-    let (line, column) = index.position(start);
-    let (end_line, end_column) = index.position(end);
-    let window = snippet_window(s, index, line, start, end);
-    let line_text_column = index.position(window.start).1;
-    Finding {
-        rule: rule.id,
-        rule_name: rule.name,
-        severity,
-        event,
-        path: s.display.clone(),
-        line,
-        column,
-        end_line,
-        end_column,
-        message,
-        help,
-        note,
-        line_text_column,
-        fingerprint: String::new(),
-        line_text: s.text[window].to_owned(),
-        fix: None,
-    }
-}
-
-/// Lines up to this many bytes are kept whole in [`Finding::line_text`].
-const LINE_TEXT_MAX: usize = 512;
-
-/// Bytes of context kept before and after a finding on a longer line.
-const LINE_TEXT_CONTEXT: usize = 160;
-
-/// The part of `line` that a finding from `start` to `end` keeps as its snippet: the whole line
-/// when it is short, else a window around the finding (bounded, so a line with thousands of
-/// findings costs linear memory and output).
-fn snippet_window(
-    s: &Source,
-    index: &LineIndex<'_>,
-    line: usize,
-    start: usize,
-    end: usize,
-) -> std::ops::Range<usize> {
-    let whole = index.line_range(line);
-    if whole.len() <= LINE_TEXT_MAX {
-        return whole;
-    }
-    let from = start.saturating_sub(LINE_TEXT_CONTEXT).max(whole.start);
-    let to = (end.max(start) + LINE_TEXT_CONTEXT)
-        .min(start + LINE_TEXT_MAX)
-        .min(whole.end);
-    crate::source::floor_boundary(&s.text, from)..crate::source::ceil_boundary(&s.text, to)
 }

@@ -1,0 +1,369 @@
+//! One analysed file's findings: each occurrence worded and given its rule, severity and fix,
+//! the file's parse error, its suppressions applied (and the unused or malformed ones
+//! reported), and the fingerprints that baselines match.
+
+use crate::baseline;
+use crate::catalog::Catalog;
+use crate::config::Config;
+use crate::frontend::{FileAnalysis, OccurrenceFix};
+use crate::model::{Finding, Occurrence, Role, Severity};
+use crate::rules::{self, Rule};
+use crate::source::{LineIndex, Source, text_range};
+use crate::suppress::{self, Suppression};
+use std::collections::{HashMap, HashSet};
+
+/// The findings of one analysed file, and how many of them its suppressions removed.
+pub(super) fn file_findings(
+    s: &Source,
+    analysis: FileAnalysis,
+    catalog: &Catalog,
+    config: &Config,
+) -> (Vec<Finding>, usize) {
+    let index = LineIndex::new(&s.text);
+    let unparsed = analysis.parse_error.is_some();
+    let occurrences = distinct_occurrences(analysis.occurrences, &index);
+    let mut findings = occurrence_findings(
+        s,
+        &index,
+        occurrences,
+        &analysis.fixes,
+        unparsed,
+        catalog,
+        config,
+    );
+    findings.extend(unparsed_finding(
+        s,
+        &index,
+        analysis.parse_error.as_ref(),
+        config,
+    ));
+    let suppressed = apply_suppressions(
+        s,
+        &index,
+        &analysis.suppression_comments,
+        config,
+        &mut findings,
+    );
+    assign_fingerprints(&mut findings);
+    (findings, suppressed)
+}
+
+/// One occurrence per rule and place: the same name at the same place found twice is one
+/// finding (the most specific role), but every other occurrence is kept, however many share a
+/// line (`bus.on("x", a); bus.emit("x", b)` is a subscription and an emit). A declaration is
+/// one place however it is spelled: `event!(TurnStart, "agent/x")` declares once, not once for
+/// the name and once for the string.
+fn distinct_occurrences(occurrences: Vec<Occurrence>, index: &LineIndex<'_>) -> Vec<Occurrence> {
+    let mut declared = HashSet::new();
+    crate::frontend::in_source_order(occurrences)
+        .into_iter()
+        .filter(|o| {
+            o.role != Role::Declare || declared.insert((index.position(o.start).0, o.event.clone()))
+        })
+        .collect()
+}
+
+/// The finding of each occurrence whose rule is enabled, with the front end's fix (or the
+/// prose suggestion) attached.
+fn occurrence_findings(
+    s: &Source,
+    index: &LineIndex<'_>,
+    occurrences: Vec<Occurrence>,
+    fixes: &[OccurrenceFix],
+    unparsed: bool,
+    catalog: &Catalog,
+    config: &Config,
+) -> Vec<Finding> {
+    let parse_note = unparsed.then(|| {
+        "found by the lexical scan: the file does not parse, so the use could not be classified"
+            .to_owned()
+    });
+    // The front end's fix of each occurrence, by its range (the first one given wins).
+    let mut fix_at: HashMap<(usize, usize), &crate::model::Fix> = HashMap::new();
+    for f in fixes {
+        fix_at.entry((f.start, f.end)).or_insert(&f.fix);
+    }
+    let mut findings = Vec::new();
+    for o in occurrences {
+        let rule = rules::for_role(o.role);
+        let Some(severity) = config.severity(rule) else {
+            continue;
+        };
+        let event = catalog.lookup(&o.event);
+        let (message, help) = wording(o.role, &o.event, event);
+        let note = o.via.clone().or_else(|| parse_note.clone());
+        let fix = fix_for(&o, &fix_at, event, index);
+        let mut finding = make_finding(
+            s,
+            index,
+            rule,
+            severity,
+            Some(o.event.clone()),
+            o.start,
+            o.end,
+            message,
+            help,
+            note,
+        );
+        finding.fix = fix;
+        findings.push(finding);
+    }
+    findings
+}
+
+/// What a finding of `role` on the removed event `ev` says: its message and its help.
+fn wording(role: Role, ev: &str, event: Option<&crate::catalog::Event>) -> (String, String) {
+    let replacement = event.map_or("", |e| e.replacement.as_str());
+    let see = event
+        .and_then(|e| e.requirement.as_deref())
+        .map_or_else(String::new, |r| format!(" (see `mirrorless explain {r}`)"));
+    match role {
+        Role::Subscribe => (
+            format!("subscribes to removed event `{ev}`"),
+            format!("{replacement}{see}"),
+        ),
+        Role::Emit => (
+            format!("emits removed event `{ev}`"),
+            format!(
+                "delete the emit: the durable event is already in the session log; consumers {replacement}{see}"
+            ),
+        ),
+        Role::Declare => (
+            format!("declares removed event `{ev}`"),
+            format!("delete the declaration and migrate its users: {replacement}{see}"),
+        ),
+        Role::Reference => (
+            format!("uses removed event `{ev}`"),
+            format!("{replacement}{see}"),
+        ),
+        Role::Embedded => (
+            format!("embedded code names removed event `{ev}`"),
+            format!("migrate the embedded code: {replacement}{see}"),
+        ),
+        Role::Mention => (
+            format!("string mentions removed event `{ev}`"),
+            format!("reword it in terms of the durable event: {replacement}"),
+        ),
+        Role::Comment => (
+            format!("comment mentions removed event `{ev}`"),
+            format!("update the comment if it describes current behaviour: {replacement}"),
+        ),
+    }
+}
+
+/// The ML009 finding of a file that does not parse, when the rule is enabled.
+fn unparsed_finding(
+    s: &Source,
+    index: &LineIndex<'_>,
+    parse_error: Option<&(usize, String)>,
+    config: &Config,
+) -> Option<Finding> {
+    let (offset, msg) = parse_error?;
+    let severity = config.severity(&rules::unparsed::RULE)?;
+    let end = s.text[*offset..]
+        .chars()
+        .next()
+        .map_or(*offset, |c| offset + c.len_utf8());
+    Some(make_finding(
+        s,
+        index,
+        &rules::unparsed::RULE,
+        severity,
+        None,
+        *offset,
+        end,
+        format!("file does not parse: {msg}"),
+        "fix the syntax error, or exclude the file; its strings and comments were scanned lexically".to_owned(),
+        None,
+    ))
+}
+
+/// Removes the findings the file's suppression comments allow and reports the malformed and
+/// unused comments (when that rule is enabled). Returns how many findings were removed.
+fn apply_suppressions(
+    s: &Source,
+    index: &LineIndex<'_>,
+    comments: &[crate::frontend::CommentText],
+    config: &Config,
+    findings: &mut Vec<Finding>,
+) -> usize {
+    let mut sups: Vec<Suppression> = comments
+        .iter()
+        .filter_map(|c| {
+            let (line, _) = index.position(c.start);
+            suppress::parse(
+                &c.text,
+                c.start,
+                line,
+                index.starts_line(c.start),
+                index.next_nonblank(line),
+            )
+        })
+        .collect();
+    let before = findings.len();
+    findings.retain(|f| {
+        for sp in sups.iter_mut() {
+            if sp.problem.is_none()
+                && sp.target_line == f.line
+                && sp.rules.iter().any(|(r, ev)| {
+                    r.id == f.rule && ev.as_ref().is_none_or(|e| f.event.as_ref() == Some(e))
+                })
+            {
+                sp.used = true;
+                return false;
+            }
+        }
+        true
+    });
+    let suppressed = before - findings.len();
+    if let Some(severity) = config.severity(&rules::suppression::RULE) {
+        for sp in &sups {
+            let message = match (&sp.problem, sp.used) {
+                (Some(p), _) => format!("malformed suppression: {p}"),
+                (None, false) => format!(
+                    "unused suppression: no {} finding on line {}",
+                    sp.rules
+                        .iter()
+                        .map(|(r, ev)| match ev {
+                            Some(e) => format!("{}[{e}]", r.id),
+                            None => r.id.to_owned(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join("/"),
+                    sp.target_line
+                ),
+                (None, true) => continue,
+            };
+            // To the end of the line, but never past a snippet's worth of it: thousands of
+            // suppressions on one long line must not each scan the rest of it.
+            let limit = crate::source::floor_boundary(&s.text, sp.start + LINE_TEXT_MAX);
+            let end = memchr::memchr(b'\n', &s.text.as_bytes()[sp.start..limit])
+                .map_or(limit, |e| sp.start + e);
+            findings.push(make_finding(
+                s,
+                index,
+                &rules::suppression::RULE,
+                severity,
+                None,
+                sp.start,
+                end,
+                message,
+                "delete the comment, or fix it: `// mirrorless: allow(RULE) reason`".to_owned(),
+                None,
+            ));
+        }
+    }
+    suppressed
+}
+
+/// Fingerprints: stable under line shifts, distinct for repeated identical lines. Sorts the
+/// findings by place, the order the count of repeats follows.
+fn assign_fingerprints(findings: &mut [Finding]) {
+    findings.sort_by_key(|f| (f.line, f.column, f.rule));
+    let mut counts: HashMap<(String, String, String), usize> = HashMap::new();
+    for f in findings {
+        let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
+        let ev = f.event.clone().unwrap_or_default();
+        let n = counts
+            .entry((f.rule.to_owned(), ev.clone(), normalized))
+            .or_insert(0);
+        f.fingerprint = baseline::fingerprint(f.rule, &ev, &f.line_text, *n);
+        *n += 1;
+    }
+}
+
+/// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
+/// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
+fn fix_for(
+    o: &Occurrence,
+    fix_at: &HashMap<(usize, usize), &crate::model::Fix>,
+    event: Option<&crate::catalog::Event>,
+    index: &LineIndex<'_>,
+) -> Option<crate::model::Fix> {
+    use crate::model::{Applicability, Edit, Fix};
+    let mut fix = fix_at
+        .get(&(o.start, o.end))
+        .map(|f| (*f).clone())
+        .or_else(|| {
+            let twin = &event?.migration.as_ref()?.twin;
+            matches!(o.role, Role::Mention | Role::Comment).then(|| {
+                Fix::new(
+                    Applicability::Suggestion,
+                    format!("name the durable `{twin}` instead"),
+                    vec![Edit::new(o.start, o.end, twin.clone())],
+                )
+            })
+        })?;
+    if fix.edits.is_empty() || !crate::lines::edits_valid(index.text(), &fix.edits) {
+        return None;
+    }
+    for e in &mut fix.edits {
+        e.range = text_range(index, e.start, e.end);
+    }
+    fix.lines = crate::lines::line_replacement(index, &fix.edits);
+    Some(fix)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn make_finding(
+    s: &Source,
+    index: &LineIndex<'_>,
+    rule: &'static Rule,
+    severity: Severity,
+    event: Option<String>,
+    start: usize,
+    end: usize,
+    message: String,
+    help: String,
+    note: Option<String>,
+) -> Finding {
+    let (line, column) = index.position(start);
+    let (end_line, end_column) = index.position(end);
+    let window = snippet_window(s, index, line, start, end);
+    let line_text_column = index.position(window.start).1;
+    Finding {
+        rule: rule.id,
+        rule_name: rule.name,
+        severity,
+        event,
+        path: s.display.clone(),
+        line,
+        column,
+        end_line,
+        end_column,
+        message,
+        help,
+        note,
+        line_text_column,
+        fingerprint: String::new(),
+        line_text: s.text[window].to_owned(),
+        fix: None,
+    }
+}
+
+/// Lines up to this many bytes are kept whole in [`Finding::line_text`].
+const LINE_TEXT_MAX: usize = 512;
+
+/// Bytes of context kept before and after a finding on a longer line.
+const LINE_TEXT_CONTEXT: usize = 160;
+
+/// The part of `line` that a finding from `start` to `end` keeps as its snippet: the whole line
+/// when it is short, else a window around the finding (bounded, so a line with thousands of
+/// findings costs linear memory and output).
+fn snippet_window(
+    s: &Source,
+    index: &LineIndex<'_>,
+    line: usize,
+    start: usize,
+    end: usize,
+) -> std::ops::Range<usize> {
+    let whole = index.line_range(line);
+    if whole.len() <= LINE_TEXT_MAX {
+        return whole;
+    }
+    let from = start.saturating_sub(LINE_TEXT_CONTEXT).max(whole.start);
+    let to = (end.max(start) + LINE_TEXT_CONTEXT)
+        .min(start + LINE_TEXT_MAX)
+        .min(whole.end);
+    crate::source::floor_boundary(&s.text, from)..crate::source::ceil_boundary(&s.text, to)
+}
