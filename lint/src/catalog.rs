@@ -30,6 +30,9 @@ pub struct Migration {
     pub arguments: Vec<Argument>,
     /// Whether every 2026-08 twin event is one the removed event announced.
     pub one_to_one_2026_08: bool,
+    /// Whether the 2026-07 twin's `data` is exactly the arguments (under their fields), so
+    /// a test's stand-in emit can become the `session/event` it stands for.
+    pub data_is_arguments: bool,
 }
 
 /// One argument of a removed event and its durable field per profile.
@@ -58,6 +61,7 @@ impl Migration {
                 })
                 .collect(),
             one_to_one_2026_08: m.twin_one_to_one_2026_08,
+            data_is_arguments: m.twin_data_is_arguments,
         }
     }
 }

@@ -267,6 +267,8 @@ impl Config {
                         twin_2026_08: e.twin_2026_08.clone().unwrap_or_else(|| twin.clone()),
                         arguments,
                         one_to_one_2026_08: true,
+                        // A configured twin's other fields are unknown.
+                        data_is_arguments: false,
                     }
                 }),
             })

@@ -55,7 +55,39 @@ enum Goes {
 /// renumbers the line references of catalogues whose entries go.
 pub(crate) fn follow_declarations(findings: &mut [Finding], sources: &[Source]) {
     cap(findings);
-    renumber(findings, sources);
+    renumber(
+        findings,
+        &|path: &str| {
+            sources
+                .iter()
+                .find(|s| s.display == path)
+                .map(|s| s.text.as_str())
+        },
+        None,
+    );
+}
+
+/// Renumbers again for `--fix --unsafe-fixes`, which applies every fix of a round: the first
+/// catalogue-entry fix of each Markdown file (of any applicability) renumbers by every
+/// declaration deletion of the round. [`follow_declarations`] counts only the deletions of
+/// that fix's applicability, so a machine-applicable entry fix left the lines of a suggested
+/// deletion applied in the same round uncounted (the catalogue went stale).
+pub(crate) fn renumber_unsafe<'t>(
+    findings: &mut [Finding],
+    text_of: &dyn Fn(&str) -> Option<&'t str>,
+) {
+    for f in findings.iter_mut() {
+        let Some(fix) = f.fix.as_mut() else { continue };
+        if fix.renumbers.is_empty() {
+            continue;
+        }
+        let gone = std::mem::take(&mut fix.renumbers);
+        fix.edits.retain(|e| !gone.contains(&(e.start..e.end)));
+        if let Some(text) = text_of(&f.path) {
+            fix.lines = crate::lines::line_replacement(&LineIndex::new(text), &fix.edits);
+        }
+    }
+    renumber(findings, text_of, Some(Applicability::Suggestion));
 }
 
 fn is_entry_fix(f: &Finding) -> bool {
@@ -106,9 +138,13 @@ fn line_refs<'p>(
 }
 
 /// Gives the first catalogue-entry fix of each Markdown file the edits that renumber its
-/// `F:N` references into code files whose declarations go with that fix's applicability.
-fn renumber(findings: &mut [Finding], sources: &[Source]) {
-    let text_of = |path: &str| sources.iter().find(|s| s.display == path).map(|s| &s.text);
+/// `F:N` references into code files whose declarations go with that fix's applicability, or,
+/// with `applied`, the first of those applied at that applicability by the deletions applied.
+fn renumber<'t>(
+    findings: &mut [Finding],
+    text_of: &dyn Fn(&str) -> Option<&'t str>,
+    applied: Option<Applicability>,
+) {
     let mut shifts: HashMap<String, Vec<Shift>> = HashMap::new();
     for f in findings.iter() {
         let (true, Some(fix)) = (f.rule == DECLARE && is_code(&f.path), &f.fix) else {
@@ -142,6 +178,7 @@ fn renumber(findings: &mut [Finding], sources: &[Source]) {
         if is_markdown(&f.path)
             && is_entry_fix(f)
             && let Some(fix) = &f.fix
+            && applied.is_none_or(|a| fix.applicability <= a)
             && let Some(e) = fix.edits.first()
         {
             entries
@@ -155,6 +192,7 @@ fn renumber(findings: &mut [Finding], sources: &[Source]) {
         let Some(&(first, applicability, _)) = list.iter().min_by_key(|(_, _, r)| r.start) else {
             continue;
         };
+        let applicability = applied.unwrap_or(applicability);
         // What the entries that go with it delete is not renumbered.
         let gone: Vec<Range<usize>> = list
             .iter()
@@ -194,6 +232,7 @@ fn renumber(findings: &mut [Finding], sources: &[Source]) {
         };
         for mut e in edits {
             e.range = crate::source::text_range(&index, e.start, e.end);
+            fix.renumbers.push(e.start..e.end);
             fix.edits.push(e);
         }
         fix.edits.sort_by_key(|e| (e.start, e.end));

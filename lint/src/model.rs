@@ -199,6 +199,10 @@ pub struct Fix {
     /// exclusive (it waits for the next round, which sees the other's result).
     #[serde(skip)]
     pub claims: Vec<Claim>,
+    /// For a catalogue entry's deletion: the ranges of the edits that renumber the file's
+    /// line references into code (see `docs_follow`), which `--unsafe-fixes` recomputes.
+    #[serde(skip)]
+    pub renumbers: Vec<std::ops::Range<usize>>,
 }
 
 /// A range of a file that a [`Fix`] depends on (see [`Fix::claims`]).
@@ -224,6 +228,7 @@ impl Fix {
             deletes: Vec::new(),
             keeps_references: false,
             claims: Vec::new(),
+            renumbers: Vec::new(),
         }
     }
 }

@@ -41,6 +41,10 @@ pub struct RemovedMirror {
     /// (false for steering: `user/message` also records prompts), so filtering it keeps a
     /// handler's behaviour.
     pub twin_one_to_one_2026_08: bool,
+    /// Whether the 2026-07 twin's `data` is exactly these arguments under their fields (false
+    /// for `turn/start`, whose `data` also carries the turn's `trigger`), so an event built
+    /// from a mirror's arguments is a whole twin.
+    pub twin_data_is_arguments: bool,
 }
 
 /// One argument a removed mirror passed, and the durable field that carries it.
@@ -85,6 +89,7 @@ pub const REMOVED_MIRRORS: [RemovedMirror; 6] = [
 `step` and `chunk` the mirror passed, in the same order, and it is the feed persistence and replay use.",
         arguments: &[same("turn"), same("step"), same("chunk")],
         twin_one_to_one_2026_08: true,
+        twin_data_is_arguments: true,
     },
     RemovedMirror {
         name: "agent/steering",
@@ -109,6 +114,7 @@ profile, and a `user/message` claimed from the next-step inbox in the 2026-08 pr
             same("source"),
         ],
         twin_one_to_one_2026_08: false,
+        twin_data_is_arguments: true,
     },
     RemovedMirror {
         name: "agent/turn-start",
@@ -125,6 +131,7 @@ profile, and a `user/message` claimed from the next-step inbox in the 2026-08 pr
 never announced, so a consumer of the durable event sees every turn exactly once.",
         arguments: &[same("turn")],
         twin_one_to_one_2026_08: true,
+        twin_data_is_arguments: false,
     },
     RemovedMirror {
         name: "agent/turn-end",
@@ -141,6 +148,7 @@ never announced, so a consumer of the durable event sees every turn exactly once
 appended when the turn closes from the outer error path.",
         arguments: &[same("turn"), same("reason")],
         twin_one_to_one_2026_08: true,
+        twin_data_is_arguments: true,
     },
     RemovedMirror {
         name: "agent/step-start",
@@ -156,6 +164,7 @@ appended when the turn closes from the outer error path.",
         migration: "`step/start {turn, step}` is appended when the step opens, before any of its chunks.",
         arguments: &[same("turn"), same("step")],
         twin_one_to_one_2026_08: true,
+        twin_data_is_arguments: true,
     },
     RemovedMirror {
         name: "agent/step-end",
@@ -171,6 +180,7 @@ appended when the turn closes from the outer error path.",
         migration: "`step/end {turn, step}` is appended on every close path, cancel and failure included.",
         arguments: &[same("turn"), same("step")],
         twin_one_to_one_2026_08: true,
+        twin_data_is_arguments: true,
     },
 ];
 

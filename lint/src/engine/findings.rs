@@ -287,10 +287,13 @@ fn fix_for(
         .or_else(|| {
             let twin = &event?.migration.as_ref()?.twin;
             matches!(o.role, Role::Mention | Role::Comment).then(|| {
+                let mut edits = vec![Edit::new(o.start, o.end, twin.clone())];
+                edits.extend(article_edit(index.text(), o.start, twin));
+                edits.sort_by_key(|e| (e.start, e.end));
                 Fix::new(
                     Applicability::Suggestion,
                     format!("name the durable `{twin}` instead"),
-                    vec![Edit::new(o.start, o.end, twin.clone())],
+                    edits,
                 )
             })
         })?;
@@ -302,6 +305,33 @@ fn fix_for(
     }
     fix.lines = crate::lines::line_replacement(index, &fix.edits);
     Some(fix)
+}
+
+/// The article before a renamed name, when the new name needs the other one: every removed
+/// name starts `agent/`, so prose says "an `agent/step-end` listener", and "an `step/end`
+/// listener" would not read. `None` when there is no article or it still fits.
+fn article_edit(text: &str, start: usize, new_name: &str) -> Option<crate::model::Edit> {
+    let before = text.get(..start)?;
+    // The name may sit in backticks or quotes.
+    let before = before.strip_suffix(['`', '\'', '"']).unwrap_or(before);
+    let vowel = new_name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeioAEIO".contains(c));
+    let (article, replacement) = if vowel {
+        (["a ", "A "], ["an ", "An "])
+    } else {
+        (["an ", "An "], ["a ", "A "])
+    };
+    article.iter().zip(replacement).find_map(|(a, r)| {
+        let head = before.strip_suffix(a)?;
+        // A word of its own: `an`, not the end of `can`.
+        let word_start = head
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        word_start.then(|| crate::model::Edit::new(head.len(), head.len() + a.len(), r))
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

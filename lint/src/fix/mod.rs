@@ -209,6 +209,9 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
     let mut round = 0;
     loop {
         report = engine::lint_tree_cached(opts, &tree, &mut cache);
+        if fix.unsafe_fixes {
+            crate::docs_follow::renumber_unsafe(&mut report.findings, &|p| tree.text(p));
+        }
         filter(&mut report);
         if !unchecked.is_empty() {
             let (undone, kept) = settle(

@@ -33,10 +33,15 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
   is deleted in a later round once it is).
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
-- *No fix* when the name is not a string literal in the call (a const, a typed event value),
-  or in a test file (`*.spec.*`, `*.test.*`, under `tests/`) without the append beside it: there
-  the emit stands in for the loop to drive the code under test, and deleting it would delete
-  the test's stimulus; a human rewrites the test (to emit, or replay, the durable event).
+- *No fix* when the name is not a string literal in the call (a const, a typed event value).
+- In a test file (`*.spec.*`, `*.test.*`, under `tests/`) without the append beside it, the emit
+  stands in for the loop to drive the code under test, and deleting it would delete the test's
+  stimulus. In TypeScript/JavaScript it becomes, as a *suggestion*, the `session/event` the loop
+  now announces (what upstream's own tests became): `ctx.emit('agent/stream-chunk', agent, 1, 0,
+  chunk)` → `ctx.emit('session/event', agent.session, { type: 'assistant/chunk', seq: 0, time:
+  0, data: { turn: 1, step: 0, chunk } })` (`seq` and `time` are made up: check the listener
+  does not read them). `agent/turn-start` has *no fix* there: `turn/start` also records the
+  turn's `trigger`, which the mirror never passed; a human rewrites that test.
 
 In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
 (`ctx`, `agent`) goes, so code built with `noUnusedParameters` still compiles: when the function

@@ -173,7 +173,13 @@ impl Fixer<'_, '_> {
             )
         } else if is_test(self.resolver.path) {
             // A test's emit stands in for the loop to drive the code under test: deleting it
-            // deletes the test's stimulus (and leaves its locals unused). A human rewrites it.
+            // deletes the test's stimulus (and leaves its locals unused). It can only become
+            // the `session/event` the loop now announces, where its arguments make a whole twin.
+            if let Statement::ExpressionStatement(_) = stmt
+                && let Some(fix) = self.stand_in(call, &args, m, &occurrence)
+            {
+                self.push(occurrence, fix);
+            }
             return;
         } else {
             (
@@ -189,6 +195,67 @@ impl Fixer<'_, '_> {
         edits.extend(self.unused_after_deleting(&r));
         edits.sort_by_key(|e| (e.start, e.end));
         self.push(occurrence, Fix::new(applicability, message, edits));
+    }
+
+    /// A test's stand-in `recv.emit('<removed>', agent, …args)` rewritten into the
+    /// `recv.emit('session/event', agent.session, { type: '<twin>', seq: 0, time: 0, data })`
+    /// the loop now announces (what upstream's own tests became); `None` unless the arguments
+    /// are exactly the twin's `data` (`turn/start` also needs its `trigger`) and the name is the
+    /// first argument. A suggestion: the listener sees a made-up `seq` and `time`.
+    fn stand_in(
+        &self,
+        call: &CallExpression<'_>,
+        args: &[&Expression<'_>],
+        m: &crate::catalog::Migration,
+        occurrence: &Range<usize>,
+    ) -> Option<Fix> {
+        let receiver = callee_object(&call.callee)?;
+        let name = args.first()?;
+        if !m.data_is_arguments
+            || args.len() != m.arguments.len() + 2
+            || range(name.get_inner_expression().span()).start > occurrence.start
+            || call
+                .arguments
+                .iter()
+                .any(|a| matches!(a, Argument::SpreadElement(_)))
+        {
+            return None;
+        }
+        let agent = args[1];
+        let agent_text = &self.src[range(agent.span())];
+        // `x.session` binds tighter than anything but a name, a member or a call.
+        let agent_text = match agent.get_inner_expression() {
+            Expression::Identifier(_)
+            | Expression::StaticMemberExpression(_)
+            | Expression::CallExpression(_) => agent_text.to_owned(),
+            _ => format!("({agent_text})"),
+        };
+        let mut fields = Vec::new();
+        for (a, value) in m.arguments.iter().zip(&args[2..]) {
+            let field = a.field.as_deref()?;
+            let text = &self.src[range(value.span())];
+            fields.push(if text == field {
+                field.to_owned()
+            } else {
+                format!("{field}: {text}")
+            });
+        }
+        let q = self.quote_at(occurrence);
+        let twin = &m.twin;
+        let receiver_text = &self.src[range(receiver.span())];
+        let text = format!(
+            "{receiver_text}.emit({q}{}{q}, {agent_text}.session, {{ type: {q}{twin}{q}, seq: 0, time: 0, data: {{ {} }} }})",
+            crate::frontend::migrate::SESSION_EVENT,
+            fields.join(", ")
+        );
+        let r = range(call.span);
+        Some(Fix::new(
+            Applicability::Suggestion,
+            format!(
+                "emit the durable `{twin}` on `session/event` instead, as the loop now does (its `seq` and `time` are made up: check the listener does not read them)"
+            ),
+            vec![Edit::new(r.start, r.end, text)],
+        ))
     }
 
     /// What keeps code built with `noUnusedParameters` compiling once `r` is deleted, for the
