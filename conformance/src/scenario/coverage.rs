@@ -74,6 +74,11 @@ pub const LABELS: &[Label] = &[
     label("failure before any chunk", 10, Profiles::BOTH),
     label("failure after at least one chunk", 50, Profiles::BOTH),
     label("retry after failure", 20, Profiles::ONLY_2026_08),
+    label(
+        "steering in a call that is then retried",
+        10,
+        Profiles::ONLY_2026_08,
+    ),
     label("steering", 100, Profiles::BOTH),
     label("steering during text", 20, Profiles::BOTH),
     label("steering during a tool call", 10, Profiles::BOTH),
@@ -268,7 +273,12 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
     {
         add("idle injection");
     }
-    for (_, call) in case.script.calls() {
+    let calls = (0..case.script.actions.len()).flat_map(|a| {
+        let calls = case.script.prompt_calls(a);
+        (0..calls.len()).map(move |c| (calls, c))
+    });
+    for (calls, c) in calls {
+        let call = &calls[c];
         let delivered = &call.chunks[..call.delivered_len()];
         for c in delivered {
             match c {
@@ -309,9 +319,13 @@ pub fn labels_of(case: &Case) -> Vec<&'static str> {
         {
             add("two usage chunks in one call");
         }
+        if !call.steer.is_empty() && call.retry {
+            add("steering in a call that is then retried");
+        }
+        // A retried call's steering is pending until the call that settles its step.
         if !call.steer.is_empty()
             && matches!(
-                call.ending(),
+                calls[super::settling_call(calls, c)].ending(),
                 CallEnding::Failed | CallEnding::Interrupted(_)
             )
         {
