@@ -486,6 +486,11 @@ impl Script {
                             ));
                         }
                         let goes_on = goes_on || call.starts_leftover_turn(profile);
+                        if goes_on && last && !call.continues() && !call.retry {
+                            return Err(e(
+                                "the user steered during a failed attempt this call retries: the next step claims that steering, so a call for that step must follow",
+                            ));
+                        }
                         if goes_on && last {
                             return Err(e(
                                 "the turn's last call must end it (no tool calls, steering or retry)",
@@ -792,7 +797,12 @@ mod tests {
                 calls: calls[..2].to_vec(),
             }],
         };
-        assert!(short.validate(Profile::V2026_08).is_err());
+        let e = short.validate(Profile::V2026_08).unwrap_err();
+        assert_eq!((e.action, e.call), (0, Some(1)));
+        assert!(
+            e.message.contains("failed attempt this call retries"),
+            "{e}"
+        );
         // A retry that fails too leaves the steer over: a next prompt must claim it.
         let mut failed_again = failed.clone();
         failed_again.retry = false;
