@@ -96,6 +96,10 @@ broken!(
     chunk_6_inbox_reappended_on_retry,
     "CHUNK-6-inbox-reappended-on-retry"
 );
+broken!(
+    chunk_6_steering_claimed_by_retry,
+    "CHUNK-6-steering-claimed-by-retry"
+);
 broken!(chunk_4_drops_failed_stream, "CHUNK-4-drops-failed-stream");
 broken!(chunk_5_records_after_cancel, "CHUNK-5-records-after-cancel");
 broken!(live_1_repeated_status, "LIVE-1-repeated-status");
@@ -194,6 +198,10 @@ broken!(
 broken!(
     steer_2_steering_never_cleared,
     "STEER-2-steering-never-cleared"
+);
+broken!(
+    steer_2_steering_lost_on_retry,
+    "STEER-2-steering-lost-on-retry"
 );
 broken!(step_1_odd_step_numbers, "STEP-1-odd-step-numbers");
 broken!(

@@ -5,7 +5,7 @@ use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
 use super::steering::records_steer;
 use crate::driver::Observation;
-use crate::scenario::{Case, ModelCall};
+use crate::scenario::{Case, ModelCall, continues_at, pending_steers};
 use std::collections::BTreeSet;
 
 /// TURN-8 against the transcript: a prompt whose call `c` was requested and continues the
@@ -42,9 +42,15 @@ pub(super) fn check_continuation(
             continue;
         };
         let (last_index, call, step) = calls[next - 1];
-        if !requested.contains(&(turn.action, last_index)) || !call.continues() {
+        let prompt_calls = case.script.prompt_calls(turn.action);
+        if !requested.contains(&(turn.action, last_index))
+            || !continues_at(prompt_calls, last_index)
+        {
             continue;
         }
+        // The steering pending at the step's end: sent during this call or during a failed
+        // attempt it retried.
+        let steers = pending_steers(prompt_calls, last_index);
         let ended = ix.turn_end(turn.turn);
         if ended.is_none() && obs.crash.is_some() {
             continue;
@@ -54,14 +60,13 @@ pub(super) fn check_continuation(
         // A loop that lost the steering had, as far as it knew, nothing to go on with: that
         // is STEER-2's finding, not TURN-8's (the calls it never requested stay skipped).
         if !tools
-            && !call
-                .steer
+            && !steers
                 .iter()
                 .all(|s| obs.log.iter().any(|e| records_steer(e, &s.text)))
         {
             continue;
         }
-        let because = match (tools, call.steer.is_empty()) {
+        let because = match (tools, steers.is_empty()) {
             (true, false) => {
                 format!("step {step} dispatched tool calls and the user steered during it")
             }

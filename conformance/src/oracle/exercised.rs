@@ -1,7 +1,7 @@
 //! Which requirements a case exercises, and which ones a driver run must exercise.
 
 use crate::registry::{Enforcement, REQUIREMENTS, Tier};
-use crate::scenario::{Action, CallEnding, Case, InterruptKind, tool_calls_of};
+use crate::scenario::{Action, CallEnding, Case, InterruptKind, continues_at, tool_calls_of};
 use crate::vocab::Profile;
 use std::collections::BTreeSet;
 
@@ -37,7 +37,12 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         // Every 2026-07 turn/start carries its trigger.
         add(&["TURN-10"]);
     }
-    for (_, call) in case.script.calls() {
+    let calls = (0..case.script.actions.len()).flat_map(|a| {
+        let calls = case.script.prompt_calls(a);
+        (0..calls.len()).map(move |c| (calls, c))
+    });
+    for (calls, c) in calls {
+        let call = &calls[c];
         add(&[
             "STEP-1", "STEP-2", "STEP-3", "MIRROR-5", "MIRROR-6", "CHUNK-3", "MSG-5",
         ]);
@@ -45,7 +50,7 @@ pub fn exercised(case: &Case) -> BTreeSet<&'static str> {
         if delivered > 0 {
             add(&["CHUNK-1", "CHUNK-2", "MIRROR-1"]);
         }
-        if call.continues() {
+        if continues_at(calls, c) {
             add(&["TURN-8"]);
         }
         match call.ending() {

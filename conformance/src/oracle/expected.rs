@@ -1,7 +1,7 @@
 //! What a script implies, derived once per case: the chunks that must be recorded (and the one
 //! at each cancel point that must not), the steering messages, and each turn's end reason.
 
-use crate::scenario::{CallEnding, Case, InterruptKind, ModelCall};
+use crate::scenario::{CallEnding, Case, InterruptKind, ModelCall, settling_call};
 use crate::vocab::Profile;
 use crate::vocab::chunk::{FinishReason, StreamChunk};
 use std::collections::BTreeSet;
@@ -113,8 +113,13 @@ impl Expected {
                 reason,
                 why,
             });
-            for (_, call, step) in calls.iter().take(requested) {
+            let prompt_calls = case.script.prompt_calls(turn.action);
+            for (c, call, step) in calls.iter().take(requested) {
                 let ending = call.ending();
+                // Steering in a retried call is pending until the call that settles the step.
+                let settled = prompt_calls
+                    .get(settling_call(prompt_calls, *c))
+                    .map_or(ending, ModelCall::ending);
                 let role = match ending {
                     CallEnding::Failed | CallEnding::Interrupted(_) => ChunkRole::Kept,
                     _ => ChunkRole::Normal,
@@ -162,9 +167,8 @@ impl Expected {
                         index: call.chunks.len(),
                     });
                 }
-                let leftover = matches!(ending, CallEnding::Failed | CallEnding::Interrupted(_));
-                let cancelled =
-                    matches!(ending, CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel);
+                let leftover = matches!(settled, CallEnding::Failed | CallEnding::Interrupted(_));
+                let cancelled = matches!(settled, CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel);
                 let discardable = case.profile == Profile::V2026_08 && cancelled;
                 // 2026-07 `cancel()` drops the cancelled turn's steering (upstream
                 // `Agent.cancel`: "not re-enqueued"); there is no discard record.

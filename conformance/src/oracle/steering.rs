@@ -343,6 +343,79 @@ mod tests {
         assert_eq!(primary(&case, &obs), Some("STEER-2"));
     }
 
+    /// 2026-08: a call steered during its stream fails and is retried; the retry succeeds
+    /// (then `after` is the steered step's call) or fails too (then a next prompt claims it),
+    /// as upstream's `retry-after-steer` and `retry-fails-after-steer` recordings.
+    fn retried_steer_case(retry_fails: bool) -> Case {
+        let failed = json!({"chunks":[
+            {"type":"block-start","index":0,"blockType":"text"},
+            {"type":"text-delta","index":0,"text":"Par"},
+            {"type":"finish","reason":{"kind":"error","failure":{"message":"overloaded","code":"E"}}}]});
+        let mut first = failed.clone();
+        first["steer"] = json!([{"after":0,"text":"steer 1"}]);
+        first["retry"] = json!(true);
+        let actions = if retry_fails {
+            json!([{"action":"prompt","text":"prompt 1","calls":[first, failed]},
+                   {"action":"prompt","text":"prompt 2","calls":[stop("done")]}])
+        } else {
+            json!([{"action":"prompt","text":"prompt 1","calls":[first, stop("second"), stop("brief")]}])
+        };
+        serde_json::from_value(json!({"profile":"2026-08","script":{"actions":actions}}))
+            .expect("a valid case")
+    }
+
+    #[test]
+    fn steering_in_a_retried_call_is_claimed_after_the_retry_as_upstream_does() {
+        for retry_fails in [false, true] {
+            let case = retried_steer_case(retry_fails);
+            let obs = run(&case);
+            assert!(
+                evaluate(&case, &obs).passed(),
+                "{:#?}",
+                evaluate(&case, &obs)
+            );
+            // The steer is the first record of the claiming step, after the retry's chunks.
+            let at = obs
+                .log
+                .iter()
+                .position(|e| super::texts_of(e) == ["steer 1"])
+                .expect("the steer is recorded");
+            assert_eq!(obs.log[at - 1].kind, "step/start");
+            let (turn, step) = if retry_fails { (2, 1) } else { (1, 2) };
+            assert_eq!(obs.log[at - 1].data["turn"], turn);
+            assert_eq!(obs.log[at - 1].data["step"], step);
+        }
+    }
+
+    #[test]
+    fn a_steer_moved_before_the_retry_is_chunk_6() {
+        let case = retried_steer_case(false);
+        let mut obs = run(&case);
+        let at = obs
+            .log
+            .iter()
+            .position(|e| super::texts_of(e) == ["steer 1"])
+            .expect("the steer is recorded");
+        let record = obs.log.remove(at);
+        // Right after the failed attempt's finish, before the retry's chunks.
+        let failed_finish = obs
+            .log
+            .iter()
+            .position(|e| e.kind == "assistant/chunk" && e.data["chunk"]["type"] == "finish")
+            .expect("the failed finish is recorded");
+        obs.log.insert(failed_finish + 1, record);
+        for (seq, e) in obs.log.iter_mut().enumerate() {
+            e.seq = Some(seq as u64);
+        }
+        // The retry's request is built from nothing new (CHUNK-6); the steer is out of place.
+        assert_eq!(primary(&case, &obs), Some("CHUNK-6"));
+        let verdict = evaluate(&case, &obs);
+        assert!(
+            verdict.findings.iter().any(|f| f.requirement == "STEER-2"),
+            "{verdict:#?}"
+        );
+    }
+
     #[test]
     fn a_2026_07_cancel_drops_pending_steering() {
         let case: Case = serde_json::from_value(json!({"profile":"2026-07","script":{"actions":[

@@ -344,7 +344,9 @@ impl ReferenceLoop {
         loop {
             match self.stream(host, turn, step) {
                 CallOutcome::Failed(f) if !self.legacy() && host.request_error(turn, step, &f) => {
-                    // The retry is a new request; the log says so before its chunks.
+                    // Steering queued during the failed attempt stays queued: the retry re-sends
+                    // the same request, and the step's end hands it to the next step (upstream
+                    // `step()`). The retry is a new request; the log says so before its chunks.
                     attempt += 1;
                     self.log.append(
                         host,

@@ -74,6 +74,11 @@ pub const LABELS: &[Label] = &[
     label("failure before any chunk", 10, Profiles::BOTH),
     label("failure after at least one chunk", 50, Profiles::BOTH),
     label("retry after failure", 20, Profiles::ONLY_2026_08),
+    label(
+        "steering in a call that is then retried",
+        10,
+        Profiles::ONLY_2026_08,
+    ),
     label("steering", 100, Profiles::BOTH),
     label("steering during text", 20, Profiles::BOTH),
     label("steering during a tool call", 10, Profiles::BOTH),
@@ -256,10 +261,15 @@ impl Found {
 pub fn labels_of(case: &Case) -> Vec<&'static str> {
     let mut on = Found::default();
     action_labels(case, &mut on);
-    for (_, call) in case.script.calls() {
+    let calls = (0..case.script.actions.len()).flat_map(|a| {
+        let calls = case.script.prompt_calls(a);
+        (0..calls.len()).map(move |c| (calls, c))
+    });
+    for (calls, c) in calls {
+        let call = &calls[c];
         let delivered = &call.chunks[..call.delivered_len()];
         delta_labels(delivered, &mut on);
-        leftover_steering_labels(case.profile, call, &mut on);
+        leftover_steering_labels(case.profile, calls, c, &mut on);
         block_labels(call, delivered, &mut on);
         usage_order_labels(delivered, &mut on);
         tool_labels(call, &mut on);
@@ -341,12 +351,17 @@ fn delta_labels(delivered: &[StreamChunk], on: &mut Found) {
     }
 }
 
-/// Steering left over by a failed or cancelled call: whether it starts a turn of its own, or
-/// (2026-07) a cancel drops it.
-fn leftover_steering_labels(profile: Profile, call: &ModelCall, on: &mut Found) {
+/// Steering in a call that is then retried, and steering left over by a failed or cancelled
+/// call: whether it starts a turn of its own, or (2026-07) a cancel drops it. A retried call's
+/// steering is pending until the call that settles its step.
+fn leftover_steering_labels(profile: Profile, calls: &[ModelCall], c: usize, on: &mut Found) {
+    let call = &calls[c];
+    if !call.steer.is_empty() && call.retry {
+        on.add("steering in a call that is then retried");
+    }
     if call.steer.is_empty()
         || !matches!(
-            call.ending(),
+            calls[super::settling_call(calls, c)].ending(),
             CallEnding::Failed | CallEnding::Interrupted(_)
         )
     {

@@ -20,6 +20,7 @@
 
 use super::{
     Action, CallEnding, Case, InterruptAt, InterruptKind, ModelCall, Script, SteerAt, ToolOutcome,
+    continues_at, settling_call,
 };
 use crate::vocab::Profile;
 use crate::vocab::chunk::{
@@ -300,7 +301,7 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
             let call = build_call(profile, rc, t + 1, c + 1, &mut names);
             // 2026-07 leftover steering of a failed call runs as a turn of its own: the
             // turn's remaining raw calls (or a closing call) serve it.
-            let goes_on = call.continues() || call.retry || call.starts_leftover_turn(profile);
+            let starts_leftover = call.starts_leftover_turn(profile);
             if call
                 .interrupt
                 .is_some_and(|i| i.kind == InterruptKind::Dispose)
@@ -308,11 +309,17 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
                 disposed = true;
             }
             calls.push(call);
+            let last = calls.len() - 1;
+            let goes_on = continues_at(&calls, last) || calls[last].retry || starts_leftover;
             if !goes_on {
                 break;
             }
             if c + 1 == turn.calls.len() {
                 calls.push(closing_call(t + 1, calls.len() + 1));
+                // A closing call that settles a steered retry goes on to the steered step.
+                if continues_at(&calls, calls.len() - 1) {
+                    calls.push(closing_call(t + 1, calls.len() + 1));
+                }
             }
         }
         actions.push(Action::Prompt { text, calls });
@@ -331,12 +338,15 @@ pub fn build(profile: Profile, raw: &RawCase) -> Case {
         if let Some(Action::Prompt { calls, .. }) = actions.get_mut(a)
             && !next_is_prompt
         {
-            for call in calls.iter_mut() {
+            // A retried call's steering waits for the call that settles its step.
+            let settled: Vec<CallEnding> = (0..calls.len())
+                .map(|c| calls[settling_call(calls, c)].ending())
+                .collect();
+            for (call, settled) in calls.iter_mut().zip(settled) {
                 let claimed = call.starts_leftover_turn(profile)
                     || (profile == Profile::V2026_07
                         && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel));
-                if !claimed && !matches!(call.ending(), CallEnding::Success | CallEnding::MaxTokens)
-                {
+                if !claimed && !matches!(settled, CallEnding::Success | CallEnding::MaxTokens) {
                     call.steer.clear();
                 }
             }
@@ -600,10 +610,10 @@ fn build_call(
     // Steering anywhere in the delivered stream; in a call that ends the turn early (a failure
     // that is not retried, a cancel) it is left over: under 2026-08 for the next turn, and
     // [`build`] drops it where no next prompt claims it; under 2026-07 a failure's leftover runs
-    // as a turn of its own and a cancel drops it.
+    // as a turn of its own and a cancel drops it. In a retried call it waits for the call that
+    // settles the step ([`settling_call`]).
     let steerable = match model_call.interrupt {
         Some(i) => i.after + 1,
-        None if model_call.retry => 0,
         None => n,
     };
     if steerable > 0 {

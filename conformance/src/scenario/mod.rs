@@ -178,6 +178,13 @@ impl ModelCall {
             && (!self.dispatched_tool_calls().is_empty() || !self.steer.is_empty())
     }
 
+    /// Whether the loop runs another step after this call when `steered_earlier`: the user
+    /// also steered during a failed attempt of the same step that this call retries.
+    pub fn continues_after(&self, steered_earlier: bool) -> bool {
+        matches!(self.ending(), CallEnding::Success | CallEnding::MaxTokens)
+            && (steered_earlier || self.continues())
+    }
+
     /// 2026-07: whether steering left over in this call starts a turn of its own. A failed call
     /// ends its turn with steering still queued; upstream re-enqueues it as a queued message
     /// after `turn/end`, so it runs at once as the next turn, whose prompt it is (`runLoop`:
@@ -196,6 +203,57 @@ impl ModelCall {
             None => self.chunks.len(),
         }
     }
+}
+
+/// The index of the call that settles the step attempt of call `c` of a prompt's `calls`: `c`
+/// itself, unless it failed and is retried (2026-08); then the first of the retries after it
+/// that is not retried again. Steering sent during a retried call waits for that call: the
+/// retry re-sends the step's request without claiming the step's pending input (upstream
+/// `ReactLoopAgent.step()` loops back to `buildRequest` over `session.deriveMessages()`, and
+/// only `turn()`'s next `preStep` claims the `next-step` inbox), so the steering is claimed by
+/// the next step when the settling call succeeds, and is left over when it fails or is
+/// cancelled, exactly as if it had been sent during the settling call.
+pub fn settling_call(calls: &[ModelCall], c: usize) -> usize {
+    let mut k = c;
+    while k + 1 < calls.len() && calls[k].retry && calls[k].ending() == CallEnding::Failed {
+        k += 1;
+    }
+    k
+}
+
+/// Whether the user steered during a failed attempt that call `c` of `calls` retries (the
+/// retried calls right before it): that steering is still pending when `c` settles the step
+/// (see [`settling_call`]).
+pub fn steered_in_retried(calls: &[ModelCall], c: usize) -> bool {
+    calls[..c.min(calls.len())]
+        .iter()
+        .rev()
+        .take_while(|p| p.retry && p.ending() == CallEnding::Failed)
+        .any(|p| !p.steer.is_empty())
+}
+
+/// Whether the loop runs another step after call `c` of a prompt's `calls`: it dispatched tool
+/// calls, or the user steered during it or during a failed attempt it retries.
+pub fn continues_at(calls: &[ModelCall], c: usize) -> bool {
+    calls
+        .get(c)
+        .is_some_and(|call| call.continues_after(steered_in_retried(calls, c)))
+}
+
+/// The steering pending when call `c` of `calls` settles its step: the steers sent during the
+/// failed attempts it retries and during `c` itself, in delivery order.
+pub fn pending_steers(calls: &[ModelCall], c: usize) -> Vec<&SteerAt> {
+    let first = (0..c.min(calls.len()))
+        .rev()
+        .take_while(|p| calls[*p].retry && calls[*p].ending() == CallEnding::Failed)
+        .last()
+        .unwrap_or(c);
+    calls
+        .get(first..=c)
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|call| &call.steer)
+        .collect()
 }
 
 /// The tool calls (id, name, arguments) assembled from a chunk list: the `block-end` block
@@ -390,20 +448,21 @@ impl Script {
                         let claimed_here = call.starts_leftover_turn(profile)
                             || (profile == Profile::V2026_07
                                 && matches!(call.ending(), CallEnding::Interrupted(i) if i.kind == InterruptKind::Cancel));
+                        if call.retry && profile != Profile::V2026_08 {
+                            return Err(e("retries exist only under 2026-08"));
+                        }
                         // Steering in a call that ends the turn early (a failure that is not
                         // retried, a cancel) is left over: the next turn claims it, right after
-                        // its prompt (event-protocol.md §2.6; stdio.md §5.3, §5.4).
+                        // its prompt (event-protocol.md §2.6; stdio.md §5.3, §5.4). Steering in
+                        // a retried call waits for the call that settles the step.
                         if !call.steer.is_empty() {
-                            match call.ending() {
+                            if let CallEnding::Interrupted(i) = call.ending()
+                                && call.steer.iter().any(|s| s.after > i.after)
+                            {
+                                return Err(e("steering after the interrupt"));
+                            }
+                            match calls[settling_call(calls, c)].ending() {
                                 CallEnding::Success | CallEnding::MaxTokens => {}
-                                CallEnding::Failed if call.retry => {
-                                    return Err(e("no steering in a call that is retried"));
-                                }
-                                CallEnding::Interrupted(i)
-                                    if call.steer.iter().any(|s| s.after > i.after) =>
-                                {
-                                    return Err(e("steering after the interrupt"));
-                                }
                                 _ if !claimed_here
                                     && !matches!(
                                         self.actions.get(a + 1),
@@ -417,19 +476,21 @@ impl Script {
                                 _ => {}
                             }
                         }
-                        if call.retry && profile != Profile::V2026_08 {
-                            return Err(e("retries exist only under 2026-08"));
-                        }
                         if call.retry && call.ending() != CallEnding::Failed {
                             return Err(e("only a failed call can be retried"));
                         }
-                        let goes_on = call.continues() || call.retry;
+                        let goes_on = continues_at(calls, c) || call.retry;
                         if call.starts_leftover_turn(profile) && last {
                             return Err(e(
                                 "leftover steering runs as a turn of its own: the calls of that turn must follow the failed call",
                             ));
                         }
                         let goes_on = goes_on || call.starts_leftover_turn(profile);
+                        if goes_on && last && !call.continues() && !call.retry {
+                            return Err(e(
+                                "the user steered during a failed attempt this call retries: the next step claims that steering, so a call for that step must follow",
+                            ));
+                        }
                         if goes_on && last {
                             return Err(e(
                                 "the turn's last call must end it (no tool calls, steering or retry)",
@@ -540,6 +601,14 @@ impl Script {
             .skip(first)
             .zip(steps)
             .map(|((c, call), step)| (c, call, step))
+    }
+
+    /// The model calls of action `action` (none unless it is a prompt).
+    pub fn prompt_calls(&self, action: usize) -> &[ModelCall] {
+        match self.actions.get(action) {
+            Some(Action::Prompt { calls, .. }) => calls,
+            _ => &[],
+        }
     }
 
     /// Every model call of the script, in order, with the index of its action.
@@ -683,6 +752,75 @@ mod tests {
         };
         let e = alone.validate(Profile::V2026_07).unwrap_err();
         assert!(e.message.contains("turn of its own"), "{e}");
+    }
+
+    #[test]
+    fn steering_in_a_retried_call_waits_for_the_call_that_settles_the_step() {
+        let mut failed = text_call("a", FinishReason::Stop);
+        failed.chunks.pop();
+        failed.throw = Some(LlmFailure {
+            message: "boom".into(),
+            code: "E".into(),
+            extra: Default::default(),
+        });
+        failed.retry = true;
+        failed.steer = vec![SteerAt {
+            after: 0,
+            text: "s".into(),
+        }];
+        let retry = text_call("b", FinishReason::Stop);
+        let calls = vec![
+            failed.clone(),
+            retry.clone(),
+            text_call("c", FinishReason::Stop),
+        ];
+        assert_eq!(settling_call(&calls, 0), 1);
+        assert!(continues_at(&calls, 1), "the steer goes on to step 2");
+        assert!(!retry.continues(), "the retry alone would end the turn");
+        let texts: Vec<&str> = pending_steers(&calls, 1)
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect();
+        assert_eq!(texts, ["s"]);
+        let script = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: calls.clone(),
+            }],
+        };
+        assert_eq!(script.validate(Profile::V2026_08), Ok(()));
+        assert_eq!(script.plan(Profile::V2026_08)[0].steps_of_calls, [1, 1, 2]);
+        // Without the steered step's call the turn cannot end where the script ends it.
+        let short = Script {
+            actions: vec![Action::Prompt {
+                text: "p".into(),
+                calls: calls[..2].to_vec(),
+            }],
+        };
+        let e = short.validate(Profile::V2026_08).unwrap_err();
+        assert_eq!((e.action, e.call), (0, Some(1)));
+        assert!(
+            e.message.contains("failed attempt this call retries"),
+            "{e}"
+        );
+        // A retry that fails too leaves the steer over: a next prompt must claim it.
+        let mut failed_again = failed.clone();
+        failed_again.retry = false;
+        failed_again.steer.clear();
+        let leftover = |next: bool| Script {
+            actions: std::iter::once(Action::Prompt {
+                text: "p".into(),
+                calls: vec![failed.clone(), failed_again.clone()],
+            })
+            .chain(next.then(|| Action::Prompt {
+                text: "q".into(),
+                calls: vec![text_call("d", FinishReason::Stop)],
+            }))
+            .collect(),
+        };
+        assert_eq!(leftover(true).validate(Profile::V2026_08), Ok(()));
+        let e = leftover(false).validate(Profile::V2026_08).unwrap_err();
+        assert!(e.message.contains("next prompt"), "{e}");
     }
 
     #[test]
