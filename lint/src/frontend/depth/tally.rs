@@ -87,6 +87,11 @@ impl Tally {
         self.note(at);
     }
 
+    /// Whether the current level has ghost brackets open ([`Tally::ghosts`]).
+    pub(super) fn ghosted(&self) -> bool {
+        self.levels.last().is_some_and(|l| l.ghosts > 0)
+    }
+
     /// A closing bracket that closes a ghost bracket of the current level, if it has one.
     pub(super) fn close_ghost(&mut self) -> bool {
         let top = self.top();
