@@ -171,9 +171,10 @@ const CONTINUING_WORDS: &[&[u8]] = &[
     b"while",
 ];
 
-/// Words read as operands that cannot end an expression: TypeScript's type operators and
-/// the keywords of a header still to come (`keyof\nkeyof\n…` nests; `function\nf() {}` is
-/// one declaration).
+/// Words read as operands that cannot end an expression: TypeScript's type operators, the
+/// keywords of a header still to come (`keyof\nkeyof\n…` nests; `function\nf() {}` is one
+/// declaration), and modifiers a lenient parser may join across a line break (`async\na =>`,
+/// `abstract\nnew () => T`): counting on is the safe side.
 const OPEN_WORDS: &[&[u8]] = &[
     b"as",
     b"satisfies",
@@ -186,6 +187,8 @@ const OPEN_WORDS: &[&[u8]] = &[
     b"implements",
     b"function",
     b"class",
+    b"async",
+    b"abstract",
 ];
 
 /// The estimate over `src` (see [`super::estimate`]).
@@ -835,6 +838,8 @@ mod tests {
             "x = /ab+c/.test(s)",
             "x = a ? b : c",
             "x = 'a'",
+            "let a = b < c",
+            "let a: Map<string, number[]> = new Map()",
             "a: string // a member of a type",
             "#a = 1 /* a class field,\n over lines */",
         ] {
@@ -871,6 +876,9 @@ mod tests {
             ("x = ", "new\n"),
             ("x = ", "await\n"),
             ("x = ", "!\n"),
+            ("x = ", "async\na =>\n"),
+            ("type T = ", "abstract\nnew () =>\n"),
+            ("", "a:\n"),
             ("", "if (a)\n"),
             ("if (a) b", "\nelse if (a) b"),
             ("", "do\n"),
