@@ -12,6 +12,11 @@
 //! the brackets inside what is read as a regular expression count at their peak, and those it
 //! leaves open when it is no regular expression a parser would accept stay counted until the
 //! statement or the enclosing bracket ends (see [`Scanner::regex`]).
+//!
+//! Code without semicolons (upstream's style) ends its statements at line breaks: a line break
+//! after a token that can end an expression, before one that cannot continue it, ends the
+//! statement's estimate as a `;` does (see [`Scanner::asi`]); one before an operator, `.`, `(`,
+//! `[` or a template continues it, so an expression spread over lines counts every level.
 
 use super::Nesting;
 use super::tally::Tally;
