@@ -347,6 +347,11 @@ pub const SCRIPT: &[Shape] = &[
         name: "lines-else-ifs.ts",
         make: |n| format!("{TS_SUB}if (a) b{}\n", "\nelse if (a) b".repeat(n)),
     },
+    // A `;` before `else` does not end the `if`: the chain nests.
+    Shape {
+        name: "semicolon-else-ifs.ts",
+        make: |n| format!("{TS_SUB}if (a) b;{}\n", " else if (a) b;".repeat(n)),
+    },
 ];
 
 /// Flat code of one statement a line and no semicolons (the style upstream's eslint

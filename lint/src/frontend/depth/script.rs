@@ -19,7 +19,7 @@
 //! `[` or a template continues it, so an expression spread over lines counts every level.
 
 use super::Nesting;
-use super::tally::Tally;
+use super::tally::{Ended, Tally};
 
 /// Words after which an expression starts (a `/` begins a regular expression, `<` a JSX
 /// element, `{` an object literal).
@@ -106,6 +106,8 @@ struct Scanner<'a> {
     restricted: bool,
     /// A line break since the last token (in white space or a comment).
     newline: bool,
+    /// What the last token, a `;`, ended: an `else` after it resumes the statement.
+    ended: Option<Ended>,
 }
 
 /// A `class` or `function` header, from its keyword to its body's `{`.
@@ -216,6 +218,7 @@ pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
         ends: false,
         restricted: false,
         newline: false,
+        ended: None,
     };
     while s.i < s.b.len() {
         match s.frames.last() {
@@ -474,6 +477,13 @@ impl Scanner<'_> {
         let c = self.b[self.i];
         let next = self.at(self.i + 1);
         let blank = c.is_ascii_whitespace() || (c == b'/' && matches!(next, Some(b'/' | b'*')));
+        if !blank
+            && let Some(ended) = self.ended.take()
+            && word_at(self.b, self.i) == b"else"
+        {
+            // `if (a) b; else if (c) d; else …` is one statement, nested once per `else if`.
+            self.tally.resume(ended);
+        }
         if !blank && std::mem::take(&mut self.newline) {
             self.asi(c, next);
         }
@@ -602,7 +612,7 @@ impl Scanner<'_> {
                 self.operator();
             }
             b';' => {
-                self.tally.semicolon();
+                self.ended = Some(self.tally.end_statement());
                 let depth = self.frames.len();
                 while self.headers.last().is_some_and(|h| h.depth >= depth) {
                     self.headers.pop();
@@ -886,6 +896,9 @@ mod tests {
             ("", "a:\n"),
             ("", "if (a)\n"),
             ("if (a) b", "\nelse if (a) b"),
+            ("if (a) b", "; else if (a) b"),
+            ("", "if (a) b;\nelse "),
+            ("", "if (a) { b }\nelse "),
             ("", "do\n"),
         ] {
             let text = format!("{head}{}\n0\n", repeated.repeat(n));
