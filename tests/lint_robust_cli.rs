@@ -196,3 +196,27 @@ fn deep_code_of_every_shape_is_one_error_through_lint_and_fix() {
         );
     }
 }
+
+/// Flat code without semicolons, 100,000 lines of each shape, is parsed and linted through the
+/// binary like any file (issue 19: it was refused as nested too deeply): one ML001 per file,
+/// no ML009.
+#[test]
+fn flat_code_without_semicolons_is_linted_through_the_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    for shape in shapes::FLAT {
+        write(d, shape.name, &(shape.make)(100_000));
+    }
+    let o = lint_in(d, &["--no-config", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    for shape in shapes::FLAT {
+        let rules: Vec<&str> = findings
+            .iter()
+            .filter(|f| f["path"] == shape.name)
+            .filter_map(|f| f["rule"].as_str())
+            .collect();
+        assert_eq!(rules, ["ML001"], "{}", shape.name);
+    }
+}

@@ -28,6 +28,9 @@ const PREFIXES: &[(&str, &str)] = &[
     ("input.ts", "const x = `${ {} }` / "),
     ("input.tsx", "const x = <a b={function () {}}>{}</a> / "),
     ("input.ts", "if (a) {} / "),
+    // Statements ended by line breaks, not `;`: a link with a line break in it must not end
+    // the chain's count unless the parser would end the statement there too.
+    ("input.ts", "let y = a\nfoo(y)\nconst x = "),
 ];
 
 fuzz_target!(|data: &[u8]| {

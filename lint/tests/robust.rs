@@ -10,7 +10,7 @@ use std::path::Path;
 mod shapes;
 
 use mirrorless_lint::frontend::depth::{MAX_DEPTH, Syntax, estimate};
-use shapes::{MARKDOWN, RS_SUB, RUST, SCRIPT, Shape, TS_SUB};
+use shapes::{FLAT, MARKDOWN, RS_SUB, RUST, SCRIPT, Shape, TS_SUB};
 
 fn lint_dir(dir: &Path) -> Report {
     lint(&Options {
@@ -312,6 +312,25 @@ fn every_shape_of_deep_code_over_the_limit_is_one_error() {
         );
     }
     assert_eq!(rules_of(&report, "ok.ts"), ["ML001"]);
+}
+
+/// Flat code without semicolons is flat (issue 19): a line break that ends a statement ends
+/// its estimate as a `;` does, so 100 000 such lines parse and are linted like any file.
+#[test]
+fn flat_code_without_semicolons_is_parsed_however_long() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = 100_000;
+    for shape in FLAT {
+        let text = (shape.make)(lines);
+        let depth = readings(shape, lines).1;
+        assert!(depth < 100, "{}: estimated {depth} levels", shape.name);
+        std::fs::write(dir.path().join(shape.name), text).unwrap();
+    }
+    let report = lint_dir(dir.path());
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    for shape in FLAT {
+        assert_eq!(rules_of(&report, shape.name), ["ML001"], "{}", shape.name);
+    }
 }
 
 /// Markdown nests without our bound (pulldown-cmark keeps its own stack): deep block quotes,

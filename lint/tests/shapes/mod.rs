@@ -305,7 +305,129 @@ pub const SCRIPT: &[Shape] = &[
         name: "class-division-chain.ts",
         make: |n| ts(wrap("(class {} / ", "0", ")", n)),
     },
+    // Chains spread over lines without semicolons: the line break does not end the
+    // statement (the next line continues the expression), so every level still counts.
+    Shape {
+        name: "lines-plus.ts",
+        make: |n| ts(format!("a{}", "\n+ a".repeat(n))),
+    },
+    Shape {
+        name: "lines-trailing-plus.ts",
+        make: |n| ts(format!("{}a", "a +\n".repeat(n))),
+    },
+    Shape {
+        name: "lines-dots.ts",
+        make: |n| ts(format!("a{}", "\n.b".repeat(n))),
+    },
+    Shape {
+        name: "lines-optional.ts",
+        make: |n| ts(format!("a{}", "\n?.b".repeat(n))),
+    },
+    Shape {
+        name: "lines-calls.ts",
+        make: |n| ts(format!("f{}", "\n(1)".repeat(n))),
+    },
+    Shape {
+        name: "lines-index.js",
+        make: |n| ts(format!("f{}", "\n[1]".repeat(n))),
+    },
+    Shape {
+        name: "lines-tagged.ts",
+        make: |n| ts(format!("f{}", "\n`a`".repeat(n))),
+    },
+    Shape {
+        name: "lines-ternaries.ts",
+        make: |n| ts(format!("a{}", "\n? b\n: a".repeat(n))),
+    },
+    Shape {
+        name: "lines-ifs.ts",
+        make: |n| format!("{TS_SUB}{}b\n", "if (a)\n".repeat(n)),
+    },
+    Shape {
+        name: "lines-else-ifs.ts",
+        make: |n| format!("{TS_SUB}if (a) b{}\n", "\nelse if (a) b".repeat(n)),
+    },
+    // A `;` before `else` does not end the `if`: the chain nests.
+    Shape {
+        name: "semicolon-else-ifs.ts",
+        make: |n| format!("{TS_SUB}if (a) b;{}\n", " else if (a) b;".repeat(n)),
+    },
 ];
+
+/// Flat code of one statement a line and no semicolons (the style upstream's eslint
+/// enforces): `n` lines of it and a subscription, parsed whatever `n` (issue 19).
+pub const FLAT: &[Shape] = &[
+    Shape {
+        name: "assign.ts",
+        make: |n| flat("a = b", n),
+    },
+    Shape {
+        name: "call.ts",
+        make: |n| flat("foo(x)", n),
+    },
+    Shape {
+        name: "const.ts",
+        make: |n| flat("const x = 1", n),
+    },
+    Shape {
+        name: "increment.js",
+        make: |n| flat("x++", n),
+    },
+    Shape {
+        name: "members.ts",
+        make: |n| flat("this.a.b = c.d", n),
+    },
+    Shape {
+        name: "arrow.ts",
+        make: |n| flat("const f = (a) => a + 1", n),
+    },
+    Shape {
+        name: "object.ts",
+        make: |n| flat("x = { a: 1, b: [1, 2] }", n),
+    },
+    Shape {
+        name: "template.ts",
+        make: |n| flat("x = `a${b}c`", n),
+    },
+    Shape {
+        name: "division.ts",
+        make: |n| flat("x = a / b", n),
+    },
+    Shape {
+        name: "regex.js",
+        make: |n| flat("x = /ab+c/.test(s)", n),
+    },
+    Shape {
+        name: "ternary.ts",
+        make: |n| flat("x = a ? b : c", n),
+    },
+    Shape {
+        name: "return.ts",
+        make: |n| flat("function f() { return a / b }", n),
+    },
+    Shape {
+        name: "generic.ts",
+        make: |n| flat("let m: Map<string, number[]> = new Map()", n),
+    },
+    Shape {
+        name: "fields.ts",
+        make: |n| {
+            format!(
+                "class C {{\n{}}}\n{TS_SUB}",
+                "  a: string = 'b'\n".repeat(n)
+            )
+        },
+    },
+];
+
+/// `n` lines of `line`, then the subscription, none ended by `;`.
+fn flat(line: &str, n: usize) -> String {
+    format!(
+        "{}{}",
+        format!("{line}\n").repeat(n),
+        TS_SUB.replace(';', "")
+    )
+}
 
 /// Markdown: block quotes and lists nest in pulldown-cmark's tree, and code fenced inside them
 /// goes to the code front ends.

@@ -62,7 +62,10 @@ pub enum Syntax {
 /// template literals and JSX), so a bracket, `,` or `;` inside a string or comment never
 /// counts. Each bracket group is one level; within a level every token since the last `,` or
 /// `;` is one more (operator, method and `else if` chains and prefix operators nest in the
-/// tree without brackets). A separator ends only what cannot span it: a `<` not yet closed by
+/// tree without brackets). In TypeScript a line break that ends a statement (automatic
+/// semicolon insertion: the token before can end an expression, the one after cannot continue
+/// it) is a `;`, so code without semicolons is as flat as with them. A separator ends only
+/// what cannot span it: a `<` not yet closed by
 /// a `>` (generic arguments, JSX) and a closure's `|` (Rust) are kept until the level's next
 /// `;` or its closing bracket, so `A<x, A<x, …>>` and `|a, b| |a, b| …` count every level.
 pub fn estimate(src: &str, syntax: Syntax) -> Nesting {

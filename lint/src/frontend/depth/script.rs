@@ -12,9 +12,14 @@
 //! the brackets inside what is read as a regular expression count at their peak, and those it
 //! leaves open when it is no regular expression a parser would accept stay counted until the
 //! statement or the enclosing bracket ends (see [`Scanner::regex`]).
+//!
+//! Code without semicolons (upstream's style) ends its statements at line breaks: a line break
+//! after a token that can end an expression, before one that cannot continue it, ends the
+//! statement's estimate as a `;` does (see [`Scanner::asi`]); one before an operator, `.`, `(`,
+//! `[` or a template continues it, so an expression spread over lines counts every level.
 
 use super::Nesting;
-use super::tally::Tally;
+use super::tally::{Ended, Tally};
 
 /// Words after which an expression starts (a `/` begins a regular expression, `<` a JSX
 /// element, `{` an object literal).
@@ -94,6 +99,15 @@ struct Scanner<'a> {
     headers: Vec<Header>,
     /// The frame depth of a `case` whose `:` is still to come.
     case_at: Option<usize>,
+    /// The last token can end an expression (an identifier, a literal, `)`, `]`, `}`, a
+    /// postfix `++`): a line break after it may end the statement ([`Scanner::asi`]).
+    ends: bool,
+    /// The last token was `return`: a line break after it ends the statement, whatever follows.
+    restricted: bool,
+    /// A line break since the last token (in white space or a comment).
+    newline: bool,
+    /// What the last token, a `;`, ended: an `else` after it resumes the statement.
+    ended: Option<Ended>,
 }
 
 /// A `class` or `function` header, from its keyword to its body's `{`.
@@ -145,6 +159,45 @@ const STATEMENT_WORDS: &[&str] = &[
     "debugger",
 ];
 
+/// Words that, after a token that can end an expression, may still continue it (or the
+/// statement) on the next line: a line break before one of them never ends the statement.
+/// (`as` and `satisfies` may not follow a line break in TypeScript; counting on is the safe
+/// side.)
+const CONTINUING_WORDS: &[&[u8]] = &[
+    b"in",
+    b"instanceof",
+    b"of",
+    b"as",
+    b"satisfies",
+    b"extends",
+    b"implements",
+    b"is",
+    b"else",
+    b"catch",
+    b"finally",
+    b"while",
+];
+
+/// Words read as operands that cannot end an expression: TypeScript's type operators, the
+/// keywords of a header still to come (`keyof\nkeyof\n…` nests; `function\nf() {}` is one
+/// declaration), and modifiers a lenient parser may join across a line break (`async\na =>`,
+/// `abstract\nnew () => T`): counting on is the safe side.
+const OPEN_WORDS: &[&[u8]] = &[
+    b"as",
+    b"satisfies",
+    b"keyof",
+    b"readonly",
+    b"infer",
+    b"unique",
+    b"is",
+    b"asserts",
+    b"implements",
+    b"function",
+    b"class",
+    b"async",
+    b"abstract",
+];
+
 /// The estimate over `src` (see [`super::estimate`]).
 pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
     let mut s = Scanner {
@@ -162,6 +215,10 @@ pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
         dot: false,
         headers: Vec::new(),
         case_at: None,
+        ends: false,
+        restricted: false,
+        newline: false,
+        ended: None,
     };
     while s.i < s.b.len() {
         match s.frames.last() {
@@ -178,12 +235,23 @@ fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
 }
 
+/// The word that starts at `i` (empty if none does).
+fn word_at(b: &[u8], i: usize) -> &[u8] {
+    let end = b[i..]
+        .iter()
+        .position(|&c| !is_word(c))
+        .map_or(b.len(), |n| i + n);
+    &b[i..end]
+}
+
 impl Scanner<'_> {
     fn at(&self, i: usize) -> Option<u8> {
         self.b.get(i).copied()
     }
 
     fn operand(&mut self) {
+        self.ends = true;
+        self.restricted = false;
         self.expr_start = false;
         self.stmt_start = false;
         self.keyword_paren = false;
@@ -193,6 +261,8 @@ impl Scanner<'_> {
     }
 
     fn operator(&mut self) {
+        self.ends = false;
+        self.restricted = false;
         self.expr_start = true;
         self.stmt_start = false;
         self.keyword_paren = false;
@@ -344,6 +414,7 @@ impl Scanner<'_> {
             self.modifier = true;
         } else if prefix {
             self.operator();
+            self.restricted = word == b"return";
             self.keyword_paren = matches!(word, b"if" | b"while" | b"for" | b"with");
             self.stmt_start = matches!(word, b"else" | b"do" | b"try" | b"finally");
             if word == b"case" {
@@ -352,6 +423,38 @@ impl Scanner<'_> {
         } else {
             self.operand();
             self.modifier = declaration && MODIFIERS.contains(&word);
+            self.ends = !OPEN_WORDS.contains(&word);
+        }
+    }
+
+    /// A line break before the token at `c`: under automatic semicolon insertion (ECMAScript
+    /// 12.10) it ends the statement, as a `;` would, when the token before can end an
+    /// expression and this one cannot continue it: an identifier or keyword (but those of
+    /// [`CONTINUING_WORDS`]), a number, a string, a private name, or `++`/`--` (a restricted
+    /// production: `a\n++b` is `a; ++b`) — or whatever follows `return`. Every token that may
+    /// continue an expression across the break (an operator, `.`, `?.`, `(`, `[`, a template,
+    /// `<`, `/`) keeps the statement going, so `a\n+ a\n+ …` and `f\n(1)\n(2)…` count every
+    /// level. Only in a block, a brace or at the top level (never inside `(…)` or `[…]`), and
+    /// never while brackets of a misread regular expression are open (they stay counted).
+    fn asi(&mut self, c: u8, next: Option<u8>) {
+        if !matches!(self.frames.last(), None | Some(Frame::Brace { .. })) || self.tally.ghosted() {
+            return;
+        }
+        let starts = match c {
+            b'0'..=b'9' | b'\'' | b'"' => true,
+            b'+' | b'-' => next == Some(c),
+            b'#' => next.is_some_and(is_word),
+            c if is_word(c) => !CONTINUING_WORDS.contains(&word_at(self.b, self.i)),
+            _ => false,
+        };
+        if self.restricted || (self.ends && starts) {
+            self.tally.semicolon();
+            let depth = self.frames.len();
+            while self.headers.last().is_some_and(|h| h.depth >= depth) {
+                self.headers.pop();
+            }
+            self.operator();
+            self.stmt_start = true;
         }
     }
 
@@ -374,20 +477,38 @@ impl Scanner<'_> {
         let c = self.b[self.i];
         let next = self.at(self.i + 1);
         let blank = c.is_ascii_whitespace() || (c == b'/' && matches!(next, Some(b'/' | b'*')));
+        if !blank
+            && let Some(ended) = self.ended.take()
+            && word_at(self.b, self.i) == b"else"
+        {
+            // `if (a) b; else if (c) d; else …` is one statement, nested once per `else if`.
+            self.tally.resume(ended);
+        }
+        if !blank && std::mem::take(&mut self.newline) {
+            self.asi(c, next);
+        }
         if !blank && std::mem::take(&mut self.after_block) && is_word(c) {
-            let end = self.b[self.i..]
-                .iter()
-                .position(|&b| !is_word(b))
-                .map_or(self.b.len(), |n| self.i + n);
-            let word = &self.b[self.i..end];
+            let word = word_at(self.b, self.i);
             if STATEMENT_WORDS.iter().any(|w| w.as_bytes() == word) {
                 self.tally.semicolon();
             }
         }
         match c {
-            c if c.is_ascii_whitespace() => self.i += 1,
-            b'/' if next == Some(b'/') => self.skip_past(self.i + 2, b"\n"),
-            b'/' if next == Some(b'*') => self.skip_past(self.i + 2, b"*/"),
+            c if c.is_ascii_whitespace() => {
+                self.newline |= matches!(c, b'\n' | b'\r');
+                self.i += 1;
+            }
+            b'/' if next == Some(b'/') => {
+                self.skip_past(self.i + 2, b"\n");
+                self.newline = true;
+            }
+            b'/' if next == Some(b'*') => {
+                let from = self.i + 2;
+                self.skip_past(from, b"*/");
+                // A comment with a line break in it is a line break (ECMAScript 12.4).
+                let text = &self.b[from.min(self.i)..self.i];
+                self.newline |= text.iter().any(|&b| matches!(b, b'\n' | b'\r'));
+            }
             b'/' if self.expr_start => self.regex(),
             b'\'' | b'"' => self.string(c),
             b'`' => {
@@ -450,6 +571,8 @@ impl Scanner<'_> {
                 self.i += 1;
                 self.operand();
                 if keyword {
+                    // `if (a)\nif (b)\n…` nests: the statement goes on after the line break.
+                    self.ends = false;
                     self.expr_start = true;
                     self.stmt_start = true;
                 }
@@ -489,7 +612,7 @@ impl Scanner<'_> {
                 self.operator();
             }
             b';' => {
-                self.tally.semicolon();
+                self.ended = Some(self.tally.end_statement());
                 let depth = self.frames.len();
                 while self.headers.last().is_some_and(|h| h.depth >= depth) {
                     self.headers.pop();
@@ -549,6 +672,8 @@ impl Scanner<'_> {
                 // Postfix after an operand (`a++ / b` divides), prefix otherwise.
                 if self.expr_start {
                     self.operator();
+                } else {
+                    self.ends = true;
                 }
             }
             c if is_word(c) => self.word(),
@@ -709,6 +834,79 @@ mod tests {
             )) < 20
         );
         assert!(depth(&"x = [...function () {}(), a.class, b.function];\n".repeat(10_000)) < 20);
+    }
+
+    #[test]
+    fn a_line_break_that_ends_a_statement_ends_its_estimate() {
+        // Semicolon-free code (automatic semicolon insertion) is as flat as with `;`.
+        for line in [
+            "a = b",
+            "foo(x)",
+            "const x = 1",
+            "x++",
+            "x--",
+            "this.a.b = c.d",
+            "const f = (a) => a + 1",
+            "x = { a: 1, b: [1, 2] }",
+            "x = `a${b}c`",
+            "x = a / b",
+            "x = /ab+c/.test(s)",
+            "x = a ? b : c",
+            "x = 'a'",
+            "let a = b < c",
+            "let a: Map<string, number[]> = new Map()",
+            "a: string // a member of a type",
+            "#a = 1 /* a class field,\n over lines */",
+        ] {
+            let text = format!("{line}\n").repeat(10_000);
+            assert!(depth(&text) < 20, "{line}: {}", depth(&text));
+            let block = format!("function f() {{\n{text}}}\nclass C {{\n{text}}}");
+            assert!(depth(&block) < 20, "{line} in a block: {}", depth(&block));
+        }
+        // `return` and a line break end the statement whatever comes next.
+        assert!(depth(&"function f() {\n  return\n  (a)\n}\n".repeat(10_000)) < 20);
+        assert!(depth(&"x = a\n++b\n".repeat(10_000)) < 20);
+    }
+
+    #[test]
+    fn a_line_break_inside_an_expression_still_counts() {
+        let n = 500;
+        // The next line continues the expression: an operator, `.`, `?.`, a call, an index,
+        // a tagged template, an infix keyword.
+        for (head, repeated) in [
+            ("x = a", "\n+ a"),
+            ("x = a", " +\na"),
+            ("x = a", "\n.b"),
+            ("x = a", "\n?.b"),
+            ("x = f", "\n(1)"),
+            ("x = f", "\n[1]"),
+            ("x = f", "\n`a`"),
+            ("x = a", "\n? b\n: a"),
+            ("x = a", "\nas B"),
+            ("x = a", "\nin b"),
+            ("x = a", "\ninstanceof B"),
+            ("type T = A", "\nextends B ? C : A"),
+            ("type T = ", "keyof\n"),
+            ("x = ", "typeof\n"),
+            ("x = ", "new\n"),
+            ("x = ", "await\n"),
+            ("x = ", "!\n"),
+            ("x = ", "async\na =>\n"),
+            ("type T = ", "abstract\nnew () =>\n"),
+            ("", "a:\n"),
+            ("", "if (a)\n"),
+            ("if (a) b", "\nelse if (a) b"),
+            ("if (a) b", "; else if (a) b"),
+            ("", "if (a) b;\nelse "),
+            ("", "if (a) { b }\nelse "),
+            ("", "do\n"),
+        ] {
+            let text = format!("{head}{}\n0\n", repeated.repeat(n));
+            assert!(depth(&text) > n, "{head}{repeated:?}: {}", depth(&text));
+        }
+        // Inside parentheses and brackets a line break ends nothing.
+        assert!(depth(&format!("x = ({}0)", "a\nb\n".repeat(n))) > n);
+        assert!(depth(&format!("x = [{}0]", "a\n'b'\n".repeat(n))) > n);
     }
 
     #[test]

@@ -17,6 +17,10 @@ struct Level {
     ghosts: usize,
 }
 
+/// What a `;` ended ([`Tally::end_statement`]).
+#[derive(Debug)]
+pub(super) struct Ended(Level);
+
 /// The running estimate over one file's tokens.
 #[derive(Debug)]
 pub(super) struct Tally {
@@ -87,6 +91,11 @@ impl Tally {
         self.note(at);
     }
 
+    /// Whether the current level has ghost brackets open ([`Tally::ghosts`]).
+    pub(super) fn ghosted(&self) -> bool {
+        self.levels.last().is_some_and(|l| l.ghosts > 0)
+    }
+
     /// A closing bracket that closes a ghost bracket of the current level, if it has one.
     pub(super) fn close_ghost(&mut self) -> bool {
         let top = self.top();
@@ -125,8 +134,22 @@ impl Tally {
 
     /// A `;`: everything since the last `;` ends.
     pub(super) fn semicolon(&mut self) {
+        self.end_statement();
+    }
+
+    /// A `;` that may not end the statement (an `else` may follow): what it ended, for
+    /// [`Tally::resume`].
+    pub(super) fn end_statement(&mut self) -> Ended {
         let top = std::mem::take(self.top());
         self.total -= top.pieces + top.angles + top.kept;
+        Ended(top)
+    }
+
+    /// The statement a `;` ended goes on (`if (a) b; else …`: an `else if` chain nests): what
+    /// it ended counts again. Called before any token of the level since.
+    pub(super) fn resume(&mut self, Ended(level): Ended) {
+        self.total += level.pieces + level.angles + level.kept;
+        *self.top() = level;
     }
 
     /// An opening bracket: a new level.
