@@ -75,7 +75,8 @@ left, as for ML003's deletions.
   rewrite above would be a suggestion and that only collects what the event carried into an
   array the test reads after the run (`const chunks: StreamChunk[] = []`, then
   `ctx.on('agent/stream-chunk', (_a, _t, _s, chunk) => void chunks.push(chunk))`, then
-  `await run(…)`, then `expect(chunks)…`; a `const agent` declared before the run): what
+  `await run(…)`, then `expect(chunks)…`; a `const agent` declared before the run, made from
+  the listener's own receiver, `const agent = createAgent(ctx)` for `ctx.on`): what
   upstream's own tests did, read the durable log after the run. The array and the listener
   are deleted, and right before the first read after the run comes `const chunks:
   StreamChunk[] = agent.session.events.flatMap(e => e.type === 'assistant/chunk' ?
@@ -84,7 +85,8 @@ left, as for ML003's deletions.
   no other agent and nothing before the listener was registered: the listener heard every
   agent of its receiver from then on, the log holds the test agent's events from its start.
   A machine-applicable live rewrite is kept instead (it keeps the test exactly, and lets
-  `--fix` delete the loop's emit in the same run); an array read before the run ends gets the
+  `--fix` delete the loop's emit in the same run); an array read before the run ends, or a
+  listener on another context than the agent's (a forked test's `ctx2.on(…)`), gets the
   usual rewrite.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
   `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop

@@ -112,17 +112,29 @@ fn empty_array_decl<'s>(src: &'s str, stmt: &Statement<'_>, name: &str) -> Optio
 }
 
 /// `const NAME = …`: the name.
-fn const_name<'b>(stmt: &'b Statement<'_>) -> Option<&'b str> {
+/// `const NAME = INIT`: the name and the initializer's range.
+fn const_decl<'b>(stmt: &'b Statement<'_>) -> Option<(&'b str, Range<usize>)> {
     let Statement::VariableDeclaration(v) = stmt else {
         return None;
     };
     match (v.declarations.as_slice(), v.kind) {
-        ([d], VariableDeclarationKind::Const) => match &d.id {
-            BindingPattern::BindingIdentifier(id) => Some(id.name.as_str()),
+        ([d], VariableDeclarationKind::Const) => match (&d.id, &d.init) {
+            (BindingPattern::BindingIdentifier(id), Some(init)) => {
+                Some((id.name.as_str(), range(init.span())))
+            }
             _ => None,
         },
         _ => None,
     }
+}
+
+/// Whether `text` names the identifier `name` (as a whole word: `ctx` is not in `ctx2`).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(ident)
+            && !text[at + name.len()..].chars().next().is_some_and(ident)
+    })
 }
 
 /// Whether `stmt` awaits (outside the functions it declares): the run the test waits for.
@@ -147,7 +159,7 @@ fn awaits(stmt: &Statement<'_>) -> bool {
 /// array declared empty earlier in the same list; an awaiting statement (the run) comes
 /// between it and the statements that read the array, none of which awaits (so the array read
 /// once, before the first of them, holds what each read); `const agent` is declared before
-/// that first read; nothing but the push reads the array before.
+/// that first read, from the listener's receiver; nothing but the push reads the array before.
 pub(super) fn candidate(
     src: &str,
     refs: &References,
@@ -183,10 +195,17 @@ pub(super) fn candidate(
     if stmts[first..=last].iter().any(awaits) {
         return None;
     }
-    let agent = stmts[..first]
+    let (agent, init) = stmts[..first]
         .iter()
-        .filter_map(const_name)
-        .find(|n| *n == "agent")?;
+        .filter_map(const_decl)
+        .find(|(n, _)| *n == "agent")?;
+    // The log read is the agent's: the listener must be on the context the agent was made
+    // from (a forked test's `ctx2.on(…)` heard `forked`, not `agent`, made from `ctx`).
+    let recv = listeners::receiver(src, call)?;
+    let root = recv.split('.').next().unwrap_or(recv);
+    if !mentions(src.get(init)?, root) {
+        return None;
+    }
     let first_read = range(stmts[first].span());
     Some(LogRead {
         decl,
