@@ -7,28 +7,62 @@
 //! passed. The file proves the host's typing when it already reads a field of a durable
 //! event's `data` without a cast, in one of its own `session/event` listeners or in a callback
 //! over a session's log (`agent.session.events.filter(e => … e.data.reason …)`: the log holds
-//! the same events): the file type-checks, so that read does too.
+//! the same events, and so does a `const` copy of it, `const events = [...agent.session.events]`):
+//! the file type-checks, so that read does too.
 
 use super::emits::callee_name;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
+use std::collections::HashSet;
 
 /// Whether `program` holds a `session/event` listener, or a callback over a session's
 /// `events`, reading `event.data.field` (or destructuring `event.data`) without a cast.
 pub(super) fn data_typed_by_host(program: &Program<'_>) -> bool {
-    let mut v = Listeners { found: false };
+    let mut copies = LogCopies::default();
+    copies.visit_program(program);
+    let mut v = Listeners {
+        copies: copies.names,
+        found: false,
+    };
     v.visit_program(program);
     v.found
 }
 
 struct Listeners {
+    /// The `const` names bound to a session's log or a copy of it.
+    copies: HashSet<String>,
     found: bool,
+}
+
+/// The `const` names bound to a session's log or a copy of it (`const e = [...a.session.events]`,
+/// `Array.from(…)`, an array method chain on it), in source order so a copy of a copy counts.
+#[derive(Default)]
+struct LogCopies {
+    names: HashSet<String>,
+}
+
+impl<'a> Visit<'a> for LogCopies {
+    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+        if it.kind == VariableDeclarationKind::Const {
+            for d in &it.declarations {
+                if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&d.id, &d.init)
+                    && from_log(init, &self.names)
+                {
+                    self.names.insert(id.name.to_string());
+                }
+            }
+        }
+        walk::walk_variable_declaration(self, it);
+    }
 }
 
 /// The callback holding durable events and the name of its event parameter: a
 /// `session/event` listener's second parameter, or the first of a callback given to a method
 /// of a session's log (`X.events.filter(e => …)`).
-fn event_param<'b, 'a>(call: &'b CallExpression<'a>) -> Option<(&'b Argument<'a>, &'b str)> {
+fn event_param<'b, 'a>(
+    call: &'b CallExpression<'a>,
+    copies: &HashSet<String>,
+) -> Option<(&'b Argument<'a>, &'b str)> {
     let (callback, index) = match callee_name(&call.callee) {
         Some("on" | "once") if call.arguments.len() == 2 => {
             match call.arguments[0].as_expression()?.get_inner_expression() {
@@ -41,7 +75,7 @@ fn event_param<'b, 'a>(call: &'b CallExpression<'a>) -> Option<(&'b Argument<'a>
             let Expression::StaticMemberExpression(m) = call.callee.get_inner_expression() else {
                 return None;
             };
-            if !from_log(&m.object) {
+            if !from_log(&m.object, copies) {
                 return None;
             }
             (call.arguments.first()?, 0)
@@ -58,13 +92,27 @@ fn event_param<'b, 'a>(call: &'b CallExpression<'a>) -> Option<(&'b Argument<'a>
     }
 }
 
-/// Whether `e` is a session's log or an array method chain on it
-/// (`agent.session.events.filter(…)`).
-fn from_log(e: &Expression<'_>) -> bool {
+/// Whether `e` is a session's log, a copy of it (`[...log]`, `Array.from(log)`, a `const` of
+/// `copies`) or an array method chain on one (`agent.session.events.filter(…)`).
+fn from_log(e: &Expression<'_>, copies: &HashSet<String>) -> bool {
     match e.get_inner_expression() {
         Expression::StaticMemberExpression(m) => m.property.name == "events",
+        Expression::Identifier(id) => copies.contains(id.name.as_str()),
+        Expression::ArrayExpression(a) => match a.elements.as_slice() {
+            [ArrayExpressionElement::SpreadElement(s)] => from_log(&s.argument, copies),
+            _ => false,
+        },
         Expression::CallExpression(c) => match c.callee.get_inner_expression() {
-            Expression::StaticMemberExpression(m) => from_log(&m.object),
+            Expression::StaticMemberExpression(m)
+                if m.property.name == "from"
+                    && matches!(&m.object, Expression::Identifier(id) if id.name == "Array") =>
+            {
+                c.arguments
+                    .first()
+                    .and_then(Argument::as_expression)
+                    .is_some_and(|a| from_log(a, copies))
+            }
+            Expression::StaticMemberExpression(m) => from_log(&m.object, copies),
             _ => false,
         },
         _ => false,
@@ -76,7 +124,7 @@ impl<'a> Visit<'a> for Listeners {
         if self.found {
             return;
         }
-        if let Some((callback, event)) = event_param(it) {
+        if let Some((callback, event)) = event_param(it, &self.copies) {
             let mut reads = DataReads {
                 event,
                 found: false,
@@ -146,6 +194,26 @@ mod tests {
         ));
         assert!(typed(
             "agent.session.events.filter(e => e.type === 'user/message').flatMap(e => e.type === 'user/message' ? e.data.content : [])"
+        ));
+    }
+
+    #[test]
+    fn a_read_over_a_copy_of_the_log_proves_it_too() {
+        assert!(typed(
+            "const events = [...subject.session.events]\nconst saw = events.some(e => e.type === 'step/start' && e.data.turn === 1)"
+        ));
+        assert!(typed(
+            "const ok = [...agent.session.events].some(x => x.type === 'turn/end' && x.data.reason.kind === 'error')"
+        ));
+        assert!(typed(
+            "const all = Array.from(agent.session.events)\nconst ends = all.filter(e => e.type === 'turn/end')\nends.map(e => e.data.reason)"
+        ));
+        // A `let` may be rebound to anything; an array that merely holds the log is not it.
+        assert!(!typed(
+            "let events = [...agent.session.events]\nevents.some(e => e.data.turn)"
+        ));
+        assert!(!typed(
+            "const both = [...agent.session.events, ...other]\nboth.some(e => e.data.turn)"
         ));
     }
 
