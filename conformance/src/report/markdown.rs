@@ -4,7 +4,7 @@
 //! script (fenced JSON in a collapsed `<details>`) and the replay command. Within a byte limit
 //! (GitHub's 1 MiB), cut with a note saying what was left out.
 
-use super::md_text::{Doc, details, escape, fence, id_link};
+use super::md_text::{Doc, details, escape, fence, id_link, trusted};
 use crate::registry::requirement;
 use crate::suite::{Failure, ProfileReport, RequirementResult, RunReport, Status};
 use crate::vocab::Profile;
@@ -202,7 +202,7 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
                 "| {} | {}{anchor} | {cases} | {} |\n",
                 id_link(r.id, docs, "spec"),
                 status_text(r.status).0,
-                escape(title(r.id))
+                trusted(title(r.id))
             ),
         );
     }
@@ -219,7 +219,7 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
             format!(
                 "- ❌ FAIL {} — {} ([details](#{}))\n\n",
                 escape(f.requirement),
-                escape(title(f.requirement)),
+                trusted(title(f.requirement)),
                 anchor(p.profile, f.requirement)
             ),
         );
@@ -243,7 +243,7 @@ fn failure_section(profile: Profile, f: &Failure, docs: Option<&str>) -> String 
         out,
         "#### {word} {} — {} [{profile}]\n",
         escape(f.requirement),
-        escape(title(f.requirement))
+        trusted(title(f.requirement))
     );
     // An explicit anchor: the heading's own id depends on the renderer's slug rules.
     let _ = writeln!(out, "<a id=\"{}\"></a>\n", anchor(profile, f.requirement));

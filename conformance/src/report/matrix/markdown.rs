@@ -1,7 +1,7 @@
 //! The matrix in Markdown (GitHub tables), within a byte limit.
 
 use super::{Column, anchor, cell, counterexamples, pretty, replay_text, rows, title, verdict};
-use crate::report::md_text::{Doc, details, escape, fence, id_link};
+use crate::report::md_text::{Doc, details, escape, fence, id_link, trusted};
 use std::fmt::Write as _;
 
 /// Renders the matrix as Markdown of at most `limit` bytes; `errors` are the files that could
@@ -53,7 +53,7 @@ pub fn render_markdown(
         t.push('\n');
         doc.push("", t);
         for id in ids {
-            let mut row = format!("| {} {} |", id_link(&id, docs, "spec"), escape(title(&id)));
+            let mut row = format!("| {} {} |", id_link(&id, docs, "spec"), trusted(title(&id)));
             for (i, c) in columns.iter().enumerate() {
                 let x = cell(i, c, &profile, &id);
                 let mark = match x.class {
@@ -88,7 +88,7 @@ pub fn render_markdown(
                 anchor(i, profile, &f.requirement),
                 if warning { "⚠️ WARN" } else { "❌ FAIL" },
                 escape(&f.requirement),
-                escape(title(&f.requirement)),
+                trusted(title(&f.requirement)),
                 escape(profile),
                 escape(&c.label())
             );
