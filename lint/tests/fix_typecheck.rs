@@ -275,6 +275,7 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "subscribe_data_unknown.ts",
                 "subscribe_data_typed.ts",
                 "observe_log.spec.ts",
+                "subscribe_agent_compared.ts",
             ],
             "unknown" => &[
                 "subscribe_positional.ts",

@@ -2,7 +2,7 @@
 
 use super::super::listeners::{MergeTarget, Returns};
 use super::subscriptions::{Body, Params};
-use super::uses::Uses;
+use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast_visit::Visit;
@@ -15,8 +15,8 @@ pub(super) struct Merge<'x> {
     pub(super) uses: &'x Uses,
     pub(super) twin: &'x str,
     pub(super) quote: char,
-    /// `agent.session` ranges in the handler (they become the listener's session).
-    pub(super) session_refs: &'x [Range<usize>],
+    /// The handler's uses of the agent read as the listener's session.
+    pub(super) agent_refs: &'x [AgentRef],
     pub(super) needs_agent: bool,
     pub(super) receiver: &'x str,
 }
@@ -61,10 +61,10 @@ impl Fixer<'_, '_> {
         };
         let mut text = String::new();
         let mut at = code.start;
-        for r in m.session_refs {
-            text.push_str(&self.src[at..r.start]);
-            text.push_str(s);
-            at = r.end;
+        for r in m.agent_refs {
+            text.push_str(&self.src[at..r.range().start]);
+            text.push_str(&r.text(self.src, s));
+            at = r.range().end;
         }
         text.push_str(&self.src[at..code.end]);
         if matches!(body, Body::Expr(_)) {

@@ -3,7 +3,7 @@
 
 use super::emits::{callee_name, callee_object};
 use super::merge::Merge;
-use super::uses::Uses;
+use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
@@ -211,6 +211,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             return;
         }
         let machine = migrate::keeps_behaviour(plan.target, plan.needs_agent)
+            && !plan.compares_agent
             && self.fields_typed(&plan.params);
         if !machine && let Some(fix) = self.log_read(call, &on, &plan) {
             self.push(on.occurrence, fix);
@@ -239,6 +240,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let shown = plan.lookup.replace(&format!("{}.id", plan.session), "…");
         let mut message =
             migrate::subscription_message(plan.target, plan.needs_agent.then_some(shown.as_str()));
+        if plan.compares_agent {
+            message.push_str(&format!(
+                "; it compares agents by their sessions (`{} === other.session`), the same while no two agents share a session, which the file cannot show",
+                plan.session
+            ));
+        }
         if !types_shown {
             message.push_str(&format!(
                 "; it reads `{}.data` uncast, which type-checks only where the host types `data` by event type (not `unknown`): annotate the handler's parameters and the rewrite casts to them",
@@ -312,8 +319,18 @@ impl<'s, 'c> Fixer<'s, 'c> {
         if let Some(a) = &p.agent {
             taken.insert(a.clone());
         }
-        let agent_session_only = p.agent.as_ref().is_none_or(|a| uses.only_session(a));
-        let needs_agent = !agent_session_only;
+        // The handler keeps working on the session when it reads only `agent.session` or
+        // compares the agent with another (`subject === agent` → `session === agent.session`,
+        // as upstream's `140f818a42` wrote); otherwise the agent is looked up by session.
+        let agent_refs = match &p.agent {
+            Some(a) => uses.agent_refs(a),
+            None => Some(Vec::new()),
+        };
+        let needs_agent = agent_refs.is_none();
+        let agent_refs = agent_refs.unwrap_or_default();
+        let compares_agent = agent_refs
+            .iter()
+            .any(|r| matches!(r, AgentRef::SessionOf(_)));
         // The new body reads the session only where the handler used the agent (its
         // `agent.session`, or the agent lookup); otherwise the parameter is `_session`, which
         // `noUnusedParameters` accepts.
@@ -359,16 +376,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
             lead.push(format!("const {a} = {lookup}"));
             lead.push(format!("if (!{a}) return"));
         }
-        // `agent.session` → `session` (the event's session is the agent's).
-        let session_refs: Vec<Range<usize>> = match (&p.agent, agent_session_only) {
-            (Some(a), true) => uses
-                .refs
-                .iter()
-                .filter(|(n, _, s)| n == a && s.is_some())
-                .filter_map(|(_, _, s)| s.clone())
-                .collect(),
-            _ => Vec::new(),
-        };
         Some(Plan {
             params: p,
             target,
@@ -379,7 +386,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             lead,
             lookup,
             new_map,
-            session_refs,
+            agent_refs,
+            compares_agent,
         })
     }
 
@@ -401,7 +409,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 uses: &on.uses,
                 twin: plan.target.twin,
                 quote: plan.quote,
-                session_refs: &plan.session_refs,
+                agent_refs: &plan.agent_refs,
                 needs_agent: plan.needs_agent,
                 receiver: &on.receiver,
             },
@@ -486,7 +494,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         // `(agent, turn)` and a bare `agent` both become `(session, event)`; annotated
         // parameters give annotated ones, so the handler type-checks without contextual typing.
         let (session, event) = (&plan.session, &plan.event);
-        let session_used = plan.needs_agent || !plan.session_refs.is_empty();
+        let session_used = plan.needs_agent || !plan.agent_refs.is_empty();
         let session_param = match &plan.params.types.agent {
             Some(a) if session_used => format!("{session}: {a}['session']"),
             Some(_) => format!("{session}: unknown"),
@@ -530,18 +538,19 @@ impl<'s, 'c> Fixer<'s, 'c> {
                     lead.iter().map(|l| format!(" {l};")).collect::<String>()
                 };
                 edits.push(Edit::new(open, open, text));
-                for r in &plan.session_refs {
-                    edits.push(Edit::new(r.start, r.end, session.clone()));
+                for r in &plan.agent_refs {
+                    let at = r.range();
+                    edits.push(Edit::new(at.start, at.end, r.text(self.src, session)));
                 }
             }
             Body::Expr(e) => {
                 let er = range(e.span());
                 let mut expr = String::new();
                 let mut at = er.start;
-                for r in &plan.session_refs {
-                    expr.push_str(&self.src[at..r.start]);
-                    expr.push_str(session);
-                    at = r.end;
+                for r in &plan.agent_refs {
+                    expr.push_str(&self.src[at..r.range().start]);
+                    expr.push_str(&r.text(self.src, session));
+                    at = r.range().end;
                 }
                 expr.push_str(&self.src[at..er.end]);
                 let lead: String = lead.iter().map(|l| format!("{l}; ")).collect();
@@ -669,8 +678,11 @@ struct Plan<'c> {
     lookup: String,
     /// The agent map the fix declares, when the file keeps none.
     new_map: Option<NewAgentMap>,
-    /// The `agent.session` ranges in the handler (they become the session parameter).
-    session_refs: Vec<Range<usize>>,
+    /// The handler's uses of the agent, read as the session (`agent.session`, comparisons).
+    agent_refs: Vec<AgentRef>,
+    /// Whether the handler compares its agent with another, which the rewrite does by
+    /// session: an agent's session is its own, which the file cannot show.
+    compares_agent: bool,
 }
 
 pub(super) enum Body<'b, 'a> {

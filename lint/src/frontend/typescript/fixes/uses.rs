@@ -3,6 +3,7 @@
 
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
+use oxc_span::GetSpan;
 use std::collections::HashSet;
 use std::ops::Range;
 
@@ -13,16 +14,109 @@ use super::range;
 pub(super) struct Uses {
     /// Every identifier referenced or bound (for fresh names).
     pub(super) names: HashSet<String>,
-    /// References by name: their spans, and whether each is `NAME.session`.
-    pub(super) refs: Vec<(String, Range<usize>, Option<Range<usize>>)>,
+    /// References by name: their spans, and what each reference is part of.
+    pub(super) refs: Vec<(String, Range<usize>, Role)>,
     pub(super) this: bool,
+}
+
+/// What a reference to a name is part of, as far as a rewrite that replaces an agent by its
+/// session cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// Anything else.
+    Plain,
+    /// `NAME.session`, whose range this is.
+    Session(Range<usize>),
+    /// One side of `NAME === OTHER` (or `!==`, `==`, `!=`), `OTHER` an identifier or a member
+    /// chain, whose range this is.
+    Compared(Range<usize>),
+}
+
+/// How a rewrite that reads the session instead of the agent spells one use of the agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum AgentRef {
+    /// `agent.session`, or the agent compared with another: the listener's session.
+    AsSession(Range<usize>),
+    /// The other side of a comparison with the agent: `OTHER.session`.
+    SessionOf(Range<usize>),
+}
+
+impl AgentRef {
+    pub(super) fn range(&self) -> &Range<usize> {
+        match self {
+            AgentRef::AsSession(r) | AgentRef::SessionOf(r) => r,
+        }
+    }
+
+    /// The text that replaces [`AgentRef::range`] in `src`, `session` the listener's session.
+    pub(super) fn text(&self, src: &str, session: &str) -> String {
+        match self {
+            AgentRef::AsSession(_) => session.to_owned(),
+            AgentRef::SessionOf(r) => format!("{}.session", &src[r.clone()]),
+        }
+    }
+}
+
+/// An operand that names an agent the way `agent` or `this.agent` does: an identifier (not
+/// `undefined`) or a chain of plain member reads that does not end in `.session`.
+fn names_a_value(e: &Expression<'_>) -> bool {
+    match e {
+        Expression::Identifier(id) => !matches!(id.name.as_str(), "undefined" | "NaN"),
+        Expression::StaticMemberExpression(m) => {
+            !m.optional
+                && m.property.name.as_str() != "session"
+                && matches!(
+                    &m.object,
+                    Expression::Identifier(_)
+                        | Expression::ThisExpression(_)
+                        | Expression::StaticMemberExpression(_)
+                )
+                && (!matches!(&m.object, Expression::StaticMemberExpression(_))
+                    || names_a_value(&m.object))
+        }
+        _ => false,
+    }
 }
 
 impl<'a> Visit<'a> for Uses {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.names.insert(it.name.as_str().to_owned());
         self.refs
-            .push((it.name.as_str().to_owned(), range(it.span), None));
+            .push((it.name.as_str().to_owned(), range(it.span), Role::Plain));
+    }
+
+    fn visit_binary_expression(&mut self, it: &BinaryExpression<'a>) {
+        if it.operator.is_equality() {
+            let sides = [(&it.left, &it.right), (&it.right, &it.left)];
+            let compared: Vec<_> = sides
+                .iter()
+                .filter_map(|(one, other)| match one {
+                    Expression::Identifier(id) if names_a_value(other) && names_a_value(one) => {
+                        Some((id, range(other.span())))
+                    }
+                    _ => None,
+                })
+                .collect();
+            let same = matches!((&it.left, &it.right), (Expression::Identifier(a), Expression::Identifier(b)) if a.name == b.name);
+            if !compared.is_empty() && !same {
+                for (id, other) in &compared {
+                    self.names.insert(id.name.as_str().to_owned());
+                    self.refs.push((
+                        id.name.as_str().to_owned(),
+                        range(id.span),
+                        Role::Compared(other.clone()),
+                    ));
+                }
+                // The sides no identifier stands for alone are walked as usual.
+                for side in [&it.left, &it.right] {
+                    if !matches!(side, Expression::Identifier(_)) {
+                        self.visit_expression(side);
+                    }
+                }
+                return;
+            }
+        }
+        walk::walk_binary_expression(self, it);
     }
 
     fn visit_binding_identifier(&mut self, it: &BindingIdentifier<'a>) {
@@ -41,7 +135,7 @@ impl<'a> Visit<'a> for Uses {
             self.refs.push((
                 id.name.as_str().to_owned(),
                 range(id.span),
-                Some(range(it.span)),
+                Role::Session(range(it.span)),
             ));
             return;
         }
@@ -60,12 +154,23 @@ impl Uses {
         self.refs.iter().filter(|(n, _, _)| n == name).count()
     }
 
-    /// Whether every use of `name` is `name.session`.
-    pub(super) fn only_session(&self, name: &str) -> bool {
-        self.refs
-            .iter()
-            .filter(|(n, _, _)| n == name)
-            .all(|(_, _, s)| s.is_some())
+    /// How a rewrite reading the session spells every use of the agent `name`, in source
+    /// order; `None` when one use needs the agent itself (anything but `name.session` and a
+    /// comparison of `name` with another agent).
+    pub(super) fn agent_refs(&self, name: &str) -> Option<Vec<AgentRef>> {
+        let mut out = Vec::new();
+        for (_, at, role) in self.refs.iter().filter(|(n, _, _)| n == name) {
+            match role {
+                Role::Plain => return None,
+                Role::Session(r) => out.push(AgentRef::AsSession(r.clone())),
+                Role::Compared(other) => {
+                    out.push(AgentRef::AsSession(at.clone()));
+                    out.push(AgentRef::SessionOf(other.clone()));
+                }
+            }
+        }
+        out.sort_by_key(|r| r.range().start);
+        Some(out)
     }
 
     pub(super) fn fresh(&self, taken: &HashSet<String>, wanted: &[&str]) -> String {
