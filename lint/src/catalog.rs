@@ -30,9 +30,10 @@ pub struct Migration {
     pub arguments: Vec<Argument>,
     /// Whether every 2026-08 twin event is one the removed event announced.
     pub one_to_one_2026_08: bool,
-    /// Whether the 2026-07 twin's `data` is exactly the arguments (under their fields), so
-    /// a test's stand-in emit can become the `session/event` it stands for.
-    pub data_is_arguments: bool,
+    /// When a test's stand-in emit can become the `session/event` it stands for: the fields
+    /// the 2026-07 twin's `data` holds beyond the arguments, with their stand-in values
+    /// (`(field, value, what the value says)`); `None` when the twin's other fields are unknown.
+    pub stand_in_data: Option<Vec<(String, String, String)>>,
 }
 
 /// One argument of a removed event and its durable field per profile.
@@ -61,7 +62,12 @@ impl Migration {
                 })
                 .collect(),
             one_to_one_2026_08: m.twin_one_to_one_2026_08,
-            data_is_arguments: m.twin_data_is_arguments,
+            stand_in_data: Some(
+                m.twin_data_beyond_arguments
+                    .iter()
+                    .map(|f| (f.field.to_owned(), f.stand_in.to_owned(), f.says.to_owned()))
+                    .collect(),
+            ),
         }
     }
 }

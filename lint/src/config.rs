@@ -268,7 +268,7 @@ impl Config {
                         arguments,
                         one_to_one_2026_08: true,
                         // A configured twin's other fields are unknown.
-                        data_is_arguments: false,
+                        stand_in_data: None,
                     }
                 }),
             })

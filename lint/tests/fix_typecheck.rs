@@ -276,6 +276,7 @@ fn fixed_typescript_type_checks_wherever_the_original_did() {
                 "subscribe_data_typed.ts",
                 "observe_log.spec.ts",
                 "subscribe_agent_compared.ts",
+                "subscribe_throws.ts",
             ],
             "unknown" => &[
                 "subscribe_positional.ts",

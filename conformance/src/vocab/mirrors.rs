@@ -41,10 +41,23 @@ pub struct RemovedMirror {
     /// (false for steering: `user/message` also records prompts), so filtering it keeps a
     /// handler's behaviour.
     pub twin_one_to_one_2026_08: bool,
-    /// Whether the 2026-07 twin's `data` is exactly these arguments under their fields (false
-    /// for `turn/start`, whose `data` also carries the turn's `trigger`), so an event built
-    /// from a mirror's arguments is a whole twin.
-    pub twin_data_is_arguments: bool,
+    /// What the 2026-07 twin's `data` carries beyond these arguments, each with the value a
+    /// test's stand-in event gives it (`turn/start` also records the turn's `trigger`, which the
+    /// mirror never passed). Empty when an event built from the mirror's arguments is a whole
+    /// twin.
+    pub twin_data_beyond_arguments: &'static [StandInField],
+}
+
+/// A field of a durable twin's `data` that the mirror did not pass, and the value a test that
+/// stood in for the loop with the mirror gives it when it emits the twin instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct StandInField {
+    /// The field of the twin's `data`, e.g. `trigger`.
+    pub field: &'static str,
+    /// Its value in a stand-in, as TypeScript source with single quotes.
+    pub stand_in: &'static str,
+    /// What the value claims, for the fix's note.
+    pub says: &'static str,
 }
 
 /// One argument a removed mirror passed, and the durable field that carries it.
@@ -89,7 +102,7 @@ pub const REMOVED_MIRRORS: [RemovedMirror; 6] = [
 `step` and `chunk` the mirror passed, in the same order, and it is the feed persistence and replay use.",
         arguments: &[same("turn"), same("step"), same("chunk")],
         twin_one_to_one_2026_08: true,
-        twin_data_is_arguments: true,
+        twin_data_beyond_arguments: &[],
     },
     RemovedMirror {
         name: "agent/steering",
@@ -114,7 +127,7 @@ profile, and a `user/message` claimed from the next-step inbox in the 2026-08 pr
             same("source"),
         ],
         twin_one_to_one_2026_08: false,
-        twin_data_is_arguments: true,
+        twin_data_beyond_arguments: &[],
     },
     RemovedMirror {
         name: "agent/turn-start",
@@ -131,7 +144,12 @@ profile, and a `user/message` claimed from the next-step inbox in the 2026-08 pr
 never announced, so a consumer of the durable event sees every turn exactly once.",
         arguments: &[same("turn")],
         twin_one_to_one_2026_08: true,
-        twin_data_is_arguments: false,
+        // A user's message starts most turns; upstream's own migrated tests say so too.
+        twin_data_beyond_arguments: &[StandInField {
+            field: "trigger",
+            stand_in: "{ kind: 'message', source: { kind: 'user' } }",
+            says: "a user's message started the turn",
+        }],
     },
     RemovedMirror {
         name: "agent/turn-end",
@@ -148,7 +166,7 @@ never announced, so a consumer of the durable event sees every turn exactly once
 appended when the turn closes from the outer error path.",
         arguments: &[same("turn"), same("reason")],
         twin_one_to_one_2026_08: true,
-        twin_data_is_arguments: true,
+        twin_data_beyond_arguments: &[],
     },
     RemovedMirror {
         name: "agent/step-start",
@@ -164,7 +182,7 @@ appended when the turn closes from the outer error path.",
         migration: "`step/start {turn, step}` is appended when the step opens, before any of its chunks.",
         arguments: &[same("turn"), same("step")],
         twin_one_to_one_2026_08: true,
-        twin_data_is_arguments: true,
+        twin_data_beyond_arguments: &[],
     },
     RemovedMirror {
         name: "agent/step-end",
@@ -180,7 +198,7 @@ appended when the turn closes from the outer error path.",
         migration: "`step/end {turn, step}` is appended on every close path, cancel and failure included.",
         arguments: &[same("turn"), same("step")],
         twin_one_to_one_2026_08: true,
-        twin_data_is_arguments: true,
+        twin_data_beyond_arguments: &[],
     },
 ];
 

@@ -41,6 +41,31 @@ impl<'a> Visit<'a> for Returns {
     fn visit_arrow_function_expression(&mut self, _it: &ArrowFunctionExpression<'a>) {}
 }
 
+/// Whether a body throws (outside nested functions and `try` blocks that catch): moved onto
+/// `session/event`, its throw reaches the loop where it appends the durable event, which
+/// handles it as it handles any `session/event` listener's, not as it handled the mirror's.
+#[derive(Default)]
+pub(super) struct Throws(pub bool);
+
+impl<'a> Visit<'a> for Throws {
+    fn visit_throw_statement(&mut self, _it: &ThrowStatement<'a>) {
+        self.0 = true;
+    }
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        if it.handler.is_none() {
+            self.visit_block_statement(&it.block);
+        }
+        if let Some(h) = &it.handler {
+            self.visit_block_statement(&h.body);
+        }
+        if let Some(f) = &it.finalizer {
+            self.visit_block_statement(f);
+        }
+    }
+    fn visit_function(&mut self, _it: &Function<'a>, _flags: ScopeFlags) {}
+    fn visit_arrow_function_expression(&mut self, _it: &ArrowFunctionExpression<'a>) {}
+}
+
 /// Every name bound by a pattern.
 #[derive(Default)]
 struct Names(HashSet<String>);

@@ -114,6 +114,15 @@ fn appends(stmt: &Statement<'_>, twins: &[&str]) -> bool {
     }
 }
 
+/// Whether `code` emits `agent/created` (`….emit('agent/created'`, any quote): a comment
+/// that names the event is no announcement.
+fn emits_agent_created(code: &str) -> bool {
+    code.match_indices("agent/created").any(|(at, _)| {
+        let before = code[..at].trim_end_matches(['\'', '"', '`']);
+        before.len() + 1 == at && before.trim_end().ends_with("emit(")
+    })
+}
+
 impl Fixer<'_, '_> {
     /// An emit statement (or a `try`/`if` holding only it) at `stmts[i]`.
     pub(super) fn emit_statement(&mut self, stmts: &[Statement<'_>], i: usize) {
@@ -176,7 +185,7 @@ impl Fixer<'_, '_> {
             // deletes the test's stimulus (and leaves its locals unused). It can only become
             // the `session/event` the loop now announces, where its arguments make a whole twin.
             if let Statement::ExpressionStatement(_) = stmt
-                && let Some(fix) = self.stand_in(call, &args, m, &occurrence)
+                && let Some(fix) = self.stand_in(stmt, call, &args, m, &occurrence)
             {
                 self.push(occurrence, fix);
             }
@@ -199,11 +208,16 @@ impl Fixer<'_, '_> {
 
     /// A test's stand-in `recv.emit('<removed>', agent, …args)` rewritten into the
     /// `recv.emit('session/event', agent.session, { type: '<twin>', seq: 0, time: 0, data })`
-    /// the loop now announces (what upstream's own tests became); `None` unless the arguments
-    /// are exactly the twin's `data` (`turn/start` also needs its `trigger`) and the name is the
-    /// first argument. A suggestion: the listener sees a made-up `seq` and `time`.
+    /// the loop now announces (what upstream's own tests became); `None` unless the twin's
+    /// `data` is known (the arguments, plus the fields the vocabulary gives a stand-in value:
+    /// `turn/start`'s `trigger`) and the name is the first argument. A suggestion: the listener
+    /// sees a made-up `seq` and `time`. A stand-in `turn/start` is preceded by
+    /// `recv.emit('agent/created', agent)` unless its function already names `agent/created`:
+    /// the loop announces an agent before its first turn, and a listener that needs the agent
+    /// recovers it from that announcement (upstream's `140f818a42` did the same in its tests).
     fn stand_in(
-        &self,
+        &mut self,
+        stmt: &Statement<'_>,
         call: &CallExpression<'_>,
         args: &[&Expression<'_>],
         m: &crate::catalog::Migration,
@@ -211,8 +225,8 @@ impl Fixer<'_, '_> {
     ) -> Option<Fix> {
         let receiver = callee_object(&call.callee)?;
         let name = args.first()?;
-        if !m.data_is_arguments
-            || args.len() != m.arguments.len() + 2
+        let extra = m.stand_in_data.as_ref()?;
+        if args.len() != m.arguments.len() + 2
             || range(name.get_inner_expression().span()).start > occurrence.start
             || call
                 .arguments
@@ -230,6 +244,7 @@ impl Fixer<'_, '_> {
             | Expression::CallExpression(_) => agent_text.to_owned(),
             _ => format!("({agent_text})"),
         };
+        let q = self.quote_at(occurrence);
         let mut fields = Vec::new();
         for (a, value) in m.arguments.iter().zip(&args[2..]) {
             let field = a.field.as_deref()?;
@@ -240,7 +255,11 @@ impl Fixer<'_, '_> {
                 format!("{field}: {text}")
             });
         }
-        let q = self.quote_at(occurrence);
+        let mut says = Vec::new();
+        for (field, value, said) in extra {
+            fields.push(format!("{field}: {}", value.replace('\'', &q.to_string())));
+            says.push(format!("its `{field}` says {said}"));
+        }
         let twin = &m.twin;
         let receiver_text = &self.src[range(receiver.span())];
         let text = format!(
@@ -249,12 +268,36 @@ impl Fixer<'_, '_> {
             fields.join(", ")
         );
         let r = range(call.span);
+        let mut edits = vec![Edit::new(r.start, r.end, text)];
+        let mut announces = String::new();
+        if twin == "turn/start" {
+            let body_start = self.scopes.last().map_or(0, |s| s.body.start);
+            let before = &self.src[body_start..range(stmt.span()).start];
+            let key = (body_start, agent_text.clone());
+            if !emits_agent_created(before) && !self.announced.contains(&key) {
+                let at = range(stmt.span()).start;
+                let indent = self.indent_at(at).to_owned();
+                let (nl, semi) = (self.newline, self.semi);
+                edits.insert(
+                    0,
+                    Edit::new(
+                        at,
+                        at,
+                        format!("{receiver_text}.emit({q}agent/created{q}, {agent_text}){semi}{nl}{indent}"),
+                    ),
+                );
+                self.announced.insert(key);
+                announces = ", after announcing the agent with `agent/created` as the loop does before its first turn".to_owned();
+            }
+        }
+        says.insert(0, "its `seq` and `time` are made up".to_owned());
         Some(Fix::new(
             Applicability::Suggestion,
             format!(
-                "emit the durable `{twin}` on `session/event` instead, as the loop now does (its `seq` and `time` are made up: check the listener does not read them)"
+                "emit the durable `{twin}` on `session/event` instead, as the loop now does{announces} ({}: check the listener does not depend on them)",
+                says.join(", ")
             ),
-            vec![Edit::new(r.start, r.end, text)],
+            edits,
         ))
     }
 

@@ -98,6 +98,9 @@ pub(super) struct Fixer<'s, 'c> {
     fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
     scopes: Vec<FnScope>,
+    /// The agents a test's stand-in `turn/start` announced with `agent/created` this round, by
+    /// the enclosing function's body start and the agent's text (once each).
+    announced: HashSet<(usize, String)>,
 }
 
 /// A function the visitor is inside: what deleting a statement of it can leave unused.
@@ -109,6 +112,8 @@ struct FnScope {
     /// For a function declared in this file and not exported: its name and every parameter's
     /// range (a parameter it no longer uses goes, with the argument of each call).
     local: Option<(String, Vec<Range<usize>>)>,
+    /// The function's body.
+    body: Range<usize>,
 }
 
 fn range(span: Span) -> Range<usize> {
@@ -177,6 +182,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 || typed_data::data_typed_by_host(program),
             fixes: Vec::new(),
             scopes: Vec::new(),
+            announced: HashSet::new(),
         }
     }
 
@@ -335,6 +341,7 @@ impl Fixer<'_, '_> {
         &mut self,
         params: &FormalParameters<'_>,
         body: &dyn Fn(&mut Uses),
+        body_span: Span,
         local: Option<String>,
     ) {
         let plain = params.rest.is_none()
@@ -360,6 +367,7 @@ impl Fixer<'_, '_> {
             params,
             uses,
             local,
+            body: range(body_span),
         });
     }
 }
@@ -380,6 +388,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
         self.enter_function(
             &it.params,
             &|u: &mut Uses| u.visit_function_body(body),
+            body.span,
             local,
         );
         walk::walk_function(self, it, flags);
@@ -390,6 +399,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
         self.enter_function(
             &it.params,
             &|u: &mut Uses| u.visit_arrow_function_body(&it.body),
+            it.body.span(),
             None,
         );
         walk::walk_arrow_function_expression(self, it);
