@@ -9,6 +9,7 @@
 //! the implementation or the script (payloads, names, stderr) is escaped.
 
 use super::timeline::{Row, align, aligns_by_content, divergence_row, first_divergence, timeline};
+use super::{at_log, attribution, case_origin, sentence, title};
 use crate::driver::{Driver, Observation, in_process};
 use crate::oracle::{CRASH, Finding};
 use crate::reference::ReferenceLoop;
@@ -117,10 +118,6 @@ fn prose(s: &str) -> String {
         }
     }
     out
-}
-
-fn title(id: &str) -> &'static str {
-    requirement(id).map_or("the implementation crashed", |r| r.title)
 }
 
 fn run_verdict(report: &RunReport) -> (&'static str, &'static str) {
@@ -405,13 +402,10 @@ fn coverage_table(out: &mut String, p: &ProfileReport) {
 }
 
 fn finding_line(f: &Finding) -> String {
-    let at = f
-        .position
-        .map(|p| format!(" at log #{p}"))
-        .unwrap_or_default();
     format!(
-        "<code>{}</code>{at}: {}",
+        "<code>{}</code>{}: {}",
         escape(f.requirement),
+        at_log(f.position),
         prose(&f.message)
     )
 }
@@ -437,32 +431,28 @@ fn failure_article(out: &mut String, profile: Profile, f: &Failure) {
         finding_line(&f.finding)
     );
     if let Some(primary) = f.attributed_to {
+        let words = attribution(
+            &escape(f.requirement),
+            &format!("<code>{}</code>", escape(primary)),
+        );
         let _ = writeln!(
             out,
-            "<p>Shrunk for {}; this case is attributed to <code>{}</code>, listed first under “also on this case”.</p>",
-            escape(f.requirement),
-            escape(primary)
+            "<p>{}, listed first under “also on this case”.</p>",
+            sentence(&words)
         );
     }
+    let origin = case_origin(f);
     if f.from_corpus {
         let _ = writeln!(
             out,
-            "<p>Case <code>{}</code>, replayed from the corpus.</p>",
+            "<p>Case <code>{}</code>, {origin}.</p>",
             escape(&f.case_id)
         );
     } else {
         let _ = writeln!(
             out,
-            "<p>Case <code>{}</code>: shrunk from {} to {} chunks and actions in {} steps{}.</p>",
-            escape(&f.case_id),
-            f.original_chunks,
-            f.shrunk_chunks,
-            f.shrink_steps,
-            if f.shrink_bounded {
-                " (stopped at the shrink bound)"
-            } else {
-                ""
-            }
+            "<p>Case <code>{}</code>: {origin}.</p>",
+            escape(&f.case_id)
         );
     }
     out.push_str("<h4>Replay</h4>\n");
@@ -922,6 +912,61 @@ mod tests {
         let shown = html.matches("<td>#").count();
         assert!(shown < 6_000, "{shown} rows on the page");
         assert!(html.contains("more rows are left out of this page"));
+    }
+
+    /// The sentences on how a counterexample's case was found, in the human, Markdown and HTML
+    /// reports: replayed from the corpus, shrunk (to the bound or not), attributed elsewhere.
+    #[test]
+    fn every_format_says_how_the_case_was_found() {
+        let variants: [(bool, bool, Option<&'static str>, [&str; 3]); 3] = [
+            (
+                true,
+                false,
+                None,
+                [
+                    "  case {id} (replayed from the corpus)\n",
+                    "Case {id} (replayed from the corpus).\n\n",
+                    "<p>Case <code>{id}</code>, replayed from the corpus.</p>\n",
+                ],
+            ),
+            (
+                false,
+                false,
+                None,
+                [
+                    "  case {id}: shrunk from 9 to 3 chunks and actions in 5 steps\n",
+                    "Case {id}: shrunk from 9 to 3 chunks and actions in 5 steps.\n\n",
+                    "<p>Case <code>{id}</code>: shrunk from 9 to 3 chunks and actions in 5 steps.</p>\n",
+                ],
+            ),
+            (
+                false,
+                true,
+                Some("CHUNK-3"),
+                [
+                    "  case {id}: shrunk from 9 to 3 chunks and actions in 5 steps (stopped at the shrink bound)\n  (shrunk for CHUNK-1; this case is attributed to CHUNK-3, listed first below)\n  CHUNK-1 at log #1: ",
+                    "Case {id}: shrunk from 9 to 3 chunks and actions in 5 steps (stopped at the shrink bound).\n\nShrunk for CHUNK-1; this case is attributed to CHUNK-3.\n\n",
+                    "<p>Shrunk for CHUNK-1; this case is attributed to <code>CHUNK-3</code>, listed first under “also on this case”.</p>\n<p>Case <code>{id}</code>: shrunk from 9 to 3 chunks and actions in 5 steps (stopped at the shrink bound).</p>\n",
+                ],
+            ),
+        ];
+        for (from_corpus, bounded, attributed_to, [human, md, html]) in variants {
+            let mut report = hostile_report();
+            let f = &mut report.profiles[0].failures[0];
+            f.from_corpus = from_corpus;
+            f.shrink_bounded = bounded;
+            f.attributed_to = attributed_to;
+            f.original_chunks = 9;
+            f.shrunk_chunks = 3;
+            f.shrink_steps = 5;
+            let id = f.case_id.clone();
+            let text = crate::report::render_failure(Profile::V2026_08, f, true);
+            assert!(text.contains(&human.replace("{id}", &id)), "{text}");
+            let text = crate::report::render_markdown(&report, &Default::default());
+            assert!(text.contains(&md.replace("{id}", &id)), "{text}");
+            let text = render_html(&report);
+            assert!(text.contains(&html.replace("{id}", &id)), "{text}");
+        }
     }
 
     #[test]

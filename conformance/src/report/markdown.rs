@@ -5,6 +5,7 @@
 //! (GitHub's 1 MiB), cut with a note saying what was left out.
 
 use super::md_text::{Doc, details, escape, fence, id_link, trusted};
+use super::{at_log, attribution, case_origin, sentence, title};
 use crate::registry::requirement;
 use crate::suite::{Failure, ProfileReport, RequirementResult, RunReport, Status};
 use crate::vocab::Profile;
@@ -78,10 +79,6 @@ pub(crate) fn replay_command(f: &Failure) -> String {
 /// The minimal script of a counterexample as pretty JSON.
 pub(crate) fn pretty_case(f: &Failure) -> String {
     serde_json::to_string_pretty(&f.case).unwrap_or_else(|_| f.case.to_string())
-}
-
-fn title(id: &str) -> &'static str {
-    requirement(id).map_or("the implementation crashed", |r| r.title)
 }
 
 /// Renders a run as a Markdown job summary.
@@ -247,40 +244,24 @@ fn failure_section(profile: Profile, f: &Failure, docs: Option<&str>) -> String 
     );
     // An explicit anchor: the heading's own id depends on the renderer's slug rules.
     let _ = writeln!(out, "<a id=\"{}\"></a>\n", anchor(profile, f.requirement));
-    let at = f
-        .finding
-        .position
-        .map(|p| format!(" at log #{p}"))
-        .unwrap_or_default();
     let _ = writeln!(
         out,
-        "{}{at}: {}\n",
+        "{}{}: {}\n",
         id_link(f.finding.requirement, docs, "spec"),
+        at_log(f.finding.position),
         escape(&f.finding.message)
     );
+    let origin = case_origin(f);
     if f.from_corpus {
-        let _ = writeln!(out, "Case {} (replayed from the corpus).\n", f.case_id);
+        let _ = writeln!(out, "Case {} ({origin}).\n", f.case_id);
     } else {
-        let _ = writeln!(
-            out,
-            "Case {}: shrunk from {} to {} chunks and actions in {} steps{}.\n",
-            f.case_id,
-            f.original_chunks,
-            f.shrunk_chunks,
-            f.shrink_steps,
-            if f.shrink_bounded {
-                " (stopped at the shrink bound)"
-            } else {
-                ""
-            }
-        );
+        let _ = writeln!(out, "Case {}: {origin}.\n", f.case_id);
     }
     if let Some(primary) = f.attributed_to {
         let _ = writeln!(
             out,
-            "Shrunk for {}; this case is attributed to {}.\n",
-            escape(f.requirement),
-            escape(primary)
+            "{}.\n",
+            sentence(&attribution(&escape(f.requirement), &escape(primary)))
         );
     }
     if !f.also.is_empty() {

@@ -25,16 +25,57 @@ use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use std::fmt::Write as _;
 
+// The words every rendering of a run shares (human, Markdown, HTML, the matrix). Each format
+// puts its own punctuation and markup around them and escapes what it passes in.
+
 /// The title of a requirement ID (or of `CRASH`).
-fn title(id: &str) -> &'static str {
+pub(crate) fn title(id: &str) -> &'static str {
     requirement(id).map_or("the implementation crashed", |r| r.title)
 }
 
-fn finding_block(out: &mut String, f: &Finding, indent: &str) {
-    let at = f
-        .position
+/// Where in the durable log a finding is: " at log #N", or nothing when it has no position.
+pub(crate) fn at_log(position: Option<u64>) -> String {
+    position
         .map(|p| format!(" at log #{p}"))
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// How a counterexample's case was found: "replayed from the corpus", or "shrunk from N to M
+/// chunks and actions in K steps" (and " (stopped at the shrink bound)" when it was).
+pub(crate) fn case_origin(f: &Failure) -> String {
+    if f.from_corpus {
+        "replayed from the corpus".to_owned()
+    } else {
+        format!(
+            "shrunk from {} to {} chunks and actions in {} steps{}",
+            f.original_chunks,
+            f.shrunk_chunks,
+            f.shrink_steps,
+            if f.shrink_bounded {
+                " (stopped at the shrink bound)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// "shrunk for A; this case is attributed to B", of a counterexample shrunk for `shrunk_for`
+/// whose case is attributed to `primary` (both as the format renders them).
+pub(crate) fn attribution(shrunk_for: &str, primary: &str) -> String {
+    format!("shrunk for {shrunk_for}; this case is attributed to {primary}")
+}
+
+/// `words` with their first letter upper-case, to start a sentence.
+pub(crate) fn sentence(words: &str) -> String {
+    let mut chars = words.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+fn finding_block(out: &mut String, f: &Finding, indent: &str) {
+    let at = at_log(f.position);
     let _ = writeln!(out, "{indent}{}{at}: {}", f.requirement, f.message);
     if !f.expected.is_empty() || !f.observed.is_empty() {
         let _ = writeln!(out, "{indent}  expected:");
@@ -62,28 +103,17 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
         f.requirement,
         title(f.requirement)
     );
+    let origin = case_origin(f);
     if f.from_corpus {
-        let _ = writeln!(out, "  case {} (replayed from the corpus)", f.case_id);
+        let _ = writeln!(out, "  case {} ({origin})", f.case_id);
     } else {
-        let _ = writeln!(
-            out,
-            "  case {}: shrunk from {} to {} chunks and actions in {} steps{}",
-            f.case_id,
-            f.original_chunks,
-            f.shrunk_chunks,
-            f.shrink_steps,
-            if f.shrink_bounded {
-                " (stopped at the shrink bound)"
-            } else {
-                ""
-            }
-        );
+        let _ = writeln!(out, "  case {}: {origin}", f.case_id);
     }
     if let Some(primary) = f.attributed_to {
         let _ = writeln!(
             out,
-            "  (shrunk for {}; this case is attributed to {primary}, listed first below)",
-            f.requirement
+            "  ({}, listed first below)",
+            attribution(f.requirement, primary)
         );
     }
     finding_block(&mut out, &f.finding, "  ");

@@ -1,9 +1,8 @@
 //! The matrix as one self-contained HTML page: inline CSS, no script, nothing fetched.
 
-use super::{
-    Column, anchor, cell, counterexamples, pre, pretty, replay_text, rows, title, verdict,
-};
+use super::{Column, anchor, cell, counterexamples, pre, pretty, replay_text, rows, verdict};
 use crate::report::md_text::html_escape;
+use crate::report::{at_log, title};
 use std::fmt::Write as _;
 
 const CSS: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#1f2328;background:#fff}
@@ -109,11 +108,7 @@ pub fn render_html(columns: &[Column], errors: &[String]) -> String {
                 html_escape(profile),
                 html_escape(&c.label())
             );
-            let at = f
-                .finding
-                .position
-                .map(|p| format!(" at log #{p}"))
-                .unwrap_or_default();
+            let at = at_log(f.finding.position);
             let _ = writeln!(
                 out,
                 "<p>{}{at}: {}</p>",

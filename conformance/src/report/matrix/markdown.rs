@@ -1,7 +1,8 @@
 //! The matrix in Markdown (GitHub tables), within a byte limit.
 
-use super::{Column, anchor, cell, counterexamples, pretty, replay_text, rows, title, verdict};
+use super::{Column, anchor, cell, counterexamples, pretty, replay_text, rows, verdict};
 use crate::report::md_text::{Doc, details, escape, fence, id_link, trusted};
+use crate::report::{at_log, title};
 use std::fmt::Write as _;
 
 /// Renders the matrix as Markdown of at most `limit` bytes; `errors` are the files that could
@@ -92,11 +93,7 @@ pub fn render_markdown(
                 escape(profile),
                 escape(&c.label())
             );
-            let at = f
-                .finding
-                .position
-                .map(|p| format!(" at log #{p}"))
-                .unwrap_or_default();
+            let at = at_log(f.finding.position);
             let _ = writeln!(
                 s,
                 "{}{at}: {}\n",

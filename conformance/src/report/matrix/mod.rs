@@ -14,7 +14,7 @@ pub use html::render_html;
 pub use markdown::render_markdown;
 
 use super::md_text::html_escape;
-use crate::registry::{REQUIREMENTS, requirement};
+use crate::registry::REQUIREMENTS;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -285,10 +285,6 @@ fn rows(columns: &[Column]) -> Vec<(String, Vec<String>)> {
             (profile, ids)
         })
         .collect()
-}
-
-fn title(id: &str) -> &'static str {
-    requirement(id).map_or("the implementation crashed", |r| r.title)
 }
 
 /// Every counterexample of a column: profile, failure, whether it is a warning.
