@@ -40,8 +40,14 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
   now announces (what upstream's own tests became): `ctx.emit('agent/stream-chunk', agent, 1, 0,
   chunk)` → `ctx.emit('session/event', agent.session, { type: 'assistant/chunk', seq: 0, time:
   0, data: { turn: 1, step: 0, chunk } })` (`seq` and `time` are made up: check the listener
-  does not read them). `agent/turn-start` has *no fix* there: `turn/start` also records the
-  turn's `trigger`, which the mirror never passed; a human rewrites that test.
+  does not read them). `turn/start` also records the turn's `trigger`, which the mirror never
+  passed: a stand-in `ctx.emit('agent/turn-start', agent, 3)` gives it the common case, a turn a
+  user's message started (`data: { turn: 3, trigger: { kind: 'message', source: { kind: 'user'
+  } } }`, the value the vocabulary gives a stand-in), and announces the agent first with
+  `ctx.emit('agent/created', agent)`, once per test and agent and not where the test emits
+  `agent/created` before it: the loop announces an agent before its first turn, and a migrated
+  listener that needs the agent recovers it from that announcement (upstream's `140f818a42`
+  rewrote its UI test the same way). The fix's note says what is made up.
 
 In TypeScript/JavaScript a parameter of the enclosing function that only the deleted emit used
 (`ctx`, `agent`) goes, so code built with `noUnusedParameters` still compiles: when the function

@@ -65,6 +65,18 @@ left, as for ML003's deletions.
   `agent/disposed` listeners on the same receiver and typed from the handler's annotation or
   the receiver's `agent/created` listener; the handler returns when the session has no agent
   (one created before the listeners were registered: check that).
+- *Suggestion* when the handler uses the agent only to tell it from another agent
+  (`(subject) => { if (subject === agent) agent.cancel() }`, also `!==`, `==`, `!=`, the other
+  side a name or a member chain such as `this.agent`): the comparison becomes one of sessions,
+  `if (session === agent.session) …`, as upstream's `140f818a42` wrote it, with no map of
+  agents (so an agent created before the listener was registered is still recognised). Sessions
+  tell agents apart only while no two agents share one, which a file cannot show.
+- *Suggestion* when the handler throws (a `throw` of its own, not caught inside it and not in a
+  function it only defines): on `session/event` the throw reaches the loop where it appends the
+  durable event, which handles it as it handles any `session/event` listener's, not as it
+  handled the mirror's (upstream reported a throwing mirror listener through `agent/error`). A
+  test of how such a throw is reported pins the removed path: upstream deleted or rewrote those
+  tests by hand.
 - *Suggestion*, instead of a second listener, when the same statement list already has an
   `X.on('session/event', (session, event) => { … })` on the same receiver: the handler's code
   moves to the end of that listener as `if (event.type === '<twin>') { … }` and the old
