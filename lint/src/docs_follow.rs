@@ -137,6 +137,21 @@ fn line_refs<'p>(
     out
 }
 
+/// The count a generated catalogue states of its entries ("The harness declares 24 events
+/// across 6 scopes."): the range of the number and its value.
+fn event_count(text: &str) -> Option<(Range<usize>, usize)> {
+    text.match_indices("declares ").find_map(|(at, w)| {
+        let start = at + w.len();
+        let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+        let rest = &text[start + digits..];
+        if digits == 0 || !rest.starts_with(" event") {
+            return None;
+        }
+        let n = text[start..start + digits].parse().ok()?;
+        Some((start..start + digits, n))
+    })
+}
+
 /// Gives the first catalogue-entry fix of each Markdown file the edits that renumber its
 /// `F:N` references into code files whose declarations go with that fix's applicability, or,
 /// with `applied`, the first of those applied at that applicability by the deletions applied.
@@ -168,9 +183,6 @@ fn renumber<'t>(
                 });
             }
         }
-    }
-    if shifts.is_empty() {
-        return;
     }
     // Per Markdown file: its entry fixes (index, applicability, deleted range).
     let mut entries: HashMap<String, Vec<(usize, Applicability, Range<usize>)>> = HashMap::new();
@@ -211,6 +223,11 @@ fn renumber<'t>(
             })
             .collect();
         let mut edits = Vec::new();
+        if let Some((r, n)) = event_count(text)
+            && n > gone.len()
+        {
+            edits.push(Edit::new(r.start, r.end, (n - gone.len()).to_string()));
+        }
         for (r, as_spelled, n) in line_refs(text, spelled.keys(), &gone) {
             let code = spelled[as_spelled];
             let fewer: usize = shifts[code]
@@ -243,6 +260,8 @@ fn renumber<'t>(
 /// Caps (or drops) the fix of every Markdown finding by how its event's declaration goes.
 fn cap(findings: &mut [Finding]) {
     let mut goes: HashMap<String, Goes> = HashMap::new();
+    // The first declaration of each event that stays, for the note of the docs it holds back.
+    let mut kept_at: HashMap<String, String> = HashMap::new();
     for f in findings.iter() {
         if f.rule != DECLARE || !is_code(&f.path) {
             continue;
@@ -252,6 +271,11 @@ fn cap(findings: &mut [Finding]) {
             None => Goes::Stays,
             Some(fix) => Goes::With(fix.applicability),
         };
+        if matches!(this, Goes::Stays) {
+            kept_at
+                .entry(event.clone())
+                .or_insert_with(|| format!("{}:{}", f.path, f.line));
+        }
         let merged = match (goes.get(event).copied(), this) {
             (Some(Goes::Stays), _) | (_, Goes::Stays) => Goes::Stays,
             (Some(Goes::With(a)), Goes::With(b)) => Goes::With(a.max(b)),
@@ -269,7 +293,16 @@ fn cap(findings: &mut [Finding]) {
         }
         let Some(event) = &f.event else { continue };
         match goes.get(event) {
-            Some(Goes::Stays) => f.fix = None,
+            Some(Goes::Stays) => {
+                f.fix = None;
+                if f.note.is_none()
+                    && let Some(at) = kept_at.get(event)
+                {
+                    f.note = Some(format!(
+                        "no fix: the declaration of `{event}` at {at} stays in this run, and the docs follow the code"
+                    ));
+                }
+            }
             Some(Goes::With(a)) => {
                 if let Some(fix) = &mut f.fix {
                     fix.applicability = fix.applicability.max(*a);

@@ -94,6 +94,10 @@ pub(super) struct Fixer<'s, 'c> {
     /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
     /// `data` by event type ([`typed_data`]).
     data_typed: bool,
+    /// Whether new unannotated listener parameters type-check under `noImplicitAny`: JavaScript,
+    /// or TypeScript with a listener of its own whose parameters the receiver types
+    /// ([`typed_data::listeners_typed_by_host`]).
+    listeners_typed: bool,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The functions the visitor is inside, innermost last.
@@ -180,6 +184,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             },
             data_typed: !program.source_type.is_typescript()
                 || typed_data::data_typed_by_host(program),
+            listeners_typed: !program.source_type.is_typescript()
+                || typed_data::listeners_typed_by_host(program),
             fixes: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::new(),

@@ -511,13 +511,18 @@ impl<'s, 'c> Fixer<'s, 'c> {
         // parameters give annotated ones, so the handler type-checks without contextual typing.
         let (session, event) = (&plan.session, &plan.event);
         let session_used = plan.needs_agent || !plan.agent_refs.is_empty();
+        // A handler without parameters gave contextual typing nothing to do: its new ones are
+        // annotated unless the file shows its receiver types listeners' parameters.
+        let bare = on.params.items.is_empty() && !self.listeners_typed;
         let session_param = match &plan.params.types.agent {
             Some(a) if session_used => format!("{session}: {a}['session']"),
             Some(_) => format!("{session}: unknown"),
+            None if bare => format!("{session}: unknown"),
             None => session.clone(),
         };
         let event_param = match &plan.params.types.fields {
             Some(_) => format!("{event}: {{ type: string; data: unknown }}"),
+            None if bare => format!("{event}: {{ type: string }}"),
             None => event.clone(),
         };
         let params_range = range(on.params.span);

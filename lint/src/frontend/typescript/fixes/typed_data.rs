@@ -28,6 +28,36 @@ pub(super) fn data_typed_by_host(program: &Program<'_>) -> bool {
     v.found
 }
 
+/// Whether `program` holds an `X.on(…)`/`X.once(…)` listener with a parameter it does not
+/// annotate: under `noImplicitAny` that type-checks only where the receiver types its
+/// listeners' parameters, so a rewrite's new `(session, event)` needs no annotations there
+/// either (or the file does not check implicit `any`, and needs none anyway).
+pub(super) fn listeners_typed_by_host(program: &Program<'_>) -> bool {
+    let mut v = UnannotatedListener(false);
+    v.visit_program(program);
+    v.0 || data_typed_by_host(program)
+}
+
+struct UnannotatedListener(bool);
+
+impl<'a> Visit<'a> for UnannotatedListener {
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        if matches!(callee_name(&it.callee), Some("on" | "once"))
+            && let Some(handler) = it.arguments.get(1).and_then(Argument::as_expression)
+        {
+            let params = match handler.get_inner_expression() {
+                Expression::ArrowFunctionExpression(f) => Some(&f.params),
+                Expression::FunctionExpression(f) => Some(&f.params),
+                _ => None,
+            };
+            if params.is_some_and(|p| p.items.iter().any(|i| i.type_annotation.is_none())) {
+                self.0 = true;
+            }
+        }
+        walk::walk_call_expression(self, it);
+    }
+}
+
 struct Listeners {
     /// The `const` names bound to a session's log or a copy of it.
     copies: HashSet<String>,
