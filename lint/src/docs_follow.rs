@@ -206,11 +206,14 @@ fn renumber<'t>(
         };
         let applicability = applied.unwrap_or(applicability);
         // What the entries that go with it delete is not renumbered.
-        let gone: Vec<Range<usize>> = list
+        // (An entry's heading and its signature are two findings with one fix: one entry.)
+        let mut gone: Vec<Range<usize>> = list
             .iter()
             .filter(|(_, a, _)| *a <= applicability)
             .map(|(_, _, r)| r.clone())
             .collect();
+        gone.sort_by_key(|r| (r.start, r.end));
+        gone.dedup();
         // A reference names the code file from the run's root or from the Markdown file's folder.
         let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
         let spelled: HashMap<String, &String> = shifts
