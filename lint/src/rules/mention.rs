@@ -26,9 +26,13 @@ Reword the text in terms of the durable event.
 In Markdown, a catalogue entry of the event (a heading that names only it, in inline code, down
 to the next heading of its level or higher) is deleted as a whole instead, with its line in any
 index of the file (a list item or table row linking to the heading); the first such deletion in
-a file also renumbers its `file:line` references into code whose declarations the run deletes.
+a file also renumbers its `file:line` references into code whose declarations the run deletes,
+and lowers the count of events it states (`declares 24 events`). A table that lists events in
+its first cells (`` | `agent/steering` | emit | … | ``, an event taxonomy a project checks
+against its declarations) loses the event: the row when its first cell names only that event,
+else the name with its separator (`` `agent/created` / `agent/step-start` `` → `` `agent/created` ``).
 
-Either fix is kept only as far as the event's declaration goes in the same run: none while the
+Any of these fixes is kept only as far as the event's declaration goes in the same run: none while the
 run's code keeps declaring the event (the finding stays), a suggestion while that deletion is one
 or the run holds no declaration of the event, machine-applicable when the declaration's deletion
 is.

@@ -13,6 +13,7 @@
 //! - `<!-- mirrorless: allow(ML006) reason -->` suppresses like a code comment.
 
 mod entries;
+mod tables;
 
 pub use entries::ENTRY_FIX;
 
@@ -385,8 +386,37 @@ impl FrontEnd for Markdown {
         }
         analysis.occurrences.sort_by_key(|o| (o.start, o.end));
         whole_entries(src, &code, cx, &mut analysis);
+        table_rows(src, &code, &mut analysis);
         analysis
     }
+}
+
+/// Every mention in the first cell of a table row listing events ([`tables`]) without a fix of
+/// its own gets the fix that takes it out of the table.
+fn table_rows(src: &str, code: &[Range<usize>], analysis: &mut FileAnalysis) {
+    let mut fixes = Vec::new();
+    for o in &analysis.occurrences {
+        if o.role != Role::Mention
+            || analysis
+                .fixes
+                .iter()
+                .any(|f| f.start == o.start && f.end == o.end)
+        {
+            continue;
+        }
+        if let Some(r) = tables::row_edit(src, o.start..o.end, code) {
+            fixes.push(OccurrenceFix {
+                start: o.start,
+                end: o.end,
+                fix: Fix::new(
+                    Applicability::MachineApplicable,
+                    format!("{}, `{}`", tables::ROW_FIX, o.event),
+                    vec![Edit::new(r.start, r.end, "")],
+                ),
+            });
+        }
+    }
+    analysis.fixes.extend(fixes);
 }
 
 /// Every occurrence inside a catalogue entry of its event, or on an index line linking to one,
