@@ -163,6 +163,9 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 .or_default()
                 .push(range(stmt.span()));
         }
+        // A file that shows how its host types `data` shows it types listeners too.
+        let data_typed =
+            !program.source_type.is_typescript() || typed_data::data_typed_by_host(program);
         Fixer {
             src,
             cx,
@@ -182,10 +185,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             } else {
                 ""
             },
-            data_typed: !program.source_type.is_typescript()
-                || typed_data::data_typed_by_host(program),
-            listeners_typed: !program.source_type.is_typescript()
-                || typed_data::listeners_typed_by_host(program),
+            data_typed,
+            listeners_typed: data_typed || typed_data::listeners_typed_by_host(program),
             fixes: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::new(),

@@ -31,11 +31,12 @@ pub(super) fn data_typed_by_host(program: &Program<'_>) -> bool {
 /// Whether `program` holds an `X.on(…)`/`X.once(…)` listener with a parameter it does not
 /// annotate: under `noImplicitAny` that type-checks only where the receiver types its
 /// listeners' parameters, so a rewrite's new `(session, event)` needs no annotations there
-/// either (or the file does not check implicit `any`, and needs none anyway).
+/// either (or the file does not check implicit `any`, and needs none anyway). The caller also
+/// counts a file that shows how its host types `data` ([`data_typed_by_host`]).
 pub(super) fn listeners_typed_by_host(program: &Program<'_>) -> bool {
     let mut v = UnannotatedListener(false);
     v.visit_program(program);
-    v.0 || data_typed_by_host(program)
+    v.0
 }
 
 struct UnannotatedListener(bool);
