@@ -159,7 +159,9 @@ fn should_findings_are_warnings_counted_with_a_minimal_case() {
             .map(|w| &w.finding)
             .expect("a LIVE-9 warning");
         assert!(
-            live_9.message.contains("`agent/stream-chunks` repeats the durable `assistant/chunk`"),
+            live_9
+                .message
+                .contains("`agent/stream-chunks` repeats the durable `assistant/chunk`"),
             "{}",
             live_9.message
         );
