@@ -109,12 +109,16 @@ fn the_real_loop_with_renamed_mirrors_put_back_is_reported_once_per_mirror() {
                     };
                     let seq = event.seq.unwrap_or(i as u64);
                     let at = if after { seq + 1 } else { seq };
-                    // Among the emits of the same `at`, right where upstream fired its mirrors:
-                    // after those fired before the append, before the next one's.
-                    let place = mutated
+                    // Right next to the append, as upstream fired its mirrors: just after
+                    // (or before) the `session/event` dispatch that announced it.
+                    let announced = mutated
                         .iter()
-                        .position(|e| e.at.is_some_and(|a| a > at))
-                        .unwrap_or(mutated.len());
+                        .position(|e| {
+                            e.event == "session/event"
+                                && e.data.get("seq").and_then(Value::as_u64) == Some(seq)
+                        })
+                        .unwrap_or_else(|| panic!("{}: seq {seq} is announced", dir.display()));
+                    let place = if after { announced + 1 } else { announced };
                     mutated.insert(
                         place,
                         LiveEmit {

@@ -162,14 +162,11 @@ impl LiveChecker {
                     ),
                 );
             }
-            Some(LiveStatus::Current) => match emit.event.as_str() {
-                "agent/created" => self.agent(&emit.agent).created = true,
-                "agent/session-start" => self.session_start(line, emit),
-                "agent/status" => self.status(line, emit),
-                "agent/error" => self.error(line, emit),
-                "agent/disposed" => self.disposed(line, emit),
-                _ => {}
-            },
+            Some(LiveStatus::Current) if emit.event != "session/event" => {
+                self.live_boundary();
+                self.current(line, emit);
+            }
+            Some(LiveStatus::Current) => {}
             None => {
                 if emit.event.starts_with("agent/") {
                     self.report(
@@ -183,6 +180,18 @@ impl LiveChecker {
                 }
                 self.repeated_fact(line, emit);
             }
+        }
+    }
+
+    /// Dispatches a current live event to the rule that checks it.
+    fn current(&mut self, line: Option<u64>, emit: &LiveEmit) {
+        match emit.event.as_str() {
+            "agent/created" => self.agent(&emit.agent).created = true,
+            "agent/session-start" => self.session_start(line, emit),
+            "agent/status" => self.status(line, emit),
+            "agent/error" => self.error(line, emit),
+            "agent/disposed" => self.disposed(line, emit),
+            _ => {}
         }
     }
 
@@ -202,6 +211,7 @@ impl LiveChecker {
         if std::mem::replace(&mut self.ended, true) {
             return;
         }
+        self.end_twins();
         self.end_lifecycle();
         self.end_status();
     }

@@ -28,10 +28,13 @@
 //! A vocabulary event's payload is defined by the vocabulary: `agent/inbox/claimed` carries the
 //! message a `user/message` records, and `session/event` carries the durable event itself.
 //!
-//! **Which durable event.** The one appended just before the emit (upstream fired its mirrors
-//! right after the append) or just after it (a port may fire first): with a log, an emit at
-//! `at` = n is compared with the events of seq n − 1 and n; in a trace alone, with the
-//! `session/event` records on either side of it when they carry the event's `data`.
+//! **Which durable events.** Those appended next to the emit. Before it, where upstream fired
+//! its mirrors (`agent/stream-chunk` right after its chunk, era M's `agent/turn-start` after
+//! `turn/start` *and* the prompt's `user/message`): every event appended since the last live
+//! event of the vocabulary (`session/event` does not count: it is the durable feed), at most
+//! 64. After it, where a port that fires first appends: the next event appended. With a log,
+//! the two are merged by each emit's `at`; in a trace alone, the `session/event` records stand
+//! for the log when they carry the event's `data`.
 
 use super::super::values::clip;
 use super::LiveChecker;
@@ -42,9 +45,13 @@ use crate::vocab::mirrors::REMOVED_MIRRORS;
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
 
-/// Emits kept while they wait for the next durable event: the ones emitted since the last
-/// append, the latest kept (a mirror fired before its append is the last emit before it).
+/// Emits kept while they wait for the durable event appended next: the latest ones (a mirror
+/// fired before its append is among the last emits before it).
 const MAX_WAITING: usize = 32;
+
+/// Durable events appended before an emit that it is compared with, at most: the appends of
+/// one burst (a turn's `turn/start`, its prompt and leftover steering) are far fewer.
+const MAX_RECENT: usize = 64;
 
 /// Objects and arrays of one payload looked into for one fact, at most: a payload is compared
 /// in time linear in its size, whatever its nesting.
@@ -72,6 +79,8 @@ pub(super) struct Waiting {
     line: Option<u64>,
     event: String,
     data: Value,
+    /// An earlier durable event it repeats, reported unless the next append is repeated too.
+    before: Option<Fact>,
 }
 
 /// The fact of the durable event `kind` with `data` under `profile`, or `None` when it says
@@ -246,46 +255,83 @@ impl Fact {
 }
 
 impl LiveChecker {
-    /// A live emit outside the profile's vocabulary: compared with the durable event appended
-    /// last, and kept to be compared with the next one.
+    /// A live emit outside the profile's vocabulary: compared with the durable events appended
+    /// since the last vocabulary event and with the next one. A repeat of the event appended
+    /// last is reported at once; one of an earlier event waits for the next append, which is
+    /// named instead when it is repeated too (the nearer twin: `step/end` rather than the
+    /// `step/start` with the same numbers).
     pub(super) fn repeated_fact(&mut self, line: Option<u64>, emit: &LiveEmit) {
         if emit.data.is_null() {
             return;
         }
-        if let Some(fact) = self.twins.last.take() {
-            let repeated = carries(&emit.data, &fact);
-            if repeated {
-                self.report_repeat(line, &emit.event, &fact, "just after");
-            }
-            self.twins.last = Some(fact);
-            if repeated {
-                return;
-            }
+        let recent = &self.twins.recent;
+        let before = recent
+            .iter()
+            .rev()
+            .position(|fact| carries(&emit.data, fact))
+            .map(|back| (back, recent[recent.len() - 1 - back].clone()));
+        if let Some((0, fact)) = &before {
+            self.report_repeat(line, &emit.event, fact, "before");
+            return;
         }
         if self.twins.waiting.len() == MAX_WAITING {
-            self.twins.waiting.pop_front();
+            if let Some(dropped) = self.twins.waiting.pop_front() {
+                self.settle(dropped);
+            }
         }
         self.twins.waiting.push_back(Waiting {
             line,
             event: clip(&emit.event),
             data: emit.data.clone(),
+            before: before.map(|(_, fact)| fact),
         });
     }
 
-    /// A durable event was appended: the emits waiting since the last one are compared with
-    /// it, and it becomes the event the next emits follow. `data` is `Null` when the trace
-    /// records the event without it: what follows is then compared with nothing.
+    /// A live event of the vocabulary (other than `session/event`, the durable feed itself):
+    /// the loop has said something else, so what was appended before it is no longer next to
+    /// what comes after it.
+    pub(super) fn live_boundary(&mut self) {
+        self.twins.recent.clear();
+        self.settle_waiting();
+    }
+
+    /// The end of the trace: the emits still waiting are judged by what came before them.
+    pub(super) fn end_twins(&mut self) {
+        self.settle_waiting();
+    }
+
+    fn settle_waiting(&mut self) {
+        for w in std::mem::take(&mut self.twins.waiting) {
+            self.settle(w);
+        }
+    }
+
+    /// A waiting emit that no append after it repeats: reported for the earlier one it repeats.
+    fn settle(&mut self, w: Waiting) {
+        if let Some(fact) = &w.before {
+            self.report_repeat(w.line, &w.event, fact, "before");
+        }
+    }
+
+    /// A durable event was appended: the emits since the last append are compared with it
+    /// (and wait no longer), and it joins the events the next emits are compared with.
+    /// `data` is `Null` when the trace records the event without it: it is then compared with
+    /// nothing.
     pub(super) fn fact_appended(&mut self, seq: u64, kind: &str, data: &Value) {
-        let fact = fact_of(self.profile, seq, kind, data);
-        let waiting = std::mem::take(&mut self.twins.waiting);
-        if let Some(fact) = &fact {
-            for w in waiting {
-                if carries(&w.data, fact) {
-                    self.report_repeat(w.line, &w.event, fact, "just before");
-                }
+        let Some(fact) = fact_of(self.profile, seq, kind, data) else {
+            return;
+        };
+        for w in std::mem::take(&mut self.twins.waiting) {
+            if carries(&w.data, &fact) {
+                self.report_repeat(w.line, &w.event, &fact, "after");
+            } else {
+                self.settle(w);
             }
         }
-        self.twins.last = fact;
+        if self.twins.recent.len() == MAX_RECENT {
+            self.twins.recent.pop_front();
+        }
+        self.twins.recent.push_back(fact);
     }
 
     fn report_repeat(&mut self, line: Option<u64>, event: &str, fact: &Fact, when: &str) {
@@ -311,9 +357,9 @@ impl LiveChecker {
 /// The durable events a live emit is compared with (see the module documentation).
 #[derive(Debug, Default)]
 pub(super) struct Twins {
-    /// The fact of the durable event appended last, if it has one.
-    last: Option<Fact>,
-    /// Emits since then, waiting for the next durable event.
+    /// The facts appended since the last vocabulary event (the latest [`MAX_RECENT`]).
+    recent: VecDeque<Fact>,
+    /// Emits since the last append, waiting for the durable event appended next.
     waiting: VecDeque<Waiting>,
 }
 
@@ -461,7 +507,7 @@ mod tests {
                 for (shape, payload) in repeating_shapes(&fields, &data) {
                     for name in renamed(profile) {
                         // at 1: fired before the twin (seq 1) was appended; at 2: right after.
-                        for (at, when) in [(1, "just before"), (2, "just after")] {
+                        for (at, when) in [(1, "appended after it"), (2, "appended before it")] {
                             let found = live9(profile, kind, &data, name, &payload, at);
                             let case =
                                 format!("{profile} {kind} {shape} as {name} {when}: {found:?}");
@@ -529,9 +575,60 @@ mod tests {
                         }
                     }
                 }
-                // The whole fact, but two appends away.
+                // The whole fact, but with a vocabulary event between.
                 let whole = object(&fields);
-                assert!(live9(profile, kind, &data, "agent/chunk", &whole, 3).is_empty());
+                let said = |at: u64| -> Vec<(Option<u64>, String)> {
+                    let log = [
+                        event(0, "x/before", json!({"n": 98})),
+                        event(1, kind, data.clone()),
+                        event(2, "x/after", json!({"n": 99})),
+                    ];
+                    let request = LiveEmit {
+                        event: "agent/request".to_owned(),
+                        agent: Some(AGENT.to_owned()),
+                        data: json!({"turn": 9, "step": 9}),
+                        at: Some(at),
+                    };
+                    let mirror = LiveEmit {
+                        event: "agent/chunk".to_owned(),
+                        at: Some(if at == 2 { 3 } else { 0 }),
+                        ..request.clone()
+                    };
+                    let trace = if at == 2 {
+                        [
+                            request,
+                            LiveEmit {
+                                data: whole.clone(),
+                                ..mirror
+                            },
+                        ]
+                    } else {
+                        [
+                            LiveEmit {
+                                data: whole.clone(),
+                                ..mirror
+                            },
+                            request,
+                        ]
+                    };
+                    check_live_with_log(profile, &log, &trace, false)
+                        .into_iter()
+                        .filter(|f| f.requirement == "LIVE-9")
+                        .map(|f| (f.seq, f.message))
+                        .collect()
+                };
+                assert!(
+                    said(2).is_empty(),
+                    "{kind}: said something after the append"
+                );
+                assert!(
+                    said(0).is_empty(),
+                    "{kind}: said something before the append"
+                );
+                // Without one, two appends away is still next to it (era M's
+                // `agent/turn-start` came after `turn/start` and the prompt's `user/message`).
+                let found = live9(profile, kind, &data, "agent/chunk", &whole, 3);
+                assert_eq!(found.len(), 1, "{kind}: {found:?}");
                 // A vocabulary event or a removed mirror is not compared.
                 for name in ["agent/status", "agent/error", "session/event", m.name] {
                     assert!(
@@ -541,6 +638,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `step/start` and `step/end` have the same fact: an emit between them is named after the
+    /// one next to it, and after the earlier one only when nothing nearer repeats it.
+    #[test]
+    fn the_nearer_twin_is_named() {
+        let step = json!({"turn": 1, "step": 1});
+        let chunk = json!({"turn": 1, "step": 1, "chunk": argument("chunk")});
+        let log = |with_end: bool| {
+            let mut log = vec![
+                event(0, "step/start", step.clone()),
+                event(1, "assistant/chunk", chunk.clone()),
+            ];
+            if with_end {
+                log.push(event(2, "step/end", step.clone()));
+            }
+            log
+        };
+        let trace = [LiveEmit {
+            event: "ui/step-end".to_owned(),
+            agent: Some(AGENT.to_owned()),
+            data: step.clone(),
+            at: Some(2),
+        }];
+        let found = |with_end: bool| -> Vec<(Option<u64>, String)> {
+            check_live_with_log(Profile::V2026_08, &log(with_end), &trace, false)
+                .into_iter()
+                .filter(|f| f.requirement == "LIVE-9")
+                .map(|f| (f.seq, f.message))
+                .collect()
+        };
+        let nearer = found(true);
+        assert_eq!(nearer.len(), 1, "{nearer:?}");
+        assert_eq!(nearer[0].0, Some(2));
+        assert!(nearer[0].1.contains("`step/end`") && nearer[0].1.contains("after it"));
+        let earlier = found(false);
+        assert_eq!(earlier.len(), 1, "{earlier:?}");
+        assert_eq!(earlier[0].0, Some(0));
+        assert!(earlier[0].1.contains("`step/start`") && earlier[0].1.contains("before it"));
     }
 
     #[test]
