@@ -274,10 +274,10 @@ impl LiveChecker {
             self.report_repeat(line, &emit.event, fact, "before");
             return;
         }
-        if self.twins.waiting.len() == MAX_WAITING {
-            if let Some(dropped) = self.twins.waiting.pop_front() {
-                self.settle(dropped);
-            }
+        if self.twins.waiting.len() == MAX_WAITING
+            && let Some(dropped) = self.twins.waiting.pop_front()
+        {
+            self.settle(dropped);
         }
         self.twins.waiting.push_back(Waiting {
             line,
@@ -683,41 +683,22 @@ mod tests {
     fn any_durable_event_has_a_fact() {
         // `assistant/message` is no mirror's twin: its whole data is the fact.
         let data = json!({"turn": 1, "step": 1, "message": {"role": "assistant", "content": []}});
-        let found = live9(
-            Profile::V2026_08,
-            "assistant/message",
-            &data,
-            "agent/message",
-            &data,
-            2,
-        );
+        let message = |payload: &Value| {
+            live9(
+                Profile::V2026_08,
+                "assistant/message",
+                &data,
+                "agent/message",
+                payload,
+                2,
+            )
+        };
+        let found = message(&data);
         assert_eq!(found.len(), 1, "{found:?}");
         // Positional order is a mirror's, so another event is never matched by position.
-        let args = json!([1, 1, {"role": "assistant", "content": []}]);
-        assert!(
-            live9(
-                Profile::V2026_08,
-                "assistant/message",
-                &data,
-                "agent/message",
-                &args,
-                2
-            )
-            .is_empty()
-        );
+        assert!(message(&json!([1, 1, {"role": "assistant", "content": []}])).is_empty());
         // Part of it is not the fact.
-        let part = json!({"turn": 1, "step": 1});
-        assert!(
-            live9(
-                Profile::V2026_08,
-                "assistant/message",
-                &data,
-                "agent/message",
-                &part,
-                2
-            )
-            .is_empty()
-        );
+        assert!(message(&json!({"turn": 1, "step": 1})).is_empty());
         // A durable event with empty data says nothing to repeat.
         assert!(
             live9(
