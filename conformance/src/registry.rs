@@ -865,6 +865,18 @@ pub const REQUIREMENTS: &[Requirement] = &[
         enforcement: LIVE_AND_DRIVER,
         source: "event-protocol.md §2.7, §2.10",
     },
+    Requirement {
+        id: "LIVE-9",
+        area: Area::Live,
+        title: "No live event repeats the durable event next to it",
+        check_blind_spot: None,
+        tier_2026_07: SH,
+        tier_2026_08: SH,
+        statement: "A live event outside the profile's vocabulary, under any name, SHOULD NOT repeat the fact of a durable event appended next to it: since the last live event of the vocabulary before it (`session/event` aside), or right after it. The fact of the durable twin of a removed mirror is the fields the mirror passed (`assistant/chunk`: `turn`, `step`, `chunk`; `steering/message`: `turn`, `content`, `source`, 2026-08 `user/message`: `content`, `source`; `turn/start`: `turn`; `turn/end`: `turn`, `reason`; `step/start` and `step/end`: `turn`, `step`); of any other durable event, its whole `data`. A payload repeats it when an object in it has every field of the fact under the same name with an equal value (equal as JSON: numbers by value, keys in any order), or an array in it holds the mirror's arguments in order; when the fact holds only numbers and strings, the payload must also be nothing more than that object or array (through wrappers of one key or one element; other keys only as fields of the durable `data` with the same value; an array's one extra element only the agent before the arguments).",
+        rationale: "A loop that renamed `agent/stream-chunk` to `agent/chunk` (or to `ui/chunk`, outside `agent/`, where LIVE-2 says nothing) keeps the very duplication the six removals were about: two sources of truth for one fact, which drift when a listener throws or one of them changes. The name no longer says so; the payload does: it is the durable event's fact, fired next to its append. A fact of numbers alone (a turn, a step) is the whole payload of a boundary mirror but also a detail of legitimate events (`agent/status` naming its turn, `agent/error {turn, step, error}`), so it counts only as the whole payload. Events of the vocabulary are not compared: their payloads are defined there (`agent/inbox/claimed` carries the message a `user/message` then records; `session/event` is the durable event itself), and upstream's loops fire none outside it but the mirrors (era M at its eight migration commits, the published 2026-08 package); era M with its mirrors renamed is reported once per mirror, naming its twin. \"Next to it\" is where mirrors fire: upstream fired each after its append, not always right after (era M's `agent/turn-start` followed `turn/start` and the prompt's `user/message`), and a port may fire first; a live event of the vocabulary between them means the loop said something else in between. Between two appends with the same fact (`step/start` and `step/end` of one step), the warning names the one right before the event, else the one right after it. A trace alone shows it when its `session/event` records carry the event's `data`; `mirrorless run` compares every emit with the log.",
+        enforcement: LIVE_AND_DRIVER,
+        source: "event-protocol.md §1.8, §2.9 (each mirror re-announced its twin one line after the append); vocab::mirrors (where each mirror's arguments live in the twin's `data`)",
+    },
 ];
 
 #[cfg(test)]

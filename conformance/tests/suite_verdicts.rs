@@ -131,26 +131,46 @@ fn a_loop_firing_all_six_mirrors_fails_each_under_its_own_id() {
 fn should_findings_are_warnings_counted_with_a_minimal_case() {
     let mut c = config(64);
     let report = run_mutant(Arc::new(live_2_renamed_mirror::Fault), &c);
+    // The renamed mirror is in no vocabulary (LIVE-2) and repeats the chunk it follows
+    // (LIVE-9): two SHOULDs, each with its own count and minimal case.
+    let should = ["LIVE-2", "LIVE-9"];
     for p in &report.profiles {
-        let live2 = p
-            .requirements
-            .iter()
-            .find(|r| r.id == "LIVE-2")
-            .expect("LIVE-2 is driver-enforced");
-        assert_eq!(live2.status, Status::Warn, "{}", p.profile);
-        assert_eq!(live2.warnings, p.warned_cases);
-        assert!(live2.warnings > 0);
+        for id in should {
+            let r = p
+                .requirements
+                .iter()
+                .find(|r| r.id == id)
+                .unwrap_or_else(|| panic!("{id} is driver-enforced"));
+            assert_eq!(r.status, Status::Warn, "{id} {}", p.profile);
+            assert_eq!(r.warnings, p.warned_cases, "{id}");
+            assert!(r.warnings > 0);
+        }
         assert!(p.failures.is_empty(), "{:?}", p.failures);
-        assert_eq!(p.warnings.len(), 1);
-        let w = &p.warnings[0];
-        assert_eq!(w.requirement, "LIVE-2");
-        assert!(!w.finding.error);
-        assert!(w.shrunk_chunks < w.original_chunks);
+        let warned: BTreeSet<&str> = p.warnings.iter().map(|w| w.requirement).collect();
+        assert_eq!(warned, BTreeSet::from(should));
+        for w in &p.warnings {
+            assert!(!w.finding.error);
+            assert!(w.shrunk_chunks < w.original_chunks);
+        }
+        let live_9 = p
+            .warnings
+            .iter()
+            .find(|w| w.requirement == "LIVE-9")
+            .map(|w| &w.finding)
+            .expect("a LIVE-9 warning");
+        assert!(
+            live_9
+                .message
+                .contains("`agent/stream-chunks` repeats the durable `assistant/chunk`"),
+            "{}",
+            live_9.message
+        );
         assert!(p.conformant(), "warnings alone do not fail");
     }
     assert!(report.conformant());
     let human = render_human(&report);
     assert!(human.contains("WARN LIVE-2 — "), "{human}");
+    assert!(human.contains("WARN LIVE-9 — "), "{human}");
     assert!(human.contains("warnings (SHOULD; --deny-warnings makes them fail): LIVE-2 ("));
     let junit = render_junit(&report);
     assert!(!junit.contains("<failure"), "{junit}");
@@ -161,7 +181,7 @@ fn should_findings_are_warnings_counted_with_a_minimal_case() {
     assert!(!denied.conformant());
     assert!(denied.profiles.iter().all(|p| !p.conformant()));
     let junit = render_junit(&denied);
-    assert_eq!(junit.matches("type=\"warning\"").count(), 2, "{junit}");
+    assert_eq!(junit.matches("type=\"warning\"").count(), 4, "{junit}");
 }
 
 #[test]

@@ -89,8 +89,9 @@ fn check_owned(profile: Profile, events: &[SessionEvent], numbered: bool) -> Vec
 /// Checks a live-event trace (a sequence of [`LiveEmit`] records) under `profile`, alone: no
 /// removed mirror (`MIRROR-1` … `MIRROR-6`), legal `agent/status` sequences (`LIVE-1`), live
 /// `agent/*` names from the profile's vocabulary (`LIVE-2`), and the lifecycle rules a trace
-/// shows without its log (`LIVE-3` … `LIVE-8`). [`check_live_with_log`] adds the rules that
-/// need the durable log.
+/// shows without its log (`LIVE-3` … `LIVE-8`), and `LIVE-9` where the trace's `session/event`
+/// records carry the durable event's `data`. [`check_live_with_log`] adds the rules that need
+/// the durable log.
 pub fn check_live(profile: Profile, trace: &[LiveEmit]) -> Vec<Finding> {
     let mut checker = LiveChecker::new(profile);
     for emit in trace {

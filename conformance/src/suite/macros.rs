@@ -39,7 +39,7 @@ pub const SUITE_REQUIREMENTS: &[&str] = &[
     "CHUNK-4", "CHUNK-5", "CHUNK-6", "MSG-1", "MSG-3", "MSG-4", "MSG-5", "MSG-6", "TOOL-1",
     "TOOL-2", "TOOL-3", "TOOL-4", "STEER-1", "STEER-2", "MIRROR-1", "MIRROR-2", "MIRROR-3",
     "MIRROR-4", "MIRROR-5", "MIRROR-6", "LIVE-1", "LIVE-2", "LIVE-3", "LIVE-4", "LIVE-5", "LIVE-6",
-    "LIVE-7", "LIVE-8",
+    "LIVE-7", "LIVE-8", "LIVE-9",
     // The durable records of user, model and tools (branch `durable`).
     "MSG-7", "MSG-8", "MSG-9", "TOOL-5", "TURN-10", "TURN-11",
 ];
@@ -223,7 +223,7 @@ macro_rules! suite {
                 tool_4 "TOOL-4", steer_2 "STEER-2", mirror_1 "MIRROR-1",
                 mirror_2 "MIRROR-2", mirror_3 "MIRROR-3", mirror_4 "MIRROR-4", mirror_5 "MIRROR-5",
                 mirror_6 "MIRROR-6", live_1 "LIVE-1", live_2 "LIVE-2", live_3 "LIVE-3",
-                live_4 "LIVE-4", live_5 "LIVE-5", live_6 "LIVE-6", live_7 "LIVE-7", live_8 "LIVE-8",
+                live_4 "LIVE-4", live_5 "LIVE-5", live_6 "LIVE-6", live_7 "LIVE-7", live_8 "LIVE-8", live_9 "LIVE-9",
                 msg_7 "MSG-7", msg_8 "MSG-8", tool_5 "TOOL-5", turn_10 "TURN-10", turn_11 "TURN-11"
             );
 

@@ -48,6 +48,7 @@ impl LiveChecker {
         let data = d.get("data").cloned().unwrap_or(Value::Null);
         let unknown_trigger = data.get("trigger").is_none() && self.profile == Profile::V2026_07;
         if kind == "turn/start" && unknown_trigger {
+            self.fact_appended(seq, kind, &data);
             self.log.open_turn = Some(data.get("turn").and_then(Value::as_u64).unwrap_or(0));
             self.log.errors_in_turn.clear();
             self.log.idle_in_turn = None;
@@ -62,8 +63,10 @@ impl LiveChecker {
     }
 
     /// Feeds one durable event of the log the trace goes with, at its place: after the emits
-    /// whose `at` is at most its seq, before the others. Only turn boundaries matter here.
+    /// whose `at` is at most its seq, before the others. Turn boundaries matter here, and every
+    /// event's fact for LIVE-9 (a live emit next to it that repeats it).
     pub fn durable(&mut self, seq: u64, kind: &str, data: &Value) {
+        self.fact_appended(seq, kind, data);
         let turn = data.get("turn").and_then(Value::as_u64);
         match kind {
             "turn/start" => {

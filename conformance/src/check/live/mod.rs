@@ -11,12 +11,15 @@
 //!   `agent/disposed` (LIVE-7);
 //! * `status.rs` — `agent/status` values and repeats (LIVE-1), its timing around turns (LIVE-6);
 //! * `error.rs` — `agent/error`'s payload (LIVE-3), once per failed turn (LIVE-8);
-//! * `durable.rs` — the durable turn boundaries fed from a log, and the merge by `at`.
+//! * `durable.rs` — the durable turn boundaries fed from a log, and the merge by `at`;
+//! * `twins.rs` — a live event outside the vocabulary that repeats the durable event appended
+//!   next to it, a mirror under another name (LIVE-9).
 
 mod durable;
 mod error;
 mod lifecycle;
 mod status;
+mod twins;
 
 pub use durable::check_live_with_log;
 
@@ -73,6 +76,8 @@ pub struct LiveChecker {
     log_agent: Option<Option<String>>,
     /// The durable turn boundaries, when a log is fed.
     log: LogTurns,
+    /// The durable events next to the live emits, for LIVE-9.
+    twins: twins::Twins,
     /// The user disposed of the agent (`mirrorless run` knows it from the script).
     disposed_by_user: bool,
     /// Whether `session/event` records of the trace stand for the log (true unless the log
@@ -95,6 +100,7 @@ impl LiveChecker {
             agents: HashMap::new(),
             log_agent: None,
             log: LogTurns::default(),
+            twins: twins::Twins::default(),
             disposed_by_user: false,
             marks_from_trace: true,
             findings: Vec::new(),
@@ -156,23 +162,36 @@ impl LiveChecker {
                     ),
                 );
             }
-            Some(LiveStatus::Current) => match emit.event.as_str() {
-                "agent/created" => self.agent(&emit.agent).created = true,
-                "agent/session-start" => self.session_start(line, emit),
-                "agent/status" => self.status(line, emit),
-                "agent/error" => self.error(line, emit),
-                "agent/disposed" => self.disposed(line, emit),
-                _ => {}
-            },
-            None if emit.event.starts_with("agent/") => self.report(
-                "LIVE-2",
-                line,
-                format!(
-                    "`{name}` is not a live event of the {} profile",
-                    self.profile
-                ),
-            ),
-            None => {}
+            Some(LiveStatus::Current) if emit.event != "session/event" => {
+                self.live_boundary();
+                self.current(line, emit);
+            }
+            Some(LiveStatus::Current) => {}
+            None => {
+                if emit.event.starts_with("agent/") {
+                    self.report(
+                        "LIVE-2",
+                        line,
+                        format!(
+                            "`{name}` is not a live event of the {} profile",
+                            self.profile
+                        ),
+                    );
+                }
+                self.repeated_fact(line, emit);
+            }
+        }
+    }
+
+    /// Dispatches a current live event to the rule that checks it.
+    fn current(&mut self, line: Option<u64>, emit: &LiveEmit) {
+        match emit.event.as_str() {
+            "agent/created" => self.agent(&emit.agent).created = true,
+            "agent/session-start" => self.session_start(line, emit),
+            "agent/status" => self.status(line, emit),
+            "agent/error" => self.error(line, emit),
+            "agent/disposed" => self.disposed(line, emit),
+            _ => {}
         }
     }
 
@@ -192,6 +211,7 @@ impl LiveChecker {
         if std::mem::replace(&mut self.ended, true) {
             return;
         }
+        self.end_twins();
         self.end_lifecycle();
         self.end_status();
     }
