@@ -95,7 +95,7 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
     let _ = writeln!(
         head,
         "**{verdict}** — implementation {}, seed {}{} (reproduce with `--seed {}`) — {}\n",
-        escape(&report.implementation),
+        escape(&crate::check::shown(&report.implementation)),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report.seed,

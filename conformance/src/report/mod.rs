@@ -328,7 +328,7 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
         } else {
             "NOT CONFORMANT"
         },
-        report.implementation,
+        crate::check::shown(&report.implementation),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report.seed,

@@ -314,7 +314,7 @@ impl StdioDriver {
                     profiles,
                     ..
                 }) => {
-                    self.implementation = implementation;
+                    self.implementation = implementation.clipped();
                     self.profiles = profiles;
                     return Ok(());
                 }

@@ -110,8 +110,13 @@ pub fn run_until(
         problems.push(problem);
     }
     Ok(RunReport {
-        implementation: driver.name(),
-        hello: driver.hello(),
+        // What the implementation says of itself, cut to what a report shows (every format).
+        implementation: {
+            let mut name = driver.name();
+            crate::check::clip_name(&mut name);
+            name
+        },
+        hello: driver.hello().clipped(),
         seed: config.seed,
         ci: config.ci,
         partition: config.partition,
