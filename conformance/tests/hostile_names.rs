@@ -127,3 +127,30 @@ proptest! {
         }
     }
 }
+
+/// Issue #31, item 8: a requirement ID from a later release is called unknown to this
+/// version, never 'the implementation crashed' (which only `CRASH` is).
+#[test]
+fn a_requirement_from_a_later_release_is_named_unknown() {
+    let report = run_named("plain");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&render_json(&report)).expect("the JSON report");
+    let failure = serde_json::json!({
+        "requirement": "TURN-99",
+        "finding": { "requirement": "TURN-99", "message": "later" },
+        "case_id": "c",
+        "case": { "profile": "2026-08", "script": { "actions": [] } },
+        "replay": "mirrorless replay c.json",
+    });
+    json["report"]["profiles"][0]["failures"] = serde_json::json!([failure]);
+    let column = matrix::read_column("r.json", &json.to_string()).expect("reads back");
+    let columns = [column];
+    for out in [
+        matrix::render_markdown(&columns, &[], None, 1 << 20),
+        matrix::render_html(&columns, &[]),
+    ] {
+        assert!(out.contains("TURN-99"), "{out}");
+        assert!(out.contains("unknown to this version"), "{out}");
+        assert!(!out.contains("crashed"), "{out}");
+    }
+}

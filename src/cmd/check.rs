@@ -207,8 +207,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
         CheckFormat::Markdown => markdown::render(&report, &super::markdown::options()),
     };
     if let Some(path) = &args.summary {
-        let md = markdown::render(&report, &super::markdown::options());
-        super::markdown::append_summary(path, &md);
+        let options = super::markdown::options();
+        super::markdown::append_summary(path, |limit| {
+            markdown::render(
+                &report,
+                &mirrorless_conformance::report::MarkdownOptions {
+                    limit,
+                    ..options.clone()
+                },
+            )
+        });
     }
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);

@@ -396,8 +396,16 @@ pub fn run(args: RunArgs) -> ExitCode {
         Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
     };
     if let Some(path) = &args.summary {
-        let md = report::render_markdown(&report, &super::markdown::options());
-        super::markdown::append_summary(path, &md);
+        let options = super::markdown::options();
+        super::markdown::append_summary(path, |limit| {
+            report::render_markdown(
+                &report,
+                &report::MarkdownOptions {
+                    limit,
+                    ..options.clone()
+                },
+            )
+        });
     }
     if !super::output::write_report(args.output.as_deref(), &text) {
         return ExitCode::from(EXIT_ERROR);
