@@ -127,6 +127,26 @@ pub fn walk(
                         ignored.len()
                     ),
                 });
+            } else if include.is_some() {
+                // Or the `include` globs: ones that match nothing here (paths outside the
+                // tree, a typo) would pass a tree full of findings.
+                let unfiltered = |p: &Path| {
+                    fronts.iter().any(|f| f.handles(p))
+                        && (named_excluded || matches(p, &exclude) != Some(true))
+                        && !is_allowed(p)
+                };
+                let (outside, _) = walk_dir(root_path, opts, true, &unfiltered);
+                if !outside.is_empty() {
+                    errors.push(FileError {
+                        path: display_path(root_path),
+                        line: None,
+                        message: format!(
+                            "nothing linted: the configuration's `include` globs ({}) match none of the {} lintable file(s) below; fix them or name the files to lint",
+                            opts.config.lint.include.join(", "),
+                            outside.len()
+                        ),
+                    });
+                }
             }
         }
         out.extend(files);
