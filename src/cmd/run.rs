@@ -172,6 +172,7 @@ fn driver_for(
     command: &[String],
     stdio: &super::stdio::StdioArgs,
     stop: &Stop,
+    ci: bool,
 ) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     if command.is_empty() {
         return Ok((
@@ -179,7 +180,7 @@ fn driver_for(
             Profile::ALL.to_vec(),
         ));
     }
-    super::stdio::driver(command, stdio, stop)
+    super::stdio::driver(command, stdio, stop, ci)
 }
 
 /// The exit status of a command that ended on `message`: a signal's own status when the run
@@ -339,7 +340,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop) {
+    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop, ci) {
         Ok(d) => d,
         Err(e) => return fail_or_stopped(&stop, e),
     };
@@ -431,7 +432,7 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let (mut driver, _) = match driver_for(&args.command, &args.stdio, &stop) {
+    let (mut driver, _) = match driver_for(&args.command, &args.stdio, &stop, false) {
         Ok(d) => d,
         Err(e) => return fail_or_stopped(&stop, e),
     };
