@@ -213,7 +213,7 @@ pub fn render_html(report: &RunReport) -> String {
         out.push_str(
             "<section id=\"problems\">\n<h2>Problems of the run</h2>\n<p>These make the run a usage or harness error: it proves nothing either way.</p>\n",
         );
-        for problem in &report.problems {
+        for problem in &super::problems::grouped(&report.problems) {
             let _ = writeln!(out, "<pre>{}</pre>", escape(problem));
         }
         out.push_str("</section>\n");

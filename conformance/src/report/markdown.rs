@@ -102,7 +102,7 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
         crate::version_banner()
     );
     doc.push("", head);
-    for problem in &report.problems {
+    for problem in &super::problems::grouped(&report.problems) {
         let headline = problem.lines().next().unwrap_or_default();
         doc.push("problems", format!("- problem: {}\n", escape(headline)));
     }

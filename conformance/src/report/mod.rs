@@ -7,6 +7,7 @@
 
 mod html;
 mod json_layout;
+mod problems;
 pub mod timeline;
 
 pub use html::{escape as html_escape, render_html};
@@ -312,7 +313,7 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
             );
         }
     }
-    for problem in &report.problems {
+    for problem in &problems::grouped(&report.problems) {
         match problem.split_once('\n') {
             Some((headline, _)) if !full_problems => {
                 let _ = writeln!(out, "problem: {headline} (in full above, on stderr)");

@@ -56,6 +56,7 @@ use crate::oracle::{Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
 use faults::record_fault;
+pub(crate) use faults::{REPEAT_MARK, fault_class};
 use profile::run_profile;
 
 /// Runs the suite against `driver`.
