@@ -78,6 +78,8 @@ pub type Tap = Box<dyn FnMut(Direction, &str) + Send>;
 const TRANSCRIPT_LINES: usize = 10;
 /// How much of a long line the fault report shows.
 const LINE_PREVIEW: usize = 300;
+/// How many characters of the case's JSON a fault report shows.
+const CASE_PREVIEW: usize = 8 << 10;
 /// How much stderr the fault report shows.
 const STDERR_PREVIEW: usize = 4 << 10;
 
@@ -630,7 +632,8 @@ impl StdioDriver {
             }
         }
         if let Some(c) = case {
-            let _ = write!(s, "\n  the case: {c}");
+            // Clipped: a case file can be large, and the report is read in a terminal.
+            let _ = write!(s, "\n  the case: {}", preview(&c.to_string(), CASE_PREVIEW));
         }
         s.push_str(&self.restart_note());
         s
@@ -848,6 +851,9 @@ impl Driver for StdioDriver {
                 case.profile,
                 self.profiles.as_deref().unwrap_or_default().join(", ")
             )));
+        }
+        if let Some(why) = crate::driver::over_limits(case, &self.config.limits, true) {
+            return Err(HarnessError(why));
         }
         self.ensure_started(false)?;
         let Some(mut process) = self.process.take() else {
