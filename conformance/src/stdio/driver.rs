@@ -272,6 +272,9 @@ impl StdioDriver {
                 Ok(Read1::Line(l)) => l,
                 Ok(Read1::Eof { partial }) => return Err(eof_fault(partial, process)),
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
+                Ok(Read1::Exited(status)) => {
+                    return Err(exited_fault(status, "its `hello`"));
+                }
             };
             if line.trim().is_empty() {
                 continue;
@@ -458,6 +461,7 @@ impl StdioDriver {
                     return Err(f);
                 }
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
+                Ok(Read1::Exited(status)) => return Err(exited_fault(status, awaiting)),
             };
             harness.received_bytes(line.len() + 1);
             if line.trim().is_empty() {
@@ -733,6 +737,19 @@ fn stopped(reason: StopReason) -> Fault {
 
 /// The end of stdout, with what became of the process: an exit status or signal, or still
 /// running (it closed stdout but lives on).
+/// The process exited while its stdout stays open (held by a process it started).
+fn exited_fault(status: std::process::ExitStatus, awaiting: &str) -> Fault {
+    let how = describe_status(status);
+    let how = if how.starts_with("killed") {
+        format!("was {how}")
+    } else {
+        how
+    };
+    fault(format!(
+        "it {how} while the harness waited for {awaiting}; its stdout is still open, held by a process it started (the harness stops its whole process group)"
+    ))
+}
+
 fn eof_fault(partial: Option<String>, process: &mut Process) -> Fault {
     // Stdout closes a moment before the process is reaped; give it that moment.
     let how = match process.exit_within(Duration::from_millis(500)) {
