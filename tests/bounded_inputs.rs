@@ -58,12 +58,16 @@ fn a_configuration_that_is_not_utf8_names_the_file() {
     );
 }
 
-/// Issue #31, item 3: `report` and `replay` of a device are refused at once, naming it (the
+/// Issue #31, item 3: `report`, `replay` and `check` of a device are refused at once, naming it (the
 /// old size check passed a device, which has no size, and read it until memory ran out).
 #[cfg(unix)]
 #[test]
 fn report_and_replay_refuse_a_device_naming_it() {
-    for args in [&["report", "/dev/zero"][..], &["replay", "/dev/zero"][..]] {
+    for args in [
+        &["report", "/dev/zero"][..],
+        &["replay", "/dev/zero"][..],
+        &["check", "/dev/zero"][..],
+    ] {
         let o = mirrorless_within_deadline(args);
         let out = all_output(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {out}");

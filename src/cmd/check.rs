@@ -10,6 +10,7 @@ use mirrorless_conformance::check::{
 };
 use rayon::prelude::*;
 use serde::Serialize;
+use mirrorless_conformance::input::{self, Origin};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -381,13 +382,19 @@ fn unreadable_report(
     }
 }
 
+/// Opens a named input without blocking on it, refusing a device or a socket (`/dev/zero`
+/// would be read for ever); a FIFO is read, as a pipe is.
+fn open_input(path: &Path) -> std::io::Result<File> {
+    input::open(path, Origin::Named).map_err(std::io::Error::other)
+}
+
 /// Opens a log: `-` is standard input. Returns the first bytes (for detection, only when
 /// `detect` is set) and a reader positioned at the start of the log.
 fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufRead>)> {
     let mut input: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
-        Box::new(File::open(path)?)
+        Box::new(open_input(path)?)
     };
     let mut prefix = Vec::new();
     if detect {
@@ -461,7 +468,7 @@ fn check_trace(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> Fil
         None => (Profile::DEFAULT, ProfileSource::Default),
     };
     let outcome =
-        File::open(path).and_then(|f| check_live_reader_with(profile, BufReader::new(f), options));
+        open_input(path).and_then(|f| check_live_reader_with(profile, BufReader::new(f), options));
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => return unreadable(path, "live-trace", profile, source, &e),
