@@ -157,6 +157,9 @@ pub fn walk(
     out
 }
 
+/// A directory whose ignore files could not be applied, and the errors naming them.
+type Unapplied = (PathBuf, Vec<FileError>);
+
 /// Files found by a walk (path, named explicitly) and the walk's errors.
 type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
 
@@ -182,7 +185,7 @@ fn walk_dir(
     let found: Mutex<Walked> = Mutex::default();
     // Directories whose ignore rules could not be applied, with the errors naming the files;
     // nothing below them is kept. Shared with the entry filter, which must be `'static`.
-    let unapplied: Arc<Mutex<Vec<(PathBuf, Vec<FileError>)>>> = Arc::default();
+    let unapplied: Arc<Mutex<Vec<Unapplied>>> = Arc::default();
     let refuse = {
         let unapplied = Arc::clone(&unapplied);
         move |dir: &Path, errors: Vec<FileError>| {

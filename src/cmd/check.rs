@@ -8,9 +8,9 @@ use mirrorless_conformance::check::{
     CheckOutcome, Finding, LogChecker, ReadOptions, Severity, check_live_reader_with,
     detect_profile, escape_control,
 };
+use mirrorless_conformance::input::{self, Origin};
 use rayon::prelude::*;
 use serde::Serialize;
-use mirrorless_conformance::input::{self, Origin};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
