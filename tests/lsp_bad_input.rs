@@ -321,3 +321,121 @@ fn two_thousand_open_documents_settle_fast() {
     let (code, stderr) = s.shutdown_and_exit();
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Issue #31, item 12: a request whose `id` LSP cannot keep (an object, a float, a bool,
+/// null, an integer out of range) is answered Invalid Request with a null id, never dropped as
+/// if it were a notification; the server goes on.
+#[test]
+fn a_request_with_an_unusable_id_is_answered_invalid_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Server::start(dir.path());
+    for id in [
+        "{}",
+        "{\"a\":1}",
+        "1.5",
+        "true",
+        "null",
+        "[1]",
+        "18446744073709551616",
+        "2147483648",
+    ] {
+        s.frame(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"textDocument/hover\",\"params\":{{\"textDocument\":{{\"uri\":\"file:///x.ts\"}},\"position\":{{\"line\":0,\"character\":0}}}}}}"
+        ));
+        let e = s.answer();
+        assert_eq!(e["error"]["code"], -32600, "{id}: {e}");
+        assert_eq!(e["id"], Value::Null, "{id}: {e}");
+        s.alive();
+    }
+    let (code, stderr) = s.shutdown_and_exit();
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// Issue #31, item 12: a `didChange` holding lone surrogate escapes (what JSON.stringify
+/// writes for half a pair) is applied, the half read as U+FFFD, so the server's text follows
+/// the editor's; an escaped backslash before `u`, and a real pair, are kept as they are.
+#[test]
+fn a_change_with_a_lone_surrogate_is_applied_not_dropped() {
+    for tail in [
+        "\\ud800",
+        "\\udc00",
+        "x\\ud800y\\udfff",
+        "\\ud83d\\ude00 \\ud800",
+        "\\\\ud800 \\udbff",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Server::start(dir.path());
+        let path = dir.path().join("a.ts");
+        let uri = s.open(&path, "typescript", "let x = 1;\n");
+        assert!(s.codes(&uri).is_empty());
+        // The new text emits a removed event, then a comment holding the surrogates.
+        s.frame(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/didChange\",\"params\":{{\"textDocument\":{{\"uri\":\"{uri}\",\"version\":2}},\"contentChanges\":[{{\"text\":\"bus.emit(\\\"agent/turn-start\\\", {{}}); // {tail}\\n\"}}]}}}}"
+        ));
+        assert_eq!(s.codes(&uri), ["ML002"], "{tail}");
+        assert!(
+            !s.inbox.iter().any(|m| m.get("error").is_some()),
+            "{tail}: {:?}",
+            s.inbox
+        );
+        let (code, stderr) = s.shutdown_and_exit();
+        assert_eq!(code, Some(0), "{tail}: {stderr}");
+    }
+}
+
+/// Issue #31, item 12: a frame with no `Content-Length`, or one that is not a number, is
+/// answered -32700 and the frames after it are framed again (its body, not read, runs into
+/// the next header), whatever the body and line ends: the server is never left deaf.
+#[test]
+fn after_a_frame_without_a_usable_length_the_next_frames_are_read() {
+    let headers = [
+        "Content-Type: x\r\n",
+        "Content-Length: abc\r\n",
+        "X: 1\r\nContent-Length: -5\r\n",
+    ];
+    let bodies = [
+        "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"shutdown\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"shutdown\"}\r\n",
+        "",
+    ];
+    for header in headers {
+        for body in bodies {
+            let dir = tempfile::tempdir().unwrap();
+            let mut s = Server::start(dir.path());
+            s.raw(format!("{header}\r\n{body}").as_bytes());
+            let e = s.answer();
+            assert_eq!(e["error"]["code"], -32700, "{header:?} {body:?}: {e}");
+            s.alive();
+            s.alive();
+            let (code, stderr) = s.shutdown_and_exit();
+            assert_eq!(code, Some(0), "{header:?} {body:?}: {stderr}");
+        }
+    }
+}
+
+/// Issue #31, item 12: a `Content-Length` over the limit cannot be skipped without reading
+/// (and waiting for) every byte it claims: the server answers, says why on stderr and exits 1
+/// at once, with its input still open.
+#[test]
+fn a_content_length_over_the_limit_ends_the_session_at_once() {
+    for huge in ["67108865", "1099511627776"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Server::start(dir.path());
+        s.raw(format!("Content-Length: {huge}\r\n\r\n{{").as_bytes());
+        assert_eq!(s.answer()["error"]["code"], -32600);
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = s.child.try_wait().expect("poll") {
+                break status;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "{huge}: still waiting for the body"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(1), "{huge}");
+        let (_, stderr) = s.finish();
+        assert!(stderr.contains("over the limit"), "{huge}: {stderr}");
+    }
+}

@@ -25,6 +25,7 @@
 
 pub mod check;
 pub mod driver;
+pub mod input;
 pub mod oracle;
 pub mod reference;
 pub mod registry;

@@ -8,7 +8,9 @@ use crate::frontend::FrontEnd;
 use crate::model::FileError;
 use crate::source::display_path;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+mod ignore_files;
 
 /// Where and how to walk.
 #[derive(Debug, Clone, Copy)]
@@ -125,6 +127,26 @@ pub fn walk(
                         ignored.len()
                     ),
                 });
+            } else if include.is_some() {
+                // Or the `include` globs: ones that match nothing here (paths outside the
+                // tree, a typo) would pass a tree full of findings.
+                let unfiltered = |p: &Path| {
+                    fronts.iter().any(|f| f.handles(p))
+                        && (named_excluded || matches(p, &exclude) != Some(true))
+                        && !is_allowed(p)
+                };
+                let (outside, _) = walk_dir(root_path, opts, true, &unfiltered);
+                if !outside.is_empty() {
+                    errors.push(FileError {
+                        path: display_path(root_path),
+                        line: None,
+                        message: format!(
+                            "nothing linted: the configuration's `include` globs ({}) match none of the {} lintable file(s) below; fix them or name the files to lint",
+                            opts.config.lint.include.join(", "),
+                            outside.len()
+                        ),
+                    });
+                }
             }
         }
         out.extend(files);
@@ -135,31 +157,81 @@ pub fn walk(
     out
 }
 
+/// A directory whose ignore files could not be applied, and the errors naming them.
+type Unapplied = (PathBuf, Vec<FileError>);
+
 /// Files found by a walk (path, named explicitly) and the walk's errors.
 type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
 
 /// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts;
 /// `.gitignore`/`.ignore` rules apply when `ignores` is set. Unordered: the caller sorts.
+///
+/// An ignore file that cannot be applied (too many patterns for the matcher, a bad line, not
+/// a regular file) is an error naming it, and no file below its directory is returned: the
+/// walker would otherwise go on as if the file were empty, and a run (`--fix` included) would
+/// read and write the very files it excludes.
 fn walk_dir(
     root: &Path,
     opts: Walk<'_>,
     ignores: bool,
     keep: &(dyn Fn(&Path) -> bool + Sync),
 ) -> Walked {
+    if ignores {
+        let broken = ignore_files::unusable_above(root);
+        if !broken.is_empty() {
+            return (Vec::new(), broken);
+        }
+    }
     let found: Mutex<Walked> = Mutex::default();
+    // Directories whose ignore rules could not be applied, with the errors naming the files;
+    // nothing below them is kept. Shared with the entry filter, which must be `'static`.
+    let unapplied: Arc<Mutex<Vec<Unapplied>>> = Arc::default();
+    let refuse = {
+        let unapplied = Arc::clone(&unapplied);
+        move |dir: &Path, errors: Vec<FileError>| {
+            if let Ok(mut dirs) = unapplied.lock() {
+                dirs.push((dir.to_path_buf(), errors));
+            }
+        }
+    };
+    let refuse_in_filter = refuse.clone();
     ignore::WalkBuilder::new(root)
         .standard_filters(ignores)
         .hidden(false)
         .require_git(false)
         .follow_links(opts.follow)
         .threads(opts.threads.max(1))
-        .filter_entry(|e| e.file_name() != ".git")
+        .filter_entry(move |e| {
+            if e.file_name() == ".git" {
+                return false;
+            }
+            // The walker opens a directory's ignore files after this filter accepts it: one
+            // that is a FIFO would block the walk for ever.
+            if ignores && e.file_type().is_some_and(|t| t.is_dir()) {
+                let broken = ignore_files::not_regular(e.path());
+                if !broken.is_empty() {
+                    refuse_in_filter(e.path(), broken);
+                    return false;
+                }
+            }
+            true
+        })
         .build_parallel()
         .run(|| {
             Box::new(|entry| {
                 let item = match entry {
-                    Ok(e) => (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()))
-                        .then(|| Ok(e.into_path())),
+                    Ok(e) => {
+                        if let Some(err) = e.error() {
+                            // The rules of this directory's ignore files failed to build.
+                            refuse(e.path(), ignore_files::explain(e.path(), err));
+                        }
+                        (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()))
+                            .then(|| Ok(e.into_path()))
+                    }
+                    Err(err) if ignore_files::is_parents_error(&err) => {
+                        refuse(root, ignore_files::explain_above(root, &err));
+                        None
+                    }
                     Err(err) => Some(Err(walk_error(&err, root))),
                 };
                 if let Some(item) = item
@@ -173,9 +245,12 @@ fn walk_dir(
                 ignore::WalkState::Continue
             })
         });
-    found.into_inner().unwrap_or_default()
+    let (mut files, mut errors) = found.into_inner().unwrap_or_default();
+    let unapplied = std::mem::take(&mut *unapplied.lock().unwrap_or_else(|e| e.into_inner()));
+    files.retain(|(p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
+    errors.extend(unapplied.into_iter().flat_map(|(_, e)| e));
+    (files, errors)
 }
-
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     let text = err.to_string();
     let path = match err {

@@ -3,9 +3,11 @@
 //! header claims before reading it, and exits on the first message it cannot parse).
 //!
 //! A frame's body is read incrementally and at most [`MAX_FRAME`] bytes are kept; a larger
-//! one is answered with an error and skipped without being stored. A body that is not JSON is
-//! answered `-32700` (parse error), a JSON-RPC batch or a value that is no LSP message
-//! `-32600` (invalid request); the connection goes on after each.
+//! one is answered with an error and ends the session (skipping it would mean waiting for
+//! every byte its header claims). A body that is not JSON is answered `-32700` (parse error),
+//! a JSON-RPC batch, a value that is no LSP message or a request with an id LSP cannot keep
+//! `-32600` (invalid request); a frame without a usable `Content-Length` is answered `-32700`
+//! and the next frame is found again; the connection goes on after each.
 
 use lsp_server::{Connection, Message};
 use std::io::{self, BufRead, Read, Write};
@@ -75,7 +77,13 @@ pub fn connect(
                             return;
                         }
                     }
-                    Ok(None) | Err(_) => return,
+                    Ok(None) => return,
+                    Err(e) => {
+                        // Ending the reader ends the session (exit status 1: no
+                        // `shutdown`), with the reason where an editor's log shows it.
+                        eprintln!("mirrorless lsp: cannot read from the client: {e}");
+                        return;
+                    }
                 }
             }
         })?;
@@ -164,6 +172,13 @@ fn read_frame(input: &mut impl BufRead, out: &Out) -> io::Result<Option<Vec<u8>>
                 // Blank lines between frames.
                 continue;
             }
+            // The body of a frame refused for its header (no length, so not read) runs into
+            // the next frame's first header line when it has no line end of its own: read
+            // from the `Content-Length` on, so that the next frame is framed again.
+            let line = match find_ascii_ci(&line, "content-length:") {
+                Some(at) if at > 0 => line[at..].to_owned(),
+                _ => line,
+            };
             any = true;
             match line.split_once(':') {
                 Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
@@ -195,20 +210,15 @@ fn read_frame(input: &mut impl BufRead, out: &Out) -> io::Result<Option<Vec<u8>>
             }
         };
         if length > MAX_FRAME {
-            reply_error(
-                out,
-                serde_json::Value::Null,
-                INVALID_REQUEST,
-                format!(
-                    "a message of {length} bytes is over the limit of {} MiB; skipped",
-                    MAX_FRAME >> 20
-                ),
+            // Skipping it would mean reading (and waiting for) every byte the header
+            // claims, a terabyte as readily as a megabyte; nothing after it can be framed
+            // without doing so. Fatal, as a framing error is for rust-analyzer.
+            let why = format!(
+                "a message of {length} bytes is over the limit of {} MiB: the connection cannot go on without reading it",
+                MAX_FRAME >> 20
             );
-            let skipped = io::copy(&mut input.by_ref().take(length), &mut io::sink())?;
-            if skipped < length {
-                return Ok(None);
-            }
-            continue;
+            reply_error(out, serde_json::Value::Null, INVALID_REQUEST, why.clone());
+            return Err(io::Error::new(io::ErrorKind::InvalidData, why));
         }
         // Grown as bytes arrive, never to more than were sent.
         let mut body = Vec::new();
@@ -222,7 +232,16 @@ fn read_frame(input: &mut impl BufRead, out: &Out) -> io::Result<Option<Vec<u8>>
 
 /// The message a body holds, or `None` after answering why it is not one.
 fn message(body: &[u8], out: &Out) -> Option<Message> {
-    let value: serde_json::Value = match serde_json::from_slice(body) {
+    let parsed = serde_json::from_slice(body).or_else(|e| {
+        // A lone surrogate escape (`"\ud800"`, what JavaScript's JSON.stringify writes for a
+        // half of a pair) is not JSON serde accepts; dropping the message would leave the
+        // server's text an edit behind the editor's. Read it as U+FFFD, as other servers do.
+        match surrogates_replaced(body) {
+            Some(fixed) => serde_json::from_slice(&fixed).map_err(|_| e),
+            None => Err(e),
+        }
+    });
+    let value: serde_json::Value = match parsed {
         Ok(v) => v,
         Err(e) => {
             reply_error(
@@ -247,6 +266,24 @@ fn message(body: &[u8], out: &Out) -> Option<Message> {
         Some(id @ (serde_json::Value::Number(_) | serde_json::Value::String(_))) => id.clone(),
         _ => serde_json::Value::Null,
     };
+    // A request whose id is no id LSP knows (an object, a float, a bool, null, an integer
+    // out of range) would read as a notification and never be answered: JSON-RPC's Invalid
+    // Request, with a null id.
+    if value.get("method").is_some()
+        && let Some(raw) = value.get("id")
+        && !usable_id(raw)
+    {
+        reply_error(
+            out,
+            serde_json::Value::Null,
+            INVALID_REQUEST,
+            format!(
+                "invalid request: `id` must be an integer or a string, not `{}`",
+                clip(&raw.to_string())
+            ),
+        );
+        return None;
+    }
     match serde_json::from_value::<Message>(value) {
         Ok(msg) => Some(msg),
         Err(e) => {
@@ -254,6 +291,66 @@ fn message(body: &[u8], out: &Out) -> Option<Message> {
             None
         }
     }
+}
+
+/// Whether `id` is an id `lsp-server` keeps: a string, or an integer within `i32`.
+fn usable_id(id: &serde_json::Value) -> bool {
+    match id {
+        serde_json::Value::String(_) => true,
+        serde_json::Value::Number(n) => n.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
+        _ => false,
+    }
+}
+
+/// `body` with every `\u` escape of a lone surrogate (one not in a high-low pair) written as
+/// `\ufffd`; `None` when it has none.
+fn surrogates_replaced(body: &[u8]) -> Option<Vec<u8>> {
+    fn hex4(b: &[u8]) -> Option<u16> {
+        let s = std::str::from_utf8(b.get(..4)?).ok()?;
+        u16::from_str_radix(s, 16).ok()
+    }
+    let escape_at = |i: usize| -> Option<u16> {
+        (body.get(i) == Some(&b'\\') && body.get(i + 1) == Some(&b'u'))
+            .then(|| hex4(&body[i + 2..]))
+            .flatten()
+    };
+    let mut out = Vec::with_capacity(body.len());
+    let mut changed = false;
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] != b'\\' {
+            out.push(body[i]);
+            i += 1;
+            continue;
+        }
+        match escape_at(i) {
+            Some(0xD800..=0xDBFF)
+                if escape_at(i + 6).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) =>
+            {
+                out.extend_from_slice(&body[i..i + 12]);
+                i += 12;
+            }
+            Some(0xD800..=0xDFFF) => {
+                out.extend_from_slice(b"\\ufffd");
+                changed = true;
+                i += 6;
+            }
+            _ => {
+                // Any other escape: its two bytes as they are (so `\\u…` is not read as one).
+                out.extend_from_slice(&body[i..(i + 2).min(body.len())]);
+                i += 2;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Where `needle` (lowercase ASCII) starts in `haystack`, ignoring ASCII case.
+fn find_ascii_ci(haystack: &str, needle: &str) -> Option<usize> {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// At most 80 characters of `s`, for an error message.

@@ -8,6 +8,7 @@ use mirrorless_conformance::check::{
     CheckOutcome, Finding, LogChecker, ReadOptions, Severity, check_live_reader_with,
     detect_profile, escape_control,
 };
+use mirrorless_conformance::input::{self, Origin};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -207,8 +208,16 @@ pub fn run(args: CheckArgs) -> ExitCode {
         CheckFormat::Markdown => markdown::render(&report, &super::markdown::options()),
     };
     if let Some(path) = &args.summary {
-        let md = markdown::render(&report, &super::markdown::options());
-        super::markdown::append_summary(path, &md);
+        let options = super::markdown::options();
+        super::markdown::append_summary(path, |limit| {
+            markdown::render(
+                &report,
+                &mirrorless_conformance::report::MarkdownOptions {
+                    limit,
+                    ..options.clone()
+                },
+            )
+        });
     }
     if !super::print_out(&text) {
         return ExitCode::from(super::EXIT_ERROR);
@@ -373,13 +382,19 @@ fn unreadable_report(
     }
 }
 
+/// Opens a named input without blocking on it, refusing a device or a socket (`/dev/zero`
+/// would be read for ever); a FIFO is read, as a pipe is.
+fn open_input(path: &Path) -> std::io::Result<File> {
+    input::open(path, Origin::Named).map_err(std::io::Error::other)
+}
+
 /// Opens a log: `-` is standard input. Returns the first bytes (for detection, only when
 /// `detect` is set) and a reader positioned at the start of the log.
 fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufRead>)> {
     let mut input: Box<dyn Read> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
-        Box::new(File::open(path)?)
+        Box::new(open_input(path)?)
     };
     let mut prefix = Vec::new();
     if detect {
@@ -453,7 +468,7 @@ fn check_trace(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> Fil
         None => (Profile::DEFAULT, ProfileSource::Default),
     };
     let outcome =
-        File::open(path).and_then(|f| check_live_reader_with(profile, BufReader::new(f), options));
+        open_input(path).and_then(|f| check_live_reader_with(profile, BufReader::new(f), options));
     let outcome = match outcome {
         Ok(o) => o,
         Err(e) => return unreadable(path, "live-trace", profile, source, &e),

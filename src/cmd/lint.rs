@@ -369,8 +369,10 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
     if format == Format::Github
         && let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY")
     {
-        let md = render::step_summary(report, docs().as_deref());
-        super::markdown::append_summary(std::path::Path::new(&path), &md);
+        let docs = docs();
+        super::markdown::append_summary(std::path::Path::new(&path), |limit| {
+            render::step_summary_within(report, docs.as_deref(), limit)
+        });
     }
     if format != Format::Human {
         for e in &report.errors {

@@ -23,11 +23,15 @@ Examples:
     vim.lsp.enable('mirrorless')
   Neovim 0.8-0.10, nvim-lspconfig, VS Code, Helix: see docs/guides/editor.md.
 
-Messages are framed by `Content-Length`; a message over 64 MiB is answered with an error and
-skipped, as is one that is not JSON (-32700) or not an LSP message (-32600, batches too).
+Messages are framed by `Content-Length`; one that is not JSON (-32700), not an LSP message or a
+request with an unusable `id` (-32600, batches too) is answered with an error and skipped, as
+is a frame without a usable `Content-Length` (the frames after it are framed again). A lone
+surrogate escape in a message is read as U+FFFD. A message over 64 MiB is answered and ends
+the session (exit 1, the reason on stderr): it cannot be skipped without reading it.
 
 Exit status: 0 after the client's `shutdown` and `exit`, 1 after `exit` (or the end of input)
-without `shutdown` (as LSP specifies), 2 when the connection fails.")]
+without `shutdown` (as LSP specifies) or after a message over 64 MiB, 2 when the connection
+fails.")]
 pub struct LspArgs {
     /// Speak LSP on standard input/output (the default and only transport; accepted because
     /// many editor configurations pass it).

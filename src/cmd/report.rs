@@ -2,6 +2,7 @@
 //! `mirrorless run --format json` reports, in Markdown or HTML.
 
 use clap::{Args, ValueEnum};
+use mirrorless_conformance::input::{self, Origin};
 use mirrorless_conformance::report::matrix::{self, Column};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,15 +52,10 @@ pub struct ReportArgs {
 
 fn read(path: &std::path::Path) -> Result<Column, String> {
     let name = path.display().to_string();
-    let size = std::fs::metadata(path)
-        .map_err(|e| format!("{name}: cannot read it: {e}"))?
-        .len();
-    if size > MAX_REPORT_BYTES {
-        return Err(format!(
-            "{name}: {size} bytes, more than a report can be ({MAX_REPORT_BYTES} bytes)"
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read it: {e}"))?;
+    // Capped by the bytes read, not by a size a device or a pipe does not have.
+    let bytes = input::open(path, Origin::Named)
+        .and_then(|f| input::read_capped(f, MAX_REPORT_BYTES))
+        .map_err(|e| format!("{name}: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         format!("{name}: not a `mirrorless run --format json` report: not UTF-8 ({e})")
     })?;

@@ -172,6 +172,7 @@ fn driver_for(
     command: &[String],
     stdio: &super::stdio::StdioArgs,
     stop: &Stop,
+    ci: bool,
 ) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     if command.is_empty() {
         return Ok((
@@ -179,7 +180,7 @@ fn driver_for(
             Profile::ALL.to_vec(),
         ));
     }
-    super::stdio::driver(command, stdio, stop)
+    super::stdio::driver(command, stdio, stop, ci)
 }
 
 /// The exit status of a command that ended on `message`: a signal's own status when the run
@@ -339,7 +340,7 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop) {
+    let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop, ci) {
         Ok(d) => d,
         Err(e) => return fail_or_stopped(&stop, e),
     };
@@ -396,8 +397,16 @@ pub fn run(args: RunArgs) -> ExitCode {
         Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
     };
     if let Some(path) = &args.summary {
-        let md = report::render_markdown(&report, &super::markdown::options());
-        super::markdown::append_summary(path, &md);
+        let options = super::markdown::options();
+        super::markdown::append_summary(path, |limit| {
+            report::render_markdown(
+                &report,
+                &report::MarkdownOptions {
+                    limit,
+                    ..options.clone()
+                },
+            )
+        });
     }
     if !super::output::write_report(args.output.as_deref(), &text) {
         return ExitCode::from(EXIT_ERROR);
@@ -423,7 +432,7 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let (mut driver, _) = match driver_for(&args.command, &args.stdio, &stop) {
+    let (mut driver, _) = match driver_for(&args.command, &args.stdio, &stop, false) {
         Ok(d) => d,
         Err(e) => return fail_or_stopped(&stop, e),
     };

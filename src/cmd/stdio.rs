@@ -82,10 +82,14 @@ pub fn non_negative_secs(text: &str) -> Result<Duration, String> {
 
 /// Starts `command` over the stdio protocol; returns the driver and the profiles the
 /// implementation says it implements. Every wait of the driver ends early when `stop` fires.
+///
+/// A profile the `hello` lists that this version does not know (a typo, a later release's) is
+/// named: a warning, an error under `ci` (a run would otherwise pass without it, silently).
 pub fn driver(
     command: &[String],
     args: &StdioArgs,
     stop: &Stop,
+    ci: bool,
 ) -> Result<(Box<dyn Driver>, Vec<Profile>), String> {
     let mut config = StdioConfig::new(command.to_vec());
     config.startup_timeout = args.startup_timeout;
@@ -104,7 +108,39 @@ pub fn driver(
         .into_iter()
         .filter(|p| driver.implements(*p))
         .collect();
+    if let Some(unknown) = unknown_profiles(driver.implemented_profiles().unwrap_or_default()) {
+        if ci {
+            return Err(format!("{unknown} (an error under --ci)"));
+        }
+        eprintln!("warning: {unknown}");
+    }
     Ok((Box::new(driver), profiles))
+}
+
+/// Says which of the profiles a `hello` lists this version does not know, if any (each
+/// clipped and escaped: the implementation wrote them).
+fn unknown_profiles(listed: &[String]) -> Option<String> {
+    let known: Vec<&str> = Profile::ALL.iter().map(|p| p.name()).collect();
+    let unknown: Vec<String> = listed
+        .iter()
+        .filter(|p| !known.contains(&p.as_str()))
+        .map(|p| format!("`{}`", mirrorless_conformance::check::shown(p)))
+        .collect();
+    if unknown.is_empty() {
+        return None;
+    }
+    let shown: Vec<&str> = unknown.iter().take(10).map(String::as_str).collect();
+    Some(format!(
+        "the implementation's hello lists {} profile(s) this mirrorless does not know and does not run: {}{} (it knows {})",
+        unknown.len(),
+        shown.join(", "),
+        if unknown.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        },
+        known.join(", ")
+    ))
 }
 
 /// Arguments of the hidden `mirrorless reference-impl`.

@@ -17,16 +17,47 @@ pub const EXCERPT_WIDTH: usize = 110;
 /// it cites still gets its context.
 const RING_LINES: usize = 16;
 
-/// Whether `c` must not reach a terminal raw: C0 and C1 controls, DEL, the line and paragraph
-/// separators, and the bidirectional-text controls (which can make a line read differently).
-fn needs_escape(c: char) -> bool {
+/// Width, in characters, to which every renderer clips a string an implementation supplies
+/// (its name and version, the name of the report's implementation): enough for a name and the
+/// command line that started it, bounded whatever the implementation sends.
+pub const NAME_WIDTH: usize = 300;
+
+/// Whether `c` must not reach a reader raw: C0 and C1 controls, DEL, the line and paragraph
+/// separators, the bidirectional-text controls (which can make a line read differently), and
+/// the invisible characters (zero-width spaces and joiners, word joiner, invisible operators,
+/// soft hyphen, byte-order mark), which make two different names look the same.
+pub(crate) fn needs_escape(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{feff}'
+            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{ad}' | '\u{61c}' | '\u{180e}'
         )
+        || ('\u{200b}'..='\u{200f}').contains(&c)
         || ('\u{202a}'..='\u{202e}').contains(&c)
-        || ('\u{2066}'..='\u{2069}').contains(&c)
+        || ('\u{2060}'..='\u{206f}').contains(&c)
+}
+
+/// Cuts `s`, a string an implementation supplied, to the `4 × NAME_WIDTH` bytes [`shown`]
+/// reads of it (at a character boundary, an ellipsis marking the cut): what a report keeps of
+/// it, so memory and every format (JSON included) stay bounded.
+pub fn clip_name(s: &mut String) {
+    let max = 4 * NAME_WIDTH;
+    if s.len() > max {
+        let mut end = max;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+}
+
+/// A string an implementation supplies, as every report shows it: [`excerpt`] at
+/// [`NAME_WIDTH`] (controls, bidirectional and invisible characters escaped, clipped with an
+/// ellipsis, at most `4 × NAME_WIDTH` bytes of it read). Renderers then apply their format's
+/// own escaping (Markdown, HTML) on top.
+pub fn shown(s: &str) -> String {
+    excerpt(s.as_bytes(), NAME_WIDTH)
 }
 
 /// `s` with every character that could move the cursor, recolor the terminal or forge a line

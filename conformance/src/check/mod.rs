@@ -39,7 +39,10 @@ mod reader;
 mod values;
 
 pub use detect::{Detection, detect_profile};
-pub use excerpt::{ContextCollector, EXCERPT_WIDTH, escape_control, excerpt};
+pub(crate) use excerpt::needs_escape;
+pub use excerpt::{
+    ContextCollector, EXCERPT_WIDTH, NAME_WIDTH, clip_name, escape_control, excerpt, shown,
+};
 pub use finding::{Finding, Severity, severity_of};
 pub use lines::DEFAULT_MAX_LINE_BYTES;
 pub use live::{

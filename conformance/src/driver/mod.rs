@@ -30,6 +30,8 @@
 //! JSON lines and feeds them to the same [`Harness`].
 
 pub mod live;
+mod script_needs;
+pub use script_needs::over_limits;
 #[cfg(feature = "tokio")]
 pub mod tokio_bridge;
 
@@ -718,6 +720,9 @@ impl Driver for InProcess {
     }
 
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
+        if let Some(why) = over_limits(case, &self.limits, false) {
+            return Err(HarnessError(why));
+        }
         let mut agent = (self.factory)(case.profile);
         let mut harness = Harness::new(case, "agent-1").with_limits(self.limits);
         harness.unwind = true;

@@ -84,7 +84,9 @@ pub fn escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             // Control characters other than whitespace are not allowed in HTML text.
-            c if c.is_control() && !matches!(c, '\n' | '\t') => {
+            // Nor are bidirectional controls and invisible characters shown raw: they make
+            // text read differently from what it is.
+            c if crate::check::needs_escape(c) && !matches!(c, '\n' | '\t') => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -162,7 +164,7 @@ pub fn render_html(report: &RunReport) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>mirrorless run: {verdict} — {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(&report.implementation)
+        escape(&crate::check::shown(&report.implementation))
     );
     let _ = writeln!(
         out,
@@ -171,7 +173,7 @@ pub fn render_html(report: &RunReport) -> String {
     let _ = writeln!(
         out,
         "<p>Implementation <strong>{}</strong>, seed <code>{}</code>{}{} (reproduce with <code class=\"nowrap\">--seed {}</code>) — {}</p>\n</header>",
-        prose(&report.implementation),
+        prose(&crate::check::shown(&report.implementation)),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report
@@ -211,7 +213,7 @@ pub fn render_html(report: &RunReport) -> String {
         out.push_str(
             "<section id=\"problems\">\n<h2>Problems of the run</h2>\n<p>These make the run a usage or harness error: it proves nothing either way.</p>\n",
         );
-        for problem in &report.problems {
+        for problem in &super::problems::grouped(&report.problems) {
             let _ = writeln!(out, "<pre>{}</pre>", escape(problem));
         }
         out.push_str("</section>\n");

@@ -95,14 +95,14 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
     let _ = writeln!(
         head,
         "**{verdict}** — implementation {}, seed {}{} (reproduce with `--seed {}`) — {}\n",
-        escape(&report.implementation),
+        escape(&crate::check::shown(&report.implementation)),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report.seed,
         crate::version_banner()
     );
     doc.push("", head);
-    for problem in &report.problems {
+    for problem in &super::problems::grouped(&report.problems) {
         let headline = problem.lines().next().unwrap_or_default();
         doc.push("problems", format!("- problem: {}\n", escape(headline)));
     }

@@ -65,10 +65,12 @@ pub fn fence(info: &str, body: &str) -> String {
 }
 
 /// A collapsed `<details>` section: `summary` (escaped) as its title, `body` (Markdown) inside.
+/// The summary is HTML, where a Markdown escape does nothing: an `@` there is put in a code
+/// element, which GitHub never turns into a mention.
 pub fn details(summary: &str, body: &str) -> String {
     format!(
         "<details><summary>{}</summary>\n\n{body}\n</details>\n\n",
-        html_escape(summary)
+        html_escape(summary).replace('@', "<code>@</code>")
     )
 }
 

@@ -7,6 +7,7 @@
 
 mod html;
 mod json_layout;
+mod problems;
 pub mod timeline;
 
 pub use html::{escape as html_escape, render_html};
@@ -28,9 +29,14 @@ use std::fmt::Write as _;
 // The words every rendering of a run shares (human, Markdown, HTML, the matrix). Each format
 // puts its own punctuation and markup around them and escapes what it passes in.
 
-/// The title of a requirement ID (or of `CRASH`).
+/// The title of a requirement ID, of `CRASH`, or of an ID this version does not know (a
+/// report written by a later release, which may add requirements).
 pub(crate) fn title(id: &str) -> &'static str {
-    requirement(id).map_or("the implementation crashed", |r| r.title)
+    match requirement(id) {
+        Some(r) => r.title,
+        None if id == crate::oracle::CRASH => "the implementation crashed",
+        None => "a requirement unknown to this version of mirrorless (from a later release?)",
+    }
 }
 
 /// Where in the durable log a finding is: " at log #N", or nothing when it has no position.
@@ -307,7 +313,7 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
             );
         }
     }
-    for problem in &report.problems {
+    for problem in &problems::grouped(&report.problems) {
         match problem.split_once('\n') {
             Some((headline, _)) if !full_problems => {
                 let _ = writeln!(out, "problem: {headline} (in full above, on stderr)");
@@ -328,7 +334,7 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
         } else {
             "NOT CONFORMANT"
         },
-        report.implementation,
+        crate::check::shown(&report.implementation),
         report.seed,
         if report.ci { ", CI mode" } else { "" },
         report.seed,

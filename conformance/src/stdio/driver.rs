@@ -78,6 +78,8 @@ pub type Tap = Box<dyn FnMut(Direction, &str) + Send>;
 const TRANSCRIPT_LINES: usize = 10;
 /// How much of a long line the fault report shows.
 const LINE_PREVIEW: usize = 300;
+/// How many characters of the case's JSON a fault report shows.
+const CASE_PREVIEW: usize = 8 << 10;
 /// How much stderr the fault report shows.
 const STDERR_PREVIEW: usize = 4 << 10;
 
@@ -270,6 +272,9 @@ impl StdioDriver {
                 Ok(Read1::Line(l)) => l,
                 Ok(Read1::Eof { partial }) => return Err(eof_fault(partial, process)),
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
+                Ok(Read1::Exited(status)) => {
+                    return Err(exited_fault(status, "its `hello`"));
+                }
             };
             if line.trim().is_empty() {
                 continue;
@@ -314,7 +319,7 @@ impl StdioDriver {
                     profiles,
                     ..
                 }) => {
-                    self.implementation = implementation;
+                    self.implementation = implementation.clipped();
                     self.profiles = profiles;
                     return Ok(());
                 }
@@ -456,6 +461,7 @@ impl StdioDriver {
                     return Err(f);
                 }
                 Ok(Read1::Broken(e)) => return Err(fault(e)),
+                Ok(Read1::Exited(status)) => return Err(exited_fault(status, awaiting)),
             };
             harness.received_bytes(line.len() + 1);
             if line.trim().is_empty() {
@@ -630,7 +636,8 @@ impl StdioDriver {
             }
         }
         if let Some(c) = case {
-            let _ = write!(s, "\n  the case: {c}");
+            // Clipped: a case file can be large, and the report is read in a terminal.
+            let _ = write!(s, "\n  the case: {}", preview(&c.to_string(), CASE_PREVIEW));
         }
         s.push_str(&self.restart_note());
         s
@@ -730,6 +737,19 @@ fn stopped(reason: StopReason) -> Fault {
 
 /// The end of stdout, with what became of the process: an exit status or signal, or still
 /// running (it closed stdout but lives on).
+/// The process exited while its stdout stays open (held by a process it started).
+fn exited_fault(status: std::process::ExitStatus, awaiting: &str) -> Fault {
+    let how = describe_status(status);
+    let how = if how.starts_with("killed") {
+        format!("was {how}")
+    } else {
+        how
+    };
+    fault(format!(
+        "it {how} while the harness waited for {awaiting}; its stdout is still open, held by a process it started (the harness stops its whole process group)"
+    ))
+}
+
 fn eof_fault(partial: Option<String>, process: &mut Process) -> Fault {
     // Stdout closes a moment before the process is reaped; give it that moment.
     let how = match process.exit_within(Duration::from_millis(500)) {
@@ -848,6 +868,9 @@ impl Driver for StdioDriver {
                 case.profile,
                 self.profiles.as_deref().unwrap_or_default().join(", ")
             )));
+        }
+        if let Some(why) = crate::driver::over_limits(case, &self.config.limits, true) {
+            return Err(HarnessError(why));
         }
         self.ensure_started(false)?;
         let Some(mut process) = self.process.take() else {

@@ -151,6 +151,20 @@ pub struct Implementation {
     pub homepage: Option<String>,
 }
 
+impl Implementation {
+    /// Each field cut to what a report keeps of it ([`clip_name`](crate::check::clip_name)):
+    /// the identity is taken from the `hello` this way, so no report carries more of it.
+    pub fn clipped(mut self) -> Implementation {
+        crate::check::clip_name(&mut self.name);
+        self.version
+            .iter_mut()
+            .chain(self.language.iter_mut())
+            .chain(self.homepage.iter_mut())
+            .for_each(crate::check::clip_name);
+        self
+    }
+}
+
 /// A message the implementation writes to its standard output.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]

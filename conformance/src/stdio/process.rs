@@ -36,6 +36,9 @@ pub enum Read1 {
     },
     /// A line longer than [`MAX_LINE`], or an I/O error.
     Broken(String),
+    /// The process exited with nothing more to read, while its stdout stays open (a process
+    /// it started holds it): waiting on would only end at a timeout that blames silence.
+    Exited(ExitStatus),
 }
 
 /// Why waiting for a line failed.
@@ -84,6 +87,9 @@ impl Tail {
 
 /// How long a process group has between SIGTERM and SIGKILL.
 pub const TERM_GRACE: Duration = Duration::from_secs(1);
+
+/// How often a wait for stdout looks whether the process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(100);
 
 /// How much unread stdout the writer buffers while it waits for stdin to drain; beyond it,
 /// the implementation is left blocked on its own write until the deadline.
@@ -265,9 +271,25 @@ impl Process {
             .map_err(WriteError::Closed)
     }
 
-    /// The next stdout item, waiting until `deadline` (or until the run is stopped).
+    /// The next stdout item, waiting until `deadline` (or until the run is stopped). While it
+    /// waits it looks every [`EXIT_POLL`] whether the process has exited: then what is left in
+    /// the pipe is read, and [`Read1::Exited`] returned when nothing is.
     pub fn next(&mut self, deadline: Instant) -> Result<Read1, WaitError> {
-        self.lines.next(deadline, &self.stop)
+        loop {
+            let slice = deadline.min(Instant::now() + EXIT_POLL);
+            match self.lines.next(slice, &self.stop) {
+                Err(WaitError::Timeout) if slice < deadline => {
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        // Written just before it exited: still read first.
+                        return match self.lines.next(Instant::now(), &self.stop) {
+                            Err(WaitError::Timeout) => Ok(Read1::Exited(status)),
+                            other => other,
+                        };
+                    }
+                }
+                other => return other,
+            }
+        }
     }
 
     /// How many stderr bytes were written so far.

@@ -5,6 +5,9 @@ use super::Progress;
 use crate::driver::HarnessError;
 use crate::stop::Stop;
 
+/// What the first line of a fault reported in full before ends with.
+pub(crate) const REPEAT_MARK: &str = "(the same fault as reported above in full)";
+
 /// A case's harness fault as the run reports it: in full the first time; when an earlier
 /// problem was the same fault ([`fault_class`]: a deterministic one, such as a debug print on
 /// stdout, hits every case again in each fresh process), by its first line and its last (what
@@ -17,7 +20,7 @@ pub(super) fn case_fault(e: HarnessError, problems: &[String]) -> HarnessError {
     }
     let mut lines = e.0.lines();
     let headline = lines.next().unwrap_or_default();
-    let mut short = format!("{headline} (the same fault as reported above in full)");
+    let mut short = format!("{headline} {REPEAT_MARK}");
     if let Some(last) = lines
         .last()
         .filter(|l| l.trim_start().starts_with("The process was"))
@@ -31,7 +34,7 @@ pub(super) fn case_fault(e: HarnessError, problems: &[String]) -> HarnessError {
 /// What makes two faults the same: the first line of the report without what it quotes
 /// (between backticks), numbers and case ids, so that a debug print of other arguments, in
 /// another case, is the same fault.
-fn fault_class(problem: &str) -> String {
+pub(crate) fn fault_class(problem: &str) -> String {
     let headline = problem.lines().next().unwrap_or_default();
     let mut unquoted = String::with_capacity(headline.len());
     for (i, part) in headline.split('`').enumerate() {

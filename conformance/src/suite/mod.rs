@@ -56,6 +56,7 @@ use crate::oracle::{Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
 use faults::record_fault;
+pub(crate) use faults::{REPEAT_MARK, fault_class};
 use profile::run_profile;
 
 /// Runs the suite against `driver`.
@@ -110,8 +111,13 @@ pub fn run_until(
         problems.push(problem);
     }
     Ok(RunReport {
-        implementation: driver.name(),
-        hello: driver.hello(),
+        // What the implementation says of itself, cut to what a report shows (every format).
+        implementation: {
+            let mut name = driver.name();
+            crate::check::clip_name(&mut name);
+            name
+        },
+        hello: driver.hello().clipped(),
         seed: config.seed,
         ci: config.ci,
         partition: config.partition,

@@ -126,11 +126,16 @@ pub fn counts(report: &Report) -> (usize, usize, usize) {
 /// The GitHub step summary (written when `GITHUB_STEP_SUMMARY` is set and the format is
 /// `github`): the Markdown report ([`markdown::render`]) within GitHub's 1 MiB.
 pub fn step_summary(report: &Report, docs: Option<&str>) -> String {
-    markdown::render(
+    step_summary_within(
         report,
         docs,
         mirrorless_conformance::report::md_text::STEP_SUMMARY_LIMIT,
     )
+}
+
+/// [`step_summary`] within `limit` bytes (the room a step's summary file has left).
+pub fn step_summary_within(report: &Report, docs: Option<&str>, limit: usize) -> String {
+    markdown::render(report, docs, limit)
 }
 
 #[cfg(test)]

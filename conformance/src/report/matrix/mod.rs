@@ -14,6 +14,7 @@ pub use html::render_html;
 pub use markdown::render_markdown;
 
 use super::md_text::html_escape;
+use crate::check::{clip_name, shown};
 use crate::registry::REQUIREMENTS;
 use serde::Deserialize;
 use serde_json::Value;
@@ -124,12 +125,12 @@ pub struct FindingView {
 
 /// Reads one report; `file` names it in the error.
 pub fn read_column(file: &str, text: &str) -> Result<Column, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let mut value: Value = serde_json::from_str(text).map_err(|e| {
         format!("{file}: not a `mirrorless run --format json` report: not JSON ({e})")
     })?;
     let not_report =
         |why: &str| format!("{file}: not a `mirrorless run --format json` report: {why}");
-    let Some(object) = value.as_object() else {
+    let Some(object) = value.as_object_mut() else {
         return Err(not_report("not a JSON object"));
     };
     if object.get("tool").and_then(Value::as_str) != Some("mirrorless") {
@@ -146,8 +147,11 @@ pub fn read_column(file: &str, text: &str) -> Result<Column, String> {
         }
         None => return Err(not_report("no `format_version`")),
     }
-    let run: RunView = serde_json::from_value(object.get("report").cloned().unwrap_or_default())
-        .map_err(|e| not_report(&format!("its `report` does not have the format: {e}")))?;
+    let mut run: RunView =
+        // Moved out, not cloned: a report's size is paid once.
+        serde_json::from_value(object.remove("report").unwrap_or_default())
+            .map_err(|e| not_report(&format!("its `report` does not have the format: {e}")))?;
+    run.clip_names();
     Ok(Column {
         file: file.to_owned(),
         tool_version: object
@@ -163,16 +167,31 @@ pub fn read_column(file: &str, text: &str) -> Result<Column, String> {
     })
 }
 
+impl RunView {
+    /// Clips the strings the implementation supplied to what a report shows of them
+    /// ([`shown`]'s bound, before escaping), so a column holds no more than it renders.
+    fn clip_names(&mut self) {
+        clip_name(&mut self.implementation);
+        if let Some(h) = &mut self.hello {
+            clip_name(&mut h.name);
+            h.version
+                .iter_mut()
+                .chain(h.language.iter_mut())
+                .for_each(clip_name);
+        }
+    }
+}
+
 impl Column {
     /// The name of the implementation as its `hello` gives it: name and version (the
     /// human report's name when the report has no `hello`).
     pub fn label(&self) -> String {
         match &self.run.hello {
             Some(h) if !h.name.is_empty() => match &h.version {
-                Some(v) => format!("{} {v}", h.name),
-                None => h.name.clone(),
+                Some(v) => shown(&format!("{} {v}", h.name)),
+                None => shown(&h.name),
             },
-            _ => self.run.implementation.clone(),
+            _ => shown(&self.run.implementation),
         }
     }
 
@@ -182,7 +201,7 @@ impl Column {
             .hello
             .as_ref()
             .and_then(|h| h.language.as_deref())
-            .map(|l| format!("{l}, "))
+            .map(|l| format!("{}, ", shown(l)))
             .unwrap_or_default();
         format!(
             "{lang}seed {}, mirrorless {}",
