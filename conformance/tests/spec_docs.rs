@@ -301,3 +301,88 @@ fn glob_exists(root: &Path, pattern: &str) -> bool {
     }
     !current.is_empty()
 }
+
+/// The RFC 2119 keywords of a statement, as RFC 2119 means them: the statement carries the
+/// keyword of each of its tiers, and a prohibition says MUST NOT / SHOULD NOT, never
+/// "no X MUST" (which reads as a requirement of nothing).
+#[test]
+fn statements_use_rfc_2119_keywords_as_rfc_2119_means_them() {
+    let mut problems = Vec::new();
+    for r in REQUIREMENTS {
+        for profile in r.profiles() {
+            if let Some(tier) = r.tier(profile) {
+                let word = tier.to_string();
+                if !r.statement.contains(&word) {
+                    problems.push(format!(
+                        "{}: {tier} under {profile}, but its statement has no {word}",
+                        r.id
+                    ));
+                }
+            }
+        }
+        for clause in r.statement.split([';', ',', '.', '(', ')', ':']) {
+            let words: Vec<&str> = clause.split_whitespace().collect();
+            for (i, w) in words.iter().enumerate() {
+                if !matches!(*w, "MUST" | "SHOULD") || words.get(i + 1) == Some(&"NOT") {
+                    continue;
+                }
+                // "no X MUST", but not "a turn with no steps MUST".
+                let before: Vec<&&str> = words[..i].iter().rev().take(4).collect();
+                let negated = before.iter().enumerate().any(|(k, b)| {
+                    matches!(
+                        b.to_lowercase().as_str(),
+                        "no" | "never" | "nothing" | "none" | "neither"
+                    ) && !before
+                        .get(k + 1)
+                        .is_some_and(|p| matches!(**p, "with" | "without" | "has" | "of"))
+                });
+                if negated {
+                    problems.push(format!(
+                        "{}: \"{}\" — a prohibition is written {w} NOT",
+                        r.id,
+                        clause.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The changelog of the requirements holds every ID once, and its last version is the spec's.
+#[test]
+fn the_changelog_of_requirements_names_every_id_and_the_current_version() {
+    let mut problems = Vec::new();
+    let last = history::HISTORY.last().map(|r| r.version);
+    if last != Some(mirrorless_conformance::SPEC_VERSION) {
+        problems.push(format!(
+            "the last revision of conformance/src/spec/history.rs is {last:?}, but SPEC_VERSION is {}: \
+             add a `Revision {{ version: \"{}\", added: &[…], changed: &[…], retired: &[], note: \"…\" }}`",
+            mirrorless_conformance::SPEC_VERSION,
+            mirrorless_conformance::SPEC_VERSION
+        ));
+    }
+    for r in REQUIREMENTS {
+        let added = history::HISTORY
+            .iter()
+            .filter(|rev| rev.added.contains(&r.id))
+            .count();
+        if added != 1 {
+            problems.push(format!(
+                "{}: added by {added} revisions of conformance/src/spec/history.rs; add it to `added` of \
+                 the revision of the spec version that introduces it (bump SPEC_VERSION in \
+                 conformance/src/lib.rs for a new requirement)",
+                r.id
+            ));
+        }
+    }
+    for rev in history::HISTORY {
+        for id in rev.added.iter().chain(rev.changed) {
+            let retired = history::HISTORY.iter().any(|x| x.retired.contains(id));
+            if requirement(id).is_none() && !retired {
+                problems.push(format!("spec {}: {id} is no requirement", rev.version));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -29,11 +29,11 @@ pub const HISTORY: &[Revision] = &[Revision {
         "STEER-2", "MIRROR-1", "MIRROR-2", "MIRROR-3", "MIRROR-4", "MIRROR-5", "MIRROR-6",
         "LIVE-1", "LIVE-2", "LIVE-3", "LIVE-4", "LIVE-5", "LIVE-6", "LIVE-7", "LIVE-8",
     ],
-    changed: &["CHUNK-2", "LIVE-5", "TURN-8"],
+    changed: &["CHUNK-2", "CHUNK-6", "MSG-3", "LIVE-5", "TURN-8"],
     retired: &[],
     note: "The first spec: both profiles, every requirement with its upstream evidence and its \
-examples. Before the first release three statements were reworded without a change of meaning: \
-CHUNK-2 says MUST NOT where it said \"No event MUST\", LIVE-5 states its 2026-07 MAY and MUST in \
+examples. Before the first release five statements were reworded without a change of meaning: \
+CHUNK-2 and CHUNK-6 say MUST NOT where they said \"no … MUST\", MSG-3 states its 2026-07 SHOULD, LIVE-5 states its 2026-07 MAY and MUST in \
 RFC 2119 words (the table's MUST is the rule for an agent that emits the event), and TURN-8 says how \
 a tool result concludes a turn, and that over stdio one cannot.",
 }];
