@@ -386,3 +386,18 @@ fn the_changelog_of_requirements_names_every_id_and_the_current_version() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The site's title, which mdBook shows on every page, carries the current spec version.
+#[test]
+fn every_page_of_the_site_shows_the_spec_version() {
+    let toml = std::fs::read_to_string(root().join("book.toml")).expect("book.toml");
+    let title = toml
+        .lines()
+        .find_map(|l| l.strip_prefix("title = "))
+        .expect("book.toml sets a title");
+    let want = format!("spec {}", mirrorless_conformance::SPEC_VERSION);
+    assert!(
+        title.contains(&want),
+        "book.toml's title {title} does not say `{want}`: set it to the current SPEC_VERSION"
+    );
+}
