@@ -198,7 +198,13 @@ pub fn index() -> String {
          [stdio protocol](../protocol/stdio.md) it checks, a conforming and a violating example \
          taken from the fixtures, and the fixtures themselves. The words the pages rely on are \
          defined in the [glossary](#glossary); MUST, MUST NOT, SHOULD and MAY are used as \
-         [RFC 2119](#rfc-2119-keywords) means them.\n",
+         [RFC 2119](#rfc-2119-keywords) means them.\n\n\
+         The evidence is checked: `conformance/tests/spec_citations.rs` requires at least one \
+         citation per requirement and profile and checks every cited path and line range against \
+         the line counts recorded in `conformance/data/upstream-files.tsv` (offline, in CI), and \
+         against the upstream repository itself when `MIRRORLESS_UPSTREAM_GIT` names a clone of \
+         it. The examples are the fixtures: the test that writes these pages reads them, runs \
+         the checker on them, and fails when a page no longer matches.\n",
         version = crate::SPEC_VERSION
     );
     let mut area: Option<Area> = None;

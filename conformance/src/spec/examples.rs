@@ -170,7 +170,8 @@ fn recorded(
     let window: Vec<usize> = (first..(flagged + CONTEXT_AFTER - 1).min(bad.len())).collect();
     let shapes: Vec<String> = window.iter().map(|&i| shape(&bad[i])).collect();
     // The conforming excerpt: the run of as many lines of a valid fixture in which the most
-    // events have the shape of the violating lines at the same place (the earliest of equals).
+    // events have the shape of the violating lines at the same place, above all the flagged
+    // one (the earliest of equals).
     let mut best: Option<(usize, PathBuf, Vec<String>, usize)> = None;
     for path in named(&dir.join("valid"), "", ".jsonl")? {
         let good = read_lines(&path)?;
@@ -182,11 +183,18 @@ fn recorded(
             0..=good.len().saturating_sub(window.len())
         };
         for start in starts {
+            // The flagged line's kind of event at its place counts as much as all the others.
+            let at_flag = flagged - 1 - first;
             let score = shapes
                 .iter()
                 .zip(&good_shapes[start..])
-                .filter(|(a, b)| a == b)
-                .count();
+                .enumerate()
+                .map(|(i, (a, b))| match (a == b, i == at_flag) {
+                    (true, true) => shapes.len(),
+                    (true, false) => 1,
+                    (false, _) => 0,
+                })
+                .sum::<usize>();
             if best.as_ref().is_none_or(|(s, ..)| score > *s) {
                 best = Some((score, path.clone(), good.clone(), start));
             }
