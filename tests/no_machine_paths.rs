@@ -1,12 +1,19 @@
-//! No committed file names a path on a particular machine: the scratch and home directories of
-//! the machine that wrote it (`/work/…`, `/tmp/…`, `/root/…`, `/home/…`). A command a reader
+//! No committed file names a path on a particular machine: a path under the scratch and home
+//! directories of the machine that wrote it (`work`, `tmp`, `root` and `home` at the root of the
+//! file system; this file spells them without their slash, so that it passes its own test). A command a reader
 //! runs names a directory of the checkout (`target/…`) or a placeholder (`DIR`, `<dir>`)
 //! instead; a path inside a word (`target/tmp/…`, `$DIR/work`) is not absolute and is allowed.
 
 use std::path::PathBuf;
 use std::process::Command;
 
-const ROOTS: [&str; 4] = ["/work", "/tmp", "/root", "/home"];
+/// The directories, without the leading `/` (see the module comment).
+const ROOTS: [&str; 4] = ["work", "tmp", "root", "home"];
+
+/// `/` + `rest`: an absolute path, spelled so that this file holds none.
+fn abs(rest: &str) -> String {
+    format!("/{rest}")
+}
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -48,7 +55,8 @@ fn files() -> Vec<PathBuf> {
 /// relative path), followed by `/` or the end of the path.
 fn machine_paths(line: &str) -> Vec<String> {
     let mut found = Vec::new();
-    for r in ROOTS {
+    for r in ROOTS.map(abs) {
+        let r = r.as_str();
         for (at, _) in line.match_indices(r) {
             let before = line[..at].chars().next_back();
             let starts_path = before.is_none_or(|c| {
@@ -104,11 +112,23 @@ fn no_committed_file_names_a_machine_path() {
 /// relative path or a word.
 #[test]
 fn the_detector_tells_absolute_paths_from_relative_ones() {
-    assert_eq!(machine_paths("see /tmp/x.log"), ["/tmp/x.log"]);
-    assert_eq!(machine_paths("DIR=${1:-/tmp/bench}"), ["/tmp/bench}"]);
-    assert_eq!(machine_paths(r#"{"cwd":"/work"}"#), ["/work"]);
-    assert_eq!(machine_paths("`/home/dev/src`"), ["/home/dev/src"]);
+    assert_eq!(
+        machine_paths(&format!("see {}", abs("tmp/x.log"))),
+        [abs("tmp/x.log")]
+    );
+    assert_eq!(
+        machine_paths(&format!("DIR=${{1:-{}}}", abs("tmp/bench"))),
+        [abs("tmp/bench}")]
+    );
+    assert_eq!(
+        machine_paths(&format!(r#"{{"cwd":"{}"}}"#, abs("work"))),
+        [abs("work")]
+    );
+    assert_eq!(
+        machine_paths(&format!("`{}`", abs("home/dev/src"))),
+        [abs("home/dev/src")]
+    );
     assert!(machine_paths("target/tmp/browser-report/").is_empty());
     assert!(machine_paths(r#""$DIR/work""#).is_empty());
-    assert!(machine_paths("/workspace and /tmpfs").is_empty());
+    assert!(machine_paths(&format!("{} and {}", abs("workspace"), abs("tmpfs"))).is_empty());
 }

@@ -232,16 +232,7 @@ mod tests {
     #[test]
     fn every_anchor_is_the_slug_of_its_heading() {
         for t in TERMS {
-            let slug: String = t
-                .term
-                .to_lowercase()
-                .chars()
-                .filter_map(|c| match c {
-                    ' ' => Some('-'),
-                    c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
-                    _ => None,
-                })
-                .collect();
+            let slug = crate::spec::audit::slug(t.term);
             assert_eq!(slug, t.anchor, "{}", t.term);
         }
     }

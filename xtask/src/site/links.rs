@@ -1,6 +1,7 @@
 //! Checks a built site: every `href` and `src` that stays inside the site names a file that
 //! exists, and every `#fragment` an `id` of the page it points at.
 
+use super::stage::normalize;
 use anyhow::{Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -89,20 +90,6 @@ fn broken(
         Some(set) if set.contains(&fragment) => None,
         _ => Some(format!("no id `{fragment}` there")),
     }
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 fn percent_decode(text: &str) -> String {

@@ -255,7 +255,7 @@ fn walk(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// `..` and `.` resolved without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
+pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
