@@ -20,7 +20,7 @@
 # the timing. Each command is given TIMEOUT seconds (default 300).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-/tmp/mirrorless-fix-scaling}
+DIR=${1:-target/bench/fix-scaling}
 SIZES=${SIZES:-"1000 4000 16000 120000"}
 RUNS=${RUNS:-3}
 FILES=${FILES:-524}

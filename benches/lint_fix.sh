@@ -14,7 +14,7 @@
 # number to compare.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=${1:-/tmp/mirrorless-fix-bench}
+DIR=${1:-target/bench/lint-fix}
 RUNS=${RUNS:-7}
 FILES=${FILES:-20000}
 HITS=${HITS:-20}

@@ -6,7 +6,8 @@
 //!   chunks, turn-end reasons, the live `agent/*` events and the catalogue of the six removed
 //!   mirrors ([`vocab::mirrors::REMOVED_MIRRORS`]). The linter reads the same catalogue.
 //! * [`registry`] — every requirement the checker and the driver enforce, with a stable ID, a
-//!   tier, one normative sentence, a rationale and the profiles it applies to.
+//!   tier, one normative sentence, a rationale and the profiles it applies to; [`citations`]
+//!   holds the upstream evidence of each, as permalinks at a commit.
 //!
 //! The log checker (`mirrorless check`), the property-based driver (`mirrorless run`) and the
 //! reference implementation are built on these two modules:
@@ -24,6 +25,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod citations;
 pub mod driver;
 pub mod input;
 pub mod oracle;

@@ -3,13 +3,13 @@
 # six removed names. Results are recorded in docs/benchmarks/lint-ts.md.
 #
 # Usage: docs/benchmarks/lint-ts.sh [CORPUS_DIR]
-#   CORPUS_DIR defaults to /tmp/mirrorless-bench-ts; it is created with `npm install` of a real
+#   CORPUS_DIR defaults to target/bench/lint-ts in the checkout; it is created with `npm install` of a real
 #   application's dependency set the first time (a few hundred MB, needs the npm registry).
 # Environment: RUNS (default 5) timed runs per command after one warm-up run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-corpus=${1:-/tmp/mirrorless-bench-ts}
+corpus=${1:-$root/target/bench/lint-ts}
 runs=${RUNS:-5}
 
 if ! command -v rg >/dev/null; then

@@ -453,7 +453,7 @@ impl Script {
                         }
                         // Steering in a call that ends the turn early (a failure that is not
                         // retried, a cancel) is left over: the next turn claims it, right after
-                        // its prompt (event-protocol.md §2.6; stdio.md §5.3, §5.4). Steering in
+                        // its prompt (STEER-2's upstream evidence; stdio.md §5.3, §5.4). Steering in
                         // a retried call waits for the call that settles the step.
                         if !call.steer.is_empty() {
                             if let CallEnding::Interrupted(i) = call.ending()

@@ -131,7 +131,8 @@ pub const LIVE_EVENTS: &[LiveEventSpec] = &[
     ),
     // Dispatched by `@deepseek-ai/dsh-system-prompt` (seen in every recording of the real
     // 0.1.0-rc.8 loop under `fixtures/check/2026-08/upstream/`), and by the system-prompt
-    // assembly of era M before each step (event-protocol.md §2.2 T7), so under 2026-07 too.
+    // assembly of era M before each step (upstream `loop.ts` at 3f85f522ea counts the step up before
+    // that seam), so under 2026-07 too.
     ev("system-prompt/change", Mode::Emit, Profiles::BOTH),
     ev("system-prompt/assemble", Mode::Waterfall, Profiles::BOTH),
 ];
