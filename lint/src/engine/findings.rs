@@ -5,7 +5,7 @@
 use crate::baseline;
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{FileAnalysis, OccurrenceFix};
+use crate::frontend::{FileAnalysis, HumanPart, OccurrenceFix};
 use crate::model::{Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, text_range};
@@ -27,6 +27,7 @@ pub(super) fn file_findings(
         &index,
         occurrences,
         &analysis.fixes,
+        &analysis.human,
         unparsed,
         catalog,
         config,
@@ -64,12 +65,14 @@ fn distinct_occurrences(occurrences: Vec<Occurrence>, index: &LineIndex<'_>) -> 
 }
 
 /// The finding of each occurrence whose rule is enabled, with the front end's fix (or the
-/// prose suggestion) attached.
+/// prose suggestion) attached, or none for the human's part.
+#[allow(clippy::too_many_arguments)]
 fn occurrence_findings(
     s: &Source,
     index: &LineIndex<'_>,
     occurrences: Vec<Occurrence>,
     fixes: &[OccurrenceFix],
+    human: &[HumanPart],
     unparsed: bool,
     catalog: &Catalog,
     config: &Config,
@@ -105,7 +108,35 @@ fn occurrence_findings(
             help,
             note,
         );
-        finding.fix = fix;
+        // The human's part: no source edit, whatever the front end offered, in the whole test
+        // (a half-rewritten test pins nothing); the note says what upstream did with its like.
+        let own = human.iter().find(|h| h.start == o.start && h.end == o.end);
+        let within = || {
+            human
+                .iter()
+                .find(|h| h.scope.start <= o.start && o.end <= h.scope.end)
+        };
+        match own
+            .map(|h| (h, true))
+            .or_else(|| within().map(|h| (h, false)))
+        {
+            Some((h, own)) => {
+                finding.human = true;
+                let reason = if own {
+                    h.reason.clone()
+                } else {
+                    let line = index.position(h.start).0;
+                    format!(
+                        "the human's part: part of a test that is (see its finding at line {line}), left as it is"
+                    )
+                };
+                finding.note = Some(match finding.note.take() {
+                    Some(n) if !n.starts_with("no fix:") => format!("{n}; {reason}"),
+                    _ => reason,
+                });
+            }
+            None => finding.fix = fix,
+        }
         findings.push(finding);
     }
     findings
@@ -368,6 +399,7 @@ fn make_finding(
         fingerprint: String::new(),
         line_text: s.text[window].to_owned(),
         fix: None,
+        human: false,
     }
 }
 

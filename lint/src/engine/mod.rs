@@ -73,6 +73,20 @@ impl Report {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// Whether any finding has error severity and is not the human's part
+    /// ([`Finding::human`](crate::model::Finding::human)): what `--fix` and `--diff` fail on
+    /// (see `docs/lint/README.md#exit-status`).
+    pub fn has_errors_to_fix(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && !f.human)
+    }
+
+    /// The findings that are the human's part, in report order.
+    pub fn human_part(&self) -> impl Iterator<Item = &crate::model::Finding> {
+        self.findings.iter().filter(|f| f.human)
+    }
+
     /// Applies a baseline (matching paths with `key`), recording what it removed.
     pub fn apply_baseline(&mut self, baseline: &Baseline, key: impl Fn(&str) -> String) {
         let (removed, stale) = baseline.apply(&mut self.findings, key);

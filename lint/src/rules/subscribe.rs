@@ -66,17 +66,27 @@ left, as for ML003's deletions.
   the receiver's `agent/created` listener; the handler returns when the session has no agent
   (one created before the listeners were registered: check that).
 - *Suggestion* when the handler uses the agent only to tell it from another agent
-  (`(subject) => { if (subject === agent) agent.cancel() }`, also `!==`, `==`, `!=`, the other
-  side a name or a member chain such as `this.agent`): the comparison becomes one of sessions,
-  `if (session === agent.session) …`, as upstream's `140f818a42` wrote it, with no map of
-  agents (so an agent created before the listener was registered is still recognised). Sessions
-  tell agents apart only while no two agents share one, which a file cannot show.
+  (`(subject) => { if (subject === agent) agent.cancel() }`, also `!==`, `==`, `!=`, either
+  side, the other side a name or a member chain such as `this.agent`; or their ids or names,
+  `if (a.id !== agent.id) return`, `a.name === this.agent.name`; negated, as an early return,
+  inside `&&`/`||`): the comparison becomes one of sessions, `if (session === agent.session)
+  …`, as upstream's `140f818a42` wrote it, with no map of agents (so an agent created before the
+  listener was registered, as most hosts create it before they attach their UI, is still
+  recognised). Sessions tell agents apart only while no two agents share one, which a file
+  cannot show. A comparison with something that is not an agent (`a.id === agentId`, `a.name
+  === 'planner'`) needs the agent itself: the map below, a suggestion.
 - *Suggestion* when the handler throws (a `throw` of its own, not caught inside it and not in a
   function it only defines): on `session/event` the throw reaches the loop where it appends the
   durable event, which handles it as it handles any `session/event` listener's, not as it
-  handled the mirror's (upstream reported a throwing mirror listener through `agent/error`). A
-  test of how such a throw is reported pins the removed path: upstream deleted or rewrote those
-  tests by hand.
+  handled the mirror's (upstream reported a throwing mirror listener through `agent/error`).
+- *The human's part* (no fix, counted apart by `--fix`, which does not fail on it) in a test file
+  whose listener throws (a test of how a throwing mirror listener was reported, through
+  `agent/error`: upstream deleted its turn-end tests of this in `140f818a42` and rewrote its
+  step ones with new expectations in `05b75abbca`) or that subscribes in a loop over the names
+  (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`, pinning what they
+  announced: upstream rewrote its like by hand). The finding says so; no rewrite keeps such a
+  test's expectation. The declarations only such a test still needs are the human's part too.
+  It does not keep the loop's emit under `--fix --unsafe-fixes`.
 - *Suggestion*, instead of a second listener, when the same statement list already has an
   `X.on('session/event', (session, event) => { … })` on the same receiver: the handler's code
   moves to the end of that listener as `if (event.type === '<twin>') { … }` and the old

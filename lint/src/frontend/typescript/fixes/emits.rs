@@ -46,15 +46,9 @@ pub(super) fn callee_object<'b, 'a>(callee: &'b Expression<'a>) -> Option<&'b Ex
     }
 }
 
-/// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).
+/// Whether `path` is a test file (see [`crate::frontend::is_test`]).
 pub(super) fn is_test(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let name = path.rsplit('/').next().unwrap_or(&path);
-    name.contains(".spec.")
-        || name.contains(".test.")
-        || path
-            .split('/')
-            .any(|seg| seg == "tests" || seg == "__tests__")
+    crate::frontend::is_test(path)
 }
 
 /// Whether evaluating `e` can have no side effect (so deleting it keeps behaviour).

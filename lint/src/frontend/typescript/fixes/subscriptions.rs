@@ -204,13 +204,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let Some(on) = self.on_call(call) else {
             return;
         };
-        let Some(plan) = self.plan(call, &on) else {
-            return;
-        };
-        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
-            self.push(on.occurrence, fix);
-            return;
-        }
         let throws = {
             let mut t = Throws::default();
             match &on.body {
@@ -219,6 +212,24 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
             t.0
         };
+        // A test whose listener throws pins how the removed mirror reported it: the human's
+        // part, no source edit.
+        if throws && super::emits::is_test(self.resolver.path) {
+            self.human.push(crate::frontend::HumanPart {
+                start: on.occurrence.start,
+                end: on.occurrence.end,
+                scope: super::enclosing(&self.bodies, &on.occurrence, self.src.len()),
+                reason: crate::frontend::HUMAN_THROW.to_owned(),
+            });
+            return;
+        }
+        let Some(plan) = self.plan(call, &on) else {
+            return;
+        };
+        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
+            self.push(on.occurrence, fix);
+            return;
+        }
         let machine = migrate::keeps_behaviour(plan.target, plan.needs_agent)
             && !plan.compares_agent
             && !throws
@@ -344,9 +355,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         };
         let needs_agent = agent_refs.is_none();
         let agent_refs = agent_refs.unwrap_or_default();
-        let compares_agent = agent_refs
-            .iter()
-            .any(|r| matches!(r, AgentRef::SessionOf(_)));
+        let compares_agent = agent_refs.iter().any(AgentRef::compares);
         // The new body reads the session only where the handler used the agent (its
         // `agent.session`, or the agent lookup); otherwise the parameter is `_session`, which
         // `noUnusedParameters` accepts.
