@@ -558,6 +558,8 @@ fn record_analyses(
 /// Markdown follows), then `only`'s files, in a stable order.
 fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[String]>) {
     drop_deletions_used_elsewhere(&mut report.findings, sources);
+    // Before `in_use`: a rewrite dropped here is one more listener left on the mirror.
+    crate::host_events::keep_to_declared_events(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     crate::docs_follow::follow_declarations(&mut report.findings, sources);
     if let Some(only) = only {

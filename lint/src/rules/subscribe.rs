@@ -110,6 +110,13 @@ left, as for ML003's deletions.
   `--fix` delete the loop's emit in the same run); an array read before the run ends, or a
   listener on another context than the agent's (a forked test's `ctx2.on(…)`), gets the
   usual rewrite.
+- *No fix* when the rewrite would name a live event the host's event map does not declare (the
+  run shows the map when an `interface Events { … }` holding a removed event's entry, merged by
+  name across `declare module` blocks, also declares `session/event`): a map of agents kept by
+  `agent/created`/`agent/disposed` where the host declares no `agent/disposed` would fail `tsc`
+  (TS2345) where the original passed; the note names the missing event. Where the run shows no
+  such map, a rewrite naming `agent/created`/`agent/disposed` is a suggestion that says to check
+  the host declares them.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
   `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop
   over names (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`: one
