@@ -114,8 +114,8 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
     /// Whether this finding is the human's part of the migration: a test pinning a removed
-    /// mirror's own behaviour (or a declaration only such a test still needs), which upstream
-    /// deleted or rewrote by hand. It has no fix and its note says what to do; `--fix` counts
+    /// mirror's own behaviour (a loop over the names), or a declaration only such a test still
+    /// needs, which upstream rewrote by hand. It has no fix and its note says what to do; `--fix` counts
     /// it apart and does not fail on it (see `docs/lint/exit-status.md`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub human: bool,

@@ -337,13 +337,8 @@ pub(crate) fn is_test(path: &str) -> bool {
 /// names in a loop.
 pub(crate) const HUMAN_LOOP: &str = "the human's part: this test subscribes in a loop over removed names and pins what they announced, which no rewrite keeps (`session/event` announces the durable twins, under other names, with other payloads): rewrite it by hand as one `session/event` listener filtering the durable twins, with its expected names, as upstream rewrote its like in `05b75abbca` and `140f818a42`; `--fix` leaves it, and the declarations it still needs, to you";
 
-/// What a finding of the human's part says upstream did with a test of how a throwing listener
-/// of the removed mirror was reported.
-pub(crate) const HUMAN_THROW: &str = "the human's part: this test's listener throws, pinning how a throwing listener of the removed mirror was reported (through `agent/error`, the loop going on); on `session/event` the throw reaches the loop's append of the durable twin, which handles it otherwise, so no rewrite keeps the test's expectation: delete the test, or rewrite its expectation by hand, as upstream deleted its turn-end tests of this in `140f818a42` and rewrote its step ones with new expectations in `05b75abbca`";
-
 /// An occurrence only a human can migrate: a test that pins a removed mirror's own behaviour
-/// (how a throwing listener of it was reported, what a loop over the names heard), which
-/// upstream deleted or rewrote by hand. Its finding says what upstream did with its like.
+/// (what a loop over the names heard), which upstream rewrote by hand. Its finding says what upstream did with its like.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HumanPart {
     /// Start of the occurrence.

@@ -79,14 +79,15 @@ left, as for ML003's deletions.
   function it only defines): on `session/event` the throw reaches the loop where it appends the
   durable event, which handles it as it handles any `session/event` listener's, not as it
   handled the mirror's (upstream reported a throwing mirror listener through `agent/error`).
-- *The human's part* (no fix, counted apart by `--fix`, which does not fail on it) in a test file
-  whose listener throws (a test of how a throwing mirror listener was reported, through
-  `agent/error`: upstream deleted its turn-end tests of this in `140f818a42` and rewrote its
-  step ones with new expectations in `05b75abbca`) or that subscribes in a loop over the names
-  (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`, pinning what they
-  announced: upstream rewrote its like by hand). The finding says so; no rewrite keeps such a
-  test's expectation. The declarations only such a test still needs are the human's part too.
-  It does not keep the loop's emit under `--fix --unsafe-fixes`.
+  A test of how such a throw is reported (its test listens to `agent/error`) may pin the
+  removed path: upstream deleted its turn-end tests of this in `140f818a42` and rewrote its
+  step ones with new expectations in `05b75abbca`, while its turn-start ones pass rewritten.
+- *The human's part* (no fix in the whole test, counted apart by `--fix`, which does not fail on
+  it) in a test file that subscribes in a loop over the names (`for (const name of
+  ['agent/turn-start', …]) ctx.on(name, …)`, pinning what they announced: upstream rewrote its
+  like by hand in `05b75abbca` and `140f818a42`). The finding says so. The declarations only
+  such a test still needs are the human's part too. It does not keep the loop's emit under
+  `--fix --unsafe-fixes` (plain `--fix` keeps it, and so the test's behaviour).
 - *Suggestion*, instead of a second listener, when the same statement list already has an
   `X.on('session/event', (session, event) => { … })` on the same receiver: the handler's code
   moves to the end of that listener as `if (event.type === '<twin>') { … }` and the old

@@ -256,8 +256,6 @@ struct Parsed {
     once: Vec<std::ops::Range<usize>>,
     tokens: Vec<Token>,
     fixes: Vec<OccurrenceFix>,
-    /// Occurrences the fixer found to be the human's part.
-    human: Vec<super::HumanPart>,
     /// The body of every function, outer before inner (see [`fixes::enclosing`]).
     bodies: Vec<std::ops::Range<usize>>,
 }
@@ -293,11 +291,7 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             });
         }
         tokens.sort_by_key(|t| (t.start, std::cmp::Reverse(t.end)));
-        let fixes::Found {
-            fixes,
-            human,
-            bodies,
-        } = fixer.finish();
+        let fixes::Found { fixes, bodies } = fixer.finish();
         Parsed {
             contexts: c.contexts,
             idents: c.occurrences,
@@ -305,7 +299,6 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             once: c.once,
             tokens,
             fixes,
-            human,
             bodies,
         }
     })
@@ -329,7 +322,6 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 once: Vec::new(),
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
-                human: Vec::new(),
                 bodies: Vec::new(),
             }
         }
@@ -458,7 +450,6 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
     }
     analysis.occurrences = super::in_source_order(occ);
     analysis.fixes = parsed.fixes;
-    analysis.human.extend(parsed.human);
     analysis
 }
 

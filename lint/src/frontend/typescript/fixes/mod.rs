@@ -100,8 +100,6 @@ pub(super) struct Fixer<'s, 'c> {
     listeners_typed: bool,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
-    /// The occurrences found to be the human's part so far (no fix).
-    human: Vec<crate::frontend::HumanPart>,
     /// The body of every function of the file, in the order the visitor entered them (outer
     /// before inner): what a test is, for the human's part.
     bodies: Vec<Range<usize>>,
@@ -116,8 +114,6 @@ pub(super) struct Fixer<'s, 'c> {
 pub(super) struct Found {
     /// The fixes, by occurrence.
     pub(super) fixes: Vec<OccurrenceFix>,
-    /// The occurrences that are the human's part.
-    pub(super) human: Vec<crate::frontend::HumanPart>,
     /// The body of every function, outer before inner.
     pub(super) bodies: Vec<Range<usize>>,
 }
@@ -214,7 +210,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
             data_typed,
             listeners_typed: data_typed || typed_data::listeners_typed_by_host(program),
             fixes: Vec::new(),
-            human: Vec::new(),
             bodies: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::new(),
@@ -227,7 +222,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
         self.imports.claim_shared(&self.refs, &mut self.fixes);
         Found {
             fixes: self.fixes,
-            human: self.human,
             bodies: self.bodies,
         }
     }

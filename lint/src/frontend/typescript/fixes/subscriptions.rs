@@ -212,17 +212,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
             t.0
         };
-        // A test whose listener throws pins how the removed mirror reported it: the human's
-        // part, no source edit.
-        if throws && super::emits::is_test(self.resolver.path) {
-            self.human.push(crate::frontend::HumanPart {
-                start: on.occurrence.start,
-                end: on.occurrence.end,
-                scope: super::enclosing(&self.bodies, &on.occurrence, self.src.len()),
-                reason: crate::frontend::HUMAN_THROW.to_owned(),
-            });
-            return;
-        }
         let Some(plan) = self.plan(call, &on) else {
             return;
         };
