@@ -440,79 +440,90 @@ mod tests {
         let all = [Given::None, Given::Human, Given::Suggestion, Given::Machine];
         let fixed = [Given::None, Given::Suggestion, Given::Machine];
         let mut cases = 0;
-        for listeners in 0..=3usize {
-            for subs in (0..all.len().pow(listeners as u32)).map(|mut n| {
-                (0..listeners)
-                    .map(|_| {
-                        let g = all[n % all.len()];
-                        n /= all.len();
-                        g
-                    })
-                    .collect::<Vec<_>>()
-            }) {
-                for e1 in fixed {
-                    for e2 in [None, Some(Given::Suggestion), Some(Given::Machine)] {
-                        for declared in [false, true] {
-                            let mut fs = Vec::new();
-                            for (i, g) in subs.iter().enumerate() {
-                                fs.push(given(SUBSCRIBE, &format!("ui/l{i}.spec.ts"), *g));
-                            }
-                            let first_emit = fs.len();
-                            fs.push(given(EMIT, "loop/a.ts", e1));
-                            if let Some(e2) = e2 {
-                                fs.push(given(EMIT, "loop/b.ts", e2));
-                            }
-                            if declared {
-                                fs.push(given(DECLARE, "agent/types.ts", Given::Machine));
-                            }
-                            keep_what_is_still_used(&mut fs);
-                            for unsafe_fixes in [false, true] {
-                                cases += 1;
-                                let applied = |f: &Finding| {
-                                    f.fix.as_ref().is_some_and(|x| {
-                                        unsafe_fixes
-                                            || x.applicability == Applicability::MachineApplicable
-                                    })
-                                };
-                                let listeners_all = fs[..first_emit].iter().all(applied);
-                                let listeners_but_human =
-                                    fs[..first_emit].iter().all(|f| f.human || applied(f));
-                                let emits_all = fs[first_emit..]
-                                    .iter()
-                                    .filter(|f| f.rule == EMIT)
-                                    .all(applied);
-                                for f in &fs[first_emit..] {
-                                    let ctx = format!(
-                                        "{subs:?} emits {e1:?} {e2:?} declared {declared} unsafe {unsafe_fixes}: {} {:?} {:?}",
-                                        f.rule, f.fix, f.note
-                                    );
-                                    if !applied(f) {
-                                        continue;
-                                    }
-                                    assert!(listeners_but_human, "{ctx}");
-                                    if !unsafe_fixes {
-                                        assert!(listeners_all, "{ctx}");
-                                    }
-                                    if f.rule == DECLARE {
-                                        assert!(listeners_all && emits_all, "{ctx}");
-                                    }
+        // Both programs: the pass is the same for TypeScript/JavaScript and Rust.
+        for ext in ["ts", "rs"] {
+            for listeners in 0..=3usize {
+                for subs in (0..all.len().pow(listeners as u32)).map(|mut n| {
+                    (0..listeners)
+                        .map(|_| {
+                            let g = all[n % all.len()];
+                            n /= all.len();
+                            g
+                        })
+                        .collect::<Vec<_>>()
+                }) {
+                    for e1 in fixed {
+                        for e2 in [None, Some(Given::Suggestion), Some(Given::Machine)] {
+                            for declared in [false, true] {
+                                let mut fs = Vec::new();
+                                for (i, g) in subs.iter().enumerate() {
+                                    fs.push(given(SUBSCRIBE, &format!("ui/l{i}.spec.{ext}"), *g));
                                 }
-                                // Nothing is held back that could go: with every listener and
-                                // emit machine-applicable, plain `--fix` deletes the emit.
-                                let all_machine = subs.iter().all(|g| matches!(g, Given::Machine))
-                                    && matches!(e1, Given::Machine)
-                                    && !matches!(e2, Some(Given::Suggestion | Given::None));
-                                if all_machine {
-                                    assert!(applied(&fs[first_emit]), "{subs:?} {e2:?}");
+                                let first_emit = fs.len();
+                                fs.push(given(EMIT, &format!("loop/a.{ext}"), e1));
+                                if let Some(e2) = e2 {
+                                    fs.push(given(EMIT, &format!("loop/b.{ext}"), e2));
                                 }
-                                // A held emit names the listener that holds it.
-                                let emit = &fs[first_emit];
-                                if matches!(e1, Given::Machine) && !applied(emit) {
-                                    assert!(
-                                        emit.note.as_deref().is_some_and(|n| n.contains(" at ")),
-                                        "{:?}",
-                                        emit.note
-                                    );
+                                if declared {
+                                    fs.push(given(
+                                        DECLARE,
+                                        &format!("agent/types.{ext}"),
+                                        Given::Machine,
+                                    ));
+                                }
+                                keep_what_is_still_used(&mut fs);
+                                for unsafe_fixes in [false, true] {
+                                    cases += 1;
+                                    let applied = |f: &Finding| {
+                                        f.fix.as_ref().is_some_and(|x| {
+                                            unsafe_fixes
+                                                || x.applicability
+                                                    == Applicability::MachineApplicable
+                                        })
+                                    };
+                                    let listeners_all = fs[..first_emit].iter().all(applied);
+                                    let listeners_but_human =
+                                        fs[..first_emit].iter().all(|f| f.human || applied(f));
+                                    let emits_all = fs[first_emit..]
+                                        .iter()
+                                        .filter(|f| f.rule == EMIT)
+                                        .all(applied);
+                                    for f in &fs[first_emit..] {
+                                        let ctx = format!(
+                                            "{subs:?} emits {e1:?} {e2:?} declared {declared} unsafe {unsafe_fixes}: {} {:?} {:?}",
+                                            f.rule, f.fix, f.note
+                                        );
+                                        if !applied(f) {
+                                            continue;
+                                        }
+                                        assert!(listeners_but_human, "{ctx}");
+                                        if !unsafe_fixes {
+                                            assert!(listeners_all, "{ctx}");
+                                        }
+                                        if f.rule == DECLARE {
+                                            assert!(listeners_all && emits_all, "{ctx}");
+                                        }
+                                    }
+                                    // Nothing is held back that could go: with every listener and
+                                    // emit machine-applicable, plain `--fix` deletes the emit.
+                                    let all_machine =
+                                        subs.iter().all(|g| matches!(g, Given::Machine))
+                                            && matches!(e1, Given::Machine)
+                                            && !matches!(e2, Some(Given::Suggestion | Given::None));
+                                    if all_machine {
+                                        assert!(applied(&fs[first_emit]), "{subs:?} {e2:?}");
+                                    }
+                                    // A held emit names the listener that holds it.
+                                    let emit = &fs[first_emit];
+                                    if matches!(e1, Given::Machine) && !applied(emit) {
+                                        assert!(
+                                            emit.note
+                                                .as_deref()
+                                                .is_some_and(|n| n.contains(" at ")),
+                                            "{:?}",
+                                            emit.note
+                                        );
+                                    }
                                 }
                             }
                         }
@@ -520,6 +531,6 @@ mod tests {
                 }
             }
         }
-        assert!(cases > 1000, "{cases}");
+        assert!(cases > 2000, "{cases}");
     }
 }
