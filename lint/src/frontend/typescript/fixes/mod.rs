@@ -35,6 +35,8 @@ mod calls;
 mod declarations;
 mod emits;
 mod entries;
+mod exprs;
+mod handler;
 mod merge;
 mod semicolons;
 mod subscriptions;
@@ -461,7 +463,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
                 }
             }
         }
-        if emits::is_test(self.resolver.path) {
+        if crate::frontend::is_test(self.resolver.path) {
             for (i, stmt) in it.iter().enumerate() {
                 if let (Some(call), Some(read)) = (
                     listeners::on_call(stmt),

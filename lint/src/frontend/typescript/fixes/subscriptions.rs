@@ -2,7 +2,8 @@
 //! durable twin.
 
 use super::super::listeners::Throws;
-use super::emits::{callee_name, callee_object};
+use super::exprs::{callee_name, callee_object};
+use super::handler::{Annotations, Body, Params};
 use super::merge::Merge;
 use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
@@ -14,29 +15,6 @@ use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
 use std::collections::HashSet;
 use std::ops::Range;
-
-/// What a handler's parameters say: which agent binding, and which fields it reads.
-pub(super) struct Params {
-    /// The name bound to the agent, if any.
-    pub(super) agent: Option<String>,
-    /// `field: pattern` (or the shorthand `field`) per used parameter.
-    pub(super) fields: Vec<String>,
-    /// Whether this is a 2026-08-style payload-object handler.
-    pub(super) payload: bool,
-    /// The types the handler's annotations give, when it carries them (see [`Annotations`]).
-    pub(super) types: Annotations,
-}
-
-/// The type annotations a rewritten handler keeps, built from the original's: without them
-/// `(session, event) =>` relies on contextual typing, which an untyped `ctx` (`any`) does not
-/// give, and `noImplicitAny` rejects it.
-#[derive(Default)]
-pub(super) struct Annotations {
-    /// The agent's type (`Agent`, or `P['agent']` for a payload `P`), when annotated.
-    pub(super) agent: Option<String>,
-    /// `field: Type` per used field, when every field parameter is annotated.
-    pub(super) fields: Option<Vec<String>>,
-}
 
 /// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
 /// type literal, whose indexed access needs no parentheses.
@@ -713,9 +691,4 @@ struct Plan<'c> {
     /// Whether the handler compares its agent with another, which the rewrite does by
     /// session: an agent's session is its own, which the file cannot show.
     compares_agent: bool,
-}
-
-pub(super) enum Body<'b, 'a> {
-    Block(&'b FunctionBody<'a>),
-    Expr(&'b Expression<'a>),
 }
