@@ -250,3 +250,67 @@ fn sarif_and_rdjson_carry_the_fixes() {
         serde_json::json!({"start": {"line": 5}, "end": {"line": 5}})
     );
 }
+
+/// Issue #29 item 4: what `lint`, `--diff`, `--fix` and `--fix --unsafe-fixes` exit with, on
+/// trees of each kind (docs/lint/README.md#exit-status): plain `lint` fails on every
+/// error-level finding; `--fix` only on one it could have fixed and did not (not the human's
+/// part); `--diff` when it shows a fix or `--fix` would fail; the suggestions applied and the
+/// human's part are listed on standard error.
+#[test]
+fn exit_statuses_agree_across_lint_diff_and_fix() {
+    // Error findings whose fixes are all suggestions (each handler uses its agent).
+    let suggestions: String = ["turn-start", "turn-end", "step-start", "step-end"]
+        .iter()
+        .map(|e| format!("  ctx.on('agent/{e}', (agent, turn) => agent.wake(turn));\n"))
+        .collect();
+    let suggestions = format!("export function apply(ctx: Context) {{\n{suggestions}}}\n");
+    // A test pinning what the mirrors announced, through a loop over their names: the human's
+    // part only.
+    let human = "it('announces turns in order', async () => {
+  const ctx: Context = harness()
+  const seen: string[] = []
+  for (const name of ['agent/turn-start'] as const) {
+    ctx.on(name, () => void seen.push(name))
+  }
+  await run(createAgent(ctx), 'hi')
+})
+";
+    let clean = "ctx.on('session/event', f);\n";
+    // (file, text, exit of lint, --diff, --fix, --fix --unsafe-fixes)
+    let cases: [(&str, &str, [i32; 4]); 3] = [
+        ("plugin.ts", &suggestions, [1, 1, 1, 0]),
+        ("loop.spec.ts", human, [1, 0, 0, 0]),
+        ("ok.ts", clean, [0, 0, 0, 0]),
+    ];
+    let modes: [&[&str]; 4] = [&[], &["--diff"], &["--fix"], &["--fix", "--unsafe-fixes"]];
+    for (file, text, exits) in cases {
+        for (mode, want) in modes.iter().zip(exits) {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join(file), text).unwrap();
+            let mut args = mode.to_vec();
+            args.push(".");
+            let o = lint_in(dir.path(), &args);
+            let err = stderr(&o);
+            assert_eq!(
+                o.status.code(),
+                Some(want),
+                "{file} {mode:?}: {}{err}",
+                stdout(&o)
+            );
+            let fixing = !mode.is_empty();
+            if fixing && file == "loop.spec.ts" {
+                assert!(
+                    err.contains("1 finding left for a human at loop.spec.ts:4 "),
+                    "{err}"
+                );
+            }
+            if mode.contains(&"--unsafe-fixes") && file == "plugin.ts" {
+                assert!(
+                    err.contains("4 unsafe fixes applied, to review")
+                        && err.contains("  plugin.ts:2: ML001 subscribe to `session/event`"),
+                    "{err}"
+                );
+            }
+        }
+    }
+}

@@ -265,6 +265,7 @@ fn cap(findings: &mut [Finding]) {
     let mut goes: HashMap<String, Goes> = HashMap::new();
     // The first declaration of each event that stays, for the note of the docs it holds back.
     let mut kept_at: HashMap<String, String> = HashMap::new();
+    let mut kept_for_human: HashMap<String, bool> = HashMap::new();
     for f in findings.iter() {
         if f.rule != DECLARE || !is_code(&f.path) {
             continue;
@@ -278,6 +279,8 @@ fn cap(findings: &mut [Finding]) {
             kept_at
                 .entry(event.clone())
                 .or_insert_with(|| format!("{}:{}", f.path, f.line));
+            // Whether every declaration of the event that stays is the human's part.
+            *kept_for_human.entry(event.clone()).or_insert(true) &= f.human;
         }
         let merged = match (goes.get(event).copied(), this) {
             (Some(Goes::Stays), _) | (_, Goes::Stays) => Goes::Stays,
@@ -298,12 +301,26 @@ fn cap(findings: &mut [Finding]) {
         match goes.get(event) {
             Some(Goes::Stays) => {
                 f.fix = None;
-                if f.note.is_none()
-                    && let Some(at) = kept_at.get(event)
-                {
-                    f.note = Some(format!(
-                        "no fix: the declaration of `{event}` at {at} stays in this run, and the docs follow the code"
-                    ));
+                // Docs of a declaration kept only for the human's part are the human's part.
+                // (A catalogue entry, an error; prose only says why it has no fix.)
+                let human =
+                    kept_for_human.get(event).copied().unwrap_or(false) && f.rule == DECLARE;
+                f.human |= human;
+                if let Some(at) = kept_at.get(event) {
+                    let why = if human {
+                        format!(
+                            "the human's part: the declaration of `{event}` at {at} stays for a test a human rewrites, and the docs follow the code (delete this with it)"
+                        )
+                    } else {
+                        format!(
+                            "no fix: the declaration of `{event}` at {at} stays in this run, and the docs follow the code"
+                        )
+                    };
+                    f.note = match f.note.take() {
+                        None => Some(why),
+                        Some(n) if human => Some(format!("{n}; {why}")),
+                        n => n,
+                    };
                 }
             }
             Some(Goes::With(a)) => {

@@ -62,15 +62,19 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
     while hold_back(findings) {}
 }
 
+/// Where a use was found, and its rule.
+type Place = (String, usize, &'static str);
+
 /// One pass of [`keep_what_is_still_used`]; whether it held a fix back.
 fn hold_back(findings: &mut [Finding]) -> bool {
     // (rule, program, event) → the first use of that rule that remains after the
     // machine-applicable fixes.
-    let mut remaining: HashMap<(&'static str, &'static str, String), (String, usize, &str)> =
-        HashMap::new();
-    // The calls (listeners, emits) with no fix at all, not even a suggestion.
-    let mut stuck: HashMap<(&'static str, &'static str, String), (String, usize, &str)> =
-        HashMap::new();
+    let mut remaining: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
+    // The calls (listeners, emits) with no fix at all, not even a suggestion: no flag of
+    // `--fix` migrates them.
+    let mut stuck: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
+    // The same, of the human's part (a test pinning the removed mirror's own behaviour).
+    let mut human: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
     for f in findings.iter() {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;
@@ -86,8 +90,8 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         }
         // A reference (a name in an array, an assertion) type-checks without the declaration.
         if f.fix.is_none() && f.rule != REFERENCE {
-            stuck
-                .entry((f.rule, program, event.clone()))
+            let into = if f.human { &mut human } else { &mut stuck };
+            into.entry((f.rule, program, event.clone()))
                 .or_insert_with(|| (f.path.clone(), f.line, f.rule));
         }
     }
@@ -96,37 +100,53 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;
         };
-        // A declaration still needed by a use that has no fix at all: deleting it breaks the
-        // build even under `--unsafe-fixes` (nothing migrates that use), so it has no fix.
         let keeps = f.fix.as_ref().is_some_and(|x| x.keeps_references);
-        if f.rule == DECLARE
-            && f.fix.is_some()
-            && let Some((path, line, by)) = needed_by(f.rule, keeps)
+        let first = |uses: &HashMap<(&'static str, &'static str, String), Place>| {
+            needed_by(f.rule, keeps)
                 .iter()
-                .filter_map(|rule| stuck.get(&(*rule, program, event.clone())))
+                .filter_map(|rule| uses.get(&(*rule, program, event.clone())))
                 .min()
-        {
-            let what = match *by {
-                SUBSCRIBE => "the listener",
-                EMIT => "the emit",
-                _ => "the use",
+                .cloned()
+        };
+        // A declaration or an emit still needed by a use that has no fix at all: deleting it
+        // breaks the build, or silences that listener, under any flags (nothing migrates that
+        // use), so it has no fix. A use that is the human's part does not keep an emit (the
+        // human deletes or rewrites that test; plain `--fix` still holds the emit back below),
+        // but does keep a declaration, which is then the human's part too.
+        if matches!(f.rule, DECLARE | EMIT) && f.fix.is_some() {
+            let stuck_by = first(&stuck);
+            let human_by = if f.rule == DECLARE {
+                first(&human)
+            } else {
+                None
             };
-            let why = format!(
-                "no fix: {what} of `{event}` at {path}:{line} has none, and deleting the declaration would break it"
-            );
-            f.fix = None;
-            f.note = Some(match f.note.take() {
-                Some(n) => format!("{n}; {why}"),
-                None => why,
-            });
-            held = true;
-            continue;
+            if let Some((path, line, by)) = stuck_by.clone().or(human_by) {
+                let what = what(by);
+                let (deleting, breaks) = if f.rule == EMIT {
+                    ("the emit", "silence it")
+                } else {
+                    ("the declaration", "break it")
+                };
+                let why = if stuck_by.is_some() {
+                    format!(
+                        "no fix: {what} of `{event}` at {path}:{line} has none, and deleting {deleting} would {breaks}"
+                    )
+                } else {
+                    f.human = true;
+                    format!(
+                        "the human's part: {what} of `{event}` at {path}:{line} is a test a human rewrites, and deleting {deleting} before that would {breaks}; delete it with that test's rewrite"
+                    )
+                };
+                f.fix = None;
+                f.note = Some(match f.note.take() {
+                    Some(n) => format!("{n}; {why}"),
+                    None => why,
+                });
+                held = true;
+                continue;
+            }
         }
-        let Some((path, line, by)) = needed_by(f.rule, keeps)
-            .iter()
-            .filter_map(|rule| remaining.get(&(*rule, program, event.clone())))
-            .min()
-        else {
+        let Some((path, line, by)) = first(&remaining) else {
             continue;
         };
         if let Some(fix) = f.fix.as_mut()
@@ -139,13 +159,9 @@ fn hold_back(findings: &mut [Finding]) -> bool {
             );
             // The report names the one place to look (the listener, emit or use whose own
             // migration is not machine-applicable).
-            let what = match *by {
-                SUBSCRIBE => "the listener",
-                EMIT => "the emit",
-                _ => "the use",
-            };
             let why = format!(
-                "`--fix` holds this back: {what} of `{event}` at {path}:{line} is not migrated by it"
+                "`--fix` holds this back: {} of `{event}` at {path}:{line} is not migrated by it",
+                what(by)
             );
             f.note = Some(match f.note.take() {
                 Some(n) => format!("{n}; {why}"),
@@ -155,6 +171,15 @@ fn hold_back(findings: &mut [Finding]) -> bool {
         }
     }
     held
+}
+
+/// What a use of rule `rule` is, in a note.
+fn what(rule: &str) -> &'static str {
+    match rule {
+        SUBSCRIBE => "the listener",
+        EMIT => "the emit",
+        _ => "the use",
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +205,7 @@ mod tests {
             line_text: String::new(),
             line_text_column: 1,
             fix: fix.map(|a| Fix::new(a, "delete it".to_owned(), vec![Edit::new(0, 1, "")])),
+            human: false,
         }
     }
 
@@ -378,5 +404,133 @@ mod tests {
         ];
         keep_what_is_still_used(&mut fs);
         assert_eq!(applicability(&fs[0]), Some(Applicability::Suggestion));
+    }
+
+    /// What a generated use of the event is before the pass: no fix (the human's part or not),
+    /// a suggestion, or a machine-applicable fix.
+    #[derive(Clone, Copy, Debug)]
+    enum Given {
+        None,
+        Human,
+        Suggestion,
+        Machine,
+    }
+
+    fn given(rule: &'static str, path: &str, g: Given) -> Finding {
+        let mut f = finding(
+            rule,
+            path,
+            1,
+            match g {
+                Given::None | Given::Human => None,
+                Given::Suggestion => Some(Applicability::Suggestion),
+                Given::Machine => Some(Applicability::MachineApplicable),
+            },
+        );
+        f.human = matches!(g, Given::Human);
+        f
+    }
+
+    /// Issue #29 item 1 (a): an emit and its declaration go only when every subscription to
+    /// the event in the run is migrated in the same run, whatever the flags; a safe fix never
+    /// silences a listener (not even a test a human rewrites). Checked over every combination
+    /// of up to three listeners, two emits and a declaration, under both flags.
+    #[test]
+    fn an_emit_goes_only_with_every_listener_under_every_flag() {
+        let all = [Given::None, Given::Human, Given::Suggestion, Given::Machine];
+        let fixed = [Given::None, Given::Suggestion, Given::Machine];
+        let mut cases = 0;
+        // Both programs: the pass is the same for TypeScript/JavaScript and Rust.
+        for ext in ["ts", "rs"] {
+            for listeners in 0..=3usize {
+                for subs in (0..all.len().pow(listeners as u32)).map(|mut n| {
+                    (0..listeners)
+                        .map(|_| {
+                            let g = all[n % all.len()];
+                            n /= all.len();
+                            g
+                        })
+                        .collect::<Vec<_>>()
+                }) {
+                    for e1 in fixed {
+                        for e2 in [None, Some(Given::Suggestion), Some(Given::Machine)] {
+                            for declared in [false, true] {
+                                let mut fs = Vec::new();
+                                for (i, g) in subs.iter().enumerate() {
+                                    fs.push(given(SUBSCRIBE, &format!("ui/l{i}.spec.{ext}"), *g));
+                                }
+                                let first_emit = fs.len();
+                                fs.push(given(EMIT, &format!("loop/a.{ext}"), e1));
+                                if let Some(e2) = e2 {
+                                    fs.push(given(EMIT, &format!("loop/b.{ext}"), e2));
+                                }
+                                if declared {
+                                    fs.push(given(
+                                        DECLARE,
+                                        &format!("agent/types.{ext}"),
+                                        Given::Machine,
+                                    ));
+                                }
+                                keep_what_is_still_used(&mut fs);
+                                for unsafe_fixes in [false, true] {
+                                    cases += 1;
+                                    let applied = |f: &Finding| {
+                                        f.fix.as_ref().is_some_and(|x| {
+                                            unsafe_fixes
+                                                || x.applicability
+                                                    == Applicability::MachineApplicable
+                                        })
+                                    };
+                                    let listeners_all = fs[..first_emit].iter().all(applied);
+                                    let listeners_but_human =
+                                        fs[..first_emit].iter().all(|f| f.human || applied(f));
+                                    let emits_all = fs[first_emit..]
+                                        .iter()
+                                        .filter(|f| f.rule == EMIT)
+                                        .all(applied);
+                                    for f in &fs[first_emit..] {
+                                        let ctx = format!(
+                                            "{subs:?} emits {e1:?} {e2:?} declared {declared} unsafe {unsafe_fixes}: {} {:?} {:?}",
+                                            f.rule, f.fix, f.note
+                                        );
+                                        if !applied(f) {
+                                            continue;
+                                        }
+                                        assert!(listeners_but_human, "{ctx}");
+                                        if !unsafe_fixes {
+                                            assert!(listeners_all, "{ctx}");
+                                        }
+                                        if f.rule == DECLARE {
+                                            assert!(listeners_all && emits_all, "{ctx}");
+                                        }
+                                    }
+                                    // Nothing is held back that could go: with every listener and
+                                    // emit machine-applicable, plain `--fix` deletes the emit.
+                                    let all_machine =
+                                        subs.iter().all(|g| matches!(g, Given::Machine))
+                                            && matches!(e1, Given::Machine)
+                                            && !matches!(e2, Some(Given::Suggestion | Given::None));
+                                    if all_machine {
+                                        assert!(applied(&fs[first_emit]), "{subs:?} {e2:?}");
+                                    }
+                                    // A held emit names the listener that holds it.
+                                    let emit = &fs[first_emit];
+                                    if matches!(e1, Given::Machine) && !applied(emit) {
+                                        assert!(
+                                            emit.note
+                                                .as_deref()
+                                                .is_some_and(|n| n.contains(" at ")),
+                                            "{:?}",
+                                            emit.note
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases > 2000, "{cases}");
     }
 }

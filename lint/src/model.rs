@@ -113,6 +113,12 @@ pub struct Finding {
     /// The migration of this finding, when one is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,
+    /// Whether this finding is the human's part of the migration: a test pinning a removed
+    /// mirror's own behaviour (a loop over the names), or a declaration only such a test still
+    /// needs, which upstream rewrote by hand. It has no fix and its note says what to do; `--fix` counts
+    /// it apart and does not fail on it (see `docs/lint/exit-status.md`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub human: bool,
 }
 
 /// Whether a fix may be applied without a human reading it (the rustc/clippy vocabulary).

@@ -41,6 +41,7 @@ fn report(text: &str) -> Report {
         line_text: format!("x = '{text}'"),
         line_text_column: 1,
         fix: None,
+        human: false,
     };
     Report {
         findings: vec![finding],

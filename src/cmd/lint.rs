@@ -51,8 +51,12 @@ durable append, rewrite a subscription whose handler ignores the agent, delete a
 suggestions need a reader (the handler uses the agent, prose). --fix applies the machine-applicable
 ones in place, --unsafe-fixes adds the suggestions, --diff shows them as a unified diff instead.
 
-Exit status: 0 no error-level finding, 1 error-level findings (with --diff: a fix to show), 2 usage,
-configuration or I/O error.
+Exit status: 0 no error-level finding, 1 error-level findings, 2 usage, configuration or I/O error.
+With --fix: 1 when an error-level finding remains that is not the human's part (a test pinning a
+removed mirror's own behaviour, listed apart: no fix, its note says what upstream did); with
+--diff: 1 when there is a fix to show or --fix would exit 1. --fix and --diff list on stderr
+each suggestion applied (--unsafe-fixes: file:line, why it is only a suggestion) and the
+findings left for a human.
 
 Examples:
   mirrorless lint                                  lint the current directory
@@ -113,7 +117,8 @@ pub struct LintArgs {
     /// given, is not written.
     #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
     pub fix: bool,
-    /// Print every fix as a unified diff and write nothing (exit 1 when there is one).
+    /// Print every fix as a unified diff and write nothing (exit 1 when there is one, or when
+    /// --fix would exit 1).
     #[arg(long, conflicts_with = "write_baseline")]
     pub diff: bool,
     /// With --fix or --diff: apply suggestions too (fixes a human should read: the handler
@@ -277,9 +282,12 @@ fn fix(args: &LintArgs, opts: &Options, filter: &dyn Fn(&mut mirrorless_lint::Re
         for e in &outcome.report.errors {
             eprintln!("error: {e}");
         }
+        review_lists(&outcome, false);
+        // The same as `--fix` would exit after writing this diff, or 1 when there is a diff
+        // to show (docs/lint/README.md#exit-status).
         let code = if !outcome.report.errors.is_empty() {
             super::EXIT_ERROR
-        } else if outcome.files.is_empty() {
+        } else if outcome.files.is_empty() && !outcome.report.has_errors_to_fix() {
             super::EXIT_OK
         } else {
             super::EXIT_FINDINGS
@@ -323,7 +331,16 @@ fn fix(args: &LintArgs, opts: &Options, filter: &dyn Fn(&mut mirrorless_lint::Re
         return ExitCode::from(status);
     }
     drop(signals);
-    let code = output(args, &outcome.report);
+    let printed = output(args, &outcome.report);
+    // `--fix` fails only on what it could have fixed and did not: an error-level finding that
+    // is not the human's part (docs/lint/README.md#exit-status).
+    let code = if printed != ExitCode::from(super::EXIT_FINDINGS) {
+        printed
+    } else if outcome.report.has_errors_to_fix() || unwritten > 0 {
+        ExitCode::from(super::EXIT_FINDINGS)
+    } else {
+        ExitCode::from(super::EXIT_OK)
+    };
     let remaining = outcome.report.findings.len() + unwritten;
     eprintln!(
         "fixed {fixed} finding{} in {written} file{}{}; {remaining} finding{} remain{}{}",
@@ -341,7 +358,52 @@ fn fix(args: &LintArgs, opts: &Options, filter: &dyn Fn(&mut mirrorless_lint::Re
         if remaining == 1 { "s" } else { "" },
         unsafe_hint(&outcome, args.unsafe_fixes),
     );
+    review_lists(&outcome, true);
     code
+}
+
+/// What a reviewer must read after `--fix` or `--diff` (on standard error): each suggestion
+/// applied (`--unsafe-fixes`), with why it is only a suggestion, and each finding left for a
+/// human (a test pinning a removed mirror's own behaviour, a declaration only it needs).
+fn review_lists(outcome: &fix::Outcome, written: bool) {
+    let applied = &outcome.suggestions;
+    if !applied.is_empty() {
+        eprintln!(
+            "{} unsafe fix{} {}, to review (each is a suggestion, not known to keep behaviour):",
+            applied.len(),
+            if applied.len() == 1 { "" } else { "es" },
+            if written { "applied" } else { "in the diff" }
+        );
+        for a in applied {
+            eprintln!(
+                "  {}:{}: {} {}",
+                mirrorless_conformance::check::escape_control(&a.path),
+                a.line,
+                a.rule,
+                mirrorless_conformance::check::escape_control(&a.message)
+            );
+        }
+    }
+    let human: Vec<_> = outcome.report.human_part().collect();
+    if !human.is_empty() {
+        let mut places: Vec<String> = Vec::new();
+        for f in &human {
+            let place = format!(
+                "{}:{}",
+                mirrorless_conformance::check::escape_control(&f.path),
+                f.line
+            );
+            if places.last() != Some(&place) {
+                places.push(place);
+            }
+        }
+        eprintln!(
+            "{} finding{} left for a human at {} (no fix: tests that pin a removed mirror's own behaviour, and what only they need; each finding's note says what upstream did with its like)",
+            human.len(),
+            if human.len() == 1 { "" } else { "s" },
+            places.join(", ")
+        );
+    }
 }
 
 fn unsafe_hint(outcome: &fix::Outcome, unsafe_fixes: bool) -> String {

@@ -5,7 +5,7 @@
 use crate::baseline;
 use crate::catalog::Catalog;
 use crate::config::Config;
-use crate::frontend::{FileAnalysis, OccurrenceFix};
+use crate::frontend::{FileAnalysis, HumanPart, OccurrenceFix};
 use crate::model::{Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, text_range};
@@ -27,6 +27,7 @@ pub(super) fn file_findings(
         &index,
         occurrences,
         &analysis.fixes,
+        &analysis.human,
         unparsed,
         catalog,
         config,
@@ -64,12 +65,14 @@ fn distinct_occurrences(occurrences: Vec<Occurrence>, index: &LineIndex<'_>) -> 
 }
 
 /// The finding of each occurrence whose rule is enabled, with the front end's fix (or the
-/// prose suggestion) attached.
+/// prose suggestion) attached, or none for the human's part.
+#[allow(clippy::too_many_arguments)]
 fn occurrence_findings(
     s: &Source,
     index: &LineIndex<'_>,
     occurrences: Vec<Occurrence>,
     fixes: &[OccurrenceFix],
+    human: &[HumanPart],
     unparsed: bool,
     catalog: &Catalog,
     config: &Config,
@@ -92,7 +95,26 @@ fn occurrence_findings(
         let event = catalog.lookup(&o.event);
         let (message, help) = wording(o.role, &o.event, event);
         let note = o.via.clone().or_else(|| parse_note.clone());
-        let fix = fix_for(&o, &fix_at, event, index);
+        // A rewording that would make the sentence name the durable twin twice (it contrasts
+        // the mirror with its twin: "`step/start` is appended before `agent/step-start` is
+        // emitted") turns it into a falsehood: no fix, a human rewords it.
+        let contrast = (matches!(o.role, Role::Mention | Role::Comment)
+            && !fix_at.contains_key(&(o.start, o.end)))
+        .then(|| prose_contrast(index.text(), o.start, o.end, event?))
+        .flatten();
+        let reworded_by_hand = contrast.is_some();
+        let note = match contrast {
+            Some(why) => Some(match note {
+                Some(n) => format!("{n}; {why}"),
+                None => why,
+            }),
+            None => note,
+        };
+        let fix = if reworded_by_hand {
+            None
+        } else {
+            fix_for(&o, &fix_at, event, index)
+        };
         let mut finding = make_finding(
             s,
             index,
@@ -105,7 +127,35 @@ fn occurrence_findings(
             help,
             note,
         );
-        finding.fix = fix;
+        // The human's part: no source edit, whatever the front end offered, in the whole test
+        // (a half-rewritten test pins nothing); the note says what upstream did with its like.
+        let own = human.iter().find(|h| h.start == o.start && h.end == o.end);
+        let within = || {
+            human
+                .iter()
+                .find(|h| h.scope.start <= o.start && o.end <= h.scope.end)
+        };
+        match own
+            .map(|h| (h, true))
+            .or_else(|| within().map(|h| (h, false)))
+        {
+            Some((h, own)) => {
+                finding.human = true;
+                let reason = if own {
+                    h.reason.clone()
+                } else {
+                    let line = index.position(h.start).0;
+                    format!(
+                        "the human's part: part of a test that is (see its finding at line {line}), left as it is"
+                    )
+                };
+                finding.note = Some(match finding.note.take() {
+                    Some(n) if !n.starts_with("no fix:") => format!("{n}; {reason}"),
+                    _ => reason,
+                });
+            }
+            None => finding.fix = fix,
+        }
         findings.push(finding);
     }
     findings
@@ -272,6 +322,44 @@ fn assign_fingerprints(findings: &mut [Finding]) {
     }
 }
 
+/// The sentence around `start..end`: from the end of the sentence before it (`. `, `! `, `? `,
+/// or the start of the line) to the end of its own (or of the line).
+fn sentence(text: &str, start: usize, end: usize) -> &str {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let ends = |w: &[u8]| matches!(w, [b'.' | b'!' | b'?', b' ' | b'\t']);
+    let bytes = text.as_bytes();
+    let from = (line_start..start)
+        .rev()
+        .find(|&i| i + 1 < start && ends(&bytes[i..i + 2]))
+        .map_or(line_start, |i| i + 2);
+    let to = (end..line_end)
+        .find(|&i| i + 1 < line_end && ends(&bytes[i..i + 2]))
+        .map_or(line_end, |i| i + 1);
+    &text[from..to]
+}
+
+/// Why renaming the removed name at `start..end` in prose to its durable twin would be false:
+/// the sentence already names the twin (it contrasts the two, or would name one event twice).
+fn prose_contrast(
+    text: &str,
+    start: usize,
+    end: usize,
+    event: &crate::catalog::Event,
+) -> Option<String> {
+    let twin = &event.migration.as_ref()?.twin;
+    let around = sentence(text, start, end);
+    let named = around
+        .match_indices(twin.as_str())
+        .any(|(i, _)| !around[..i].ends_with("agent/"));
+    named.then(|| {
+        format!(
+            "no fix: this sentence also names the durable `{twin}`, so naming it instead of `{}` would name one event twice (a sentence contrasting the removed mirror with its durable twin): reword it by hand",
+            &text[start..end]
+        )
+    })
+}
+
 /// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
 /// suggestion to name the durable twin instead. Its edits get their line/column ranges here.
 fn fix_for(
@@ -368,6 +456,7 @@ fn make_finding(
         fingerprint: String::new(),
         line_text: s.text[window].to_owned(),
         fix: None,
+        human: false,
     }
 }
 

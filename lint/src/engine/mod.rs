@@ -73,6 +73,20 @@ impl Report {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// Whether any finding has error severity and is not the human's part
+    /// ([`Finding::human`](crate::model::Finding::human)): what `--fix` and `--diff` fail on
+    /// (see `docs/lint/README.md#exit-status`).
+    pub fn has_errors_to_fix(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && !f.human)
+    }
+
+    /// The findings that are the human's part, in report order.
+    pub fn human_part(&self) -> impl Iterator<Item = &crate::model::Finding> {
+        self.findings.iter().filter(|f| f.human)
+    }
+
     /// Applies a baseline (matching paths with `key`), recording what it removed.
     pub fn apply_baseline(&mut self, baseline: &Baseline, key: impl Fn(&str) -> String) {
         let (removed, stale) = baseline.apply(&mut self.findings, key);
@@ -544,6 +558,8 @@ fn record_analyses(
 /// Markdown follows), then `only`'s files, in a stable order.
 fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[String]>) {
     drop_deletions_used_elsewhere(&mut report.findings, sources);
+    // Before `in_use`: a rewrite dropped here is one more listener left on the mirror.
+    crate::host_events::keep_to_declared_events(&mut report.findings, sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     crate::docs_follow::follow_declarations(&mut report.findings, sources);
     if let Some(only) = only {

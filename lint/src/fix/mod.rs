@@ -63,6 +63,20 @@ pub struct Dropped {
     pub message: String,
 }
 
+/// A suggestion `--unsafe-fixes` applied: what a reviewer should read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppliedSuggestion {
+    /// The file.
+    pub path: String,
+    /// The line of the finding in the text the fix was applied to (the file as read, for a
+    /// fix of the first round).
+    pub line: usize,
+    /// The finding's rule.
+    pub rule: &'static str,
+    /// The fix's message, which says why it is only a suggestion.
+    pub message: String,
+}
+
 /// What a fixing run did.
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
@@ -70,6 +84,8 @@ pub struct Outcome {
     pub files: Vec<FixedFile>,
     /// Fixes dropped because the result did not parse.
     pub dropped: Vec<Dropped>,
+    /// The suggestions applied (`--unsafe-fixes`), in the order they were applied.
+    pub suggestions: Vec<AppliedSuggestion>,
     /// The findings that remain after the fixes (linted on the fixed text).
     pub report: Report,
     /// Fixes applied in total.
@@ -109,8 +125,8 @@ struct Unchecked {
     before: String,
     /// The round's fixes for it, with their findings' line and rule.
     fixes: Vec<(usize, &'static str, Fix)>,
-    /// How many of them the round applied.
-    applied: usize,
+    /// The indices (into `fixes`) of those the round applied.
+    applied: Vec<usize>,
 }
 
 /// Accepts or corrects the edits of the round before, now that the tree has been linted with
@@ -130,6 +146,7 @@ fn settle(
     applied_per_file: &mut BTreeMap<String, usize>,
     dropped: &mut Vec<Dropped>,
     dropped_keys: &mut HashSet<FixKey>,
+    suggestions: &mut Vec<AppliedSuggestion>,
 ) -> (bool, bool) {
     let (mut undone, mut kept) = (false, false);
     for u in unchecked {
@@ -142,9 +159,9 @@ fn settle(
         let errors = cache
             .syntax_errors(&u.display, &path, text)
             .unwrap_or_else(|| engine::syntax_errors(&path, &u.display, text));
-        let (count, settled) = if errors == 0 {
+        let (kept_fixes, settled) = if errors == 0 {
             // What `fix_text` gives for a result without errors: every fix the round applied.
-            (u.applied, None)
+            (u.applied.clone(), None)
         } else {
             let fixes: Vec<&Fix> = u.fixes.iter().map(|(_, _, x)| x).collect();
             let (result, broke) = fix_text(&u.before, &fixes, &|t: &str| {
@@ -166,9 +183,21 @@ fn settle(
             } else {
                 u.before.clone()
             };
-            let count = if changed { result.applied.len() } else { 0 };
-            (count, (settled != text).then_some(settled))
+            let kept_fixes = if changed { result.applied } else { Vec::new() };
+            (kept_fixes, (settled != text).then_some(settled))
         };
+        let count = kept_fixes.len();
+        for &i in &kept_fixes {
+            let (line, rule, x) = &u.fixes[i];
+            if x.applicability == Applicability::Suggestion {
+                suggestions.push(AppliedSuggestion {
+                    path: u.display.clone(),
+                    line: *line,
+                    rule,
+                    message: x.message.clone(),
+                });
+            }
+        }
         if count > 0 {
             kept = true;
             originals
@@ -223,6 +252,7 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
                 &mut applied_per_file,
                 &mut dropped,
                 &mut dropped_keys,
+                &mut outcome.suggestions,
             );
             if !kept {
                 // Every edit of the round broke its file and is undone: as if the round had
@@ -266,7 +296,7 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
                         .iter()
                         .map(|(f, x)| (f.line, f.rule, (*x).clone()))
                         .collect(),
-                    applied: result.applied.len(),
+                    applied: result.applied.clone(),
                 };
                 edits.push((u, result.text));
             }
@@ -430,7 +460,7 @@ mod tests {
             display,
             before: before.to_owned(),
             fixes: vec![(1, "ML002", fix)],
-            applied: 1,
+            applied: vec![0],
         };
         (tree, u)
     }
@@ -450,6 +480,7 @@ mod tests {
             &mut BTreeMap::new(),
             &mut dropped,
             &mut HashSet::new(),
+            &mut Vec::new(),
         );
         (r, applied, dropped)
     }

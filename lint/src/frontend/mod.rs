@@ -317,6 +317,39 @@ pub struct FileAnalysis {
     /// same way (`None`: it did not, or counts otherwise). `--fix` checks the fixed text with
     /// this instead of parsing it once more.
     pub syntax_errors: Option<usize>,
+    /// Occurrences that are the human's part (see [`HumanPart`]): their findings get no fix,
+    /// whatever fix the front end may also have offered.
+    pub human: Vec<HumanPart>,
+}
+
+/// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).
+pub(crate) fn is_test(path: &str) -> bool {
+    let path = path.replace('\\', "/");
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    name.contains(".spec.")
+        || name.contains(".test.")
+        || path
+            .split('/')
+            .any(|seg| seg == "tests" || seg == "__tests__")
+}
+
+/// What a finding of the human's part says upstream did with a test subscribing to the removed
+/// names in a loop.
+pub(crate) const HUMAN_LOOP: &str = "the human's part: this test subscribes in a loop over removed names and pins what they announced, which no rewrite keeps (`session/event` announces the durable twins, under other names, with other payloads): rewrite it by hand as one `session/event` listener filtering the durable twins, with its expected names, as upstream rewrote its like in `05b75abbca` and `140f818a42`; `--fix` leaves it, and the declarations it still needs, to you";
+
+/// An occurrence only a human can migrate: a test that pins a removed mirror's own behaviour
+/// (what a loop over the names heard), which upstream rewrote by hand. Its finding says what upstream did with its like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HumanPart {
+    /// Start of the occurrence.
+    pub start: usize,
+    /// End of the occurrence.
+    pub end: usize,
+    /// The test it is part of (the function body holding it): every other finding in it is
+    /// the human's part too, left without a source edit (a half-rewritten test pins nothing).
+    pub scope: std::ops::Range<usize>,
+    /// What to do with it, and what upstream did with its like.
+    pub reason: String,
 }
 
 /// A fix a front end offers for the occurrence at `start..end` (the range of its

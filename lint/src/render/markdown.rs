@@ -204,6 +204,7 @@ mod tests {
             line_text: String::new(),
             line_text_column: 1,
             fix: None,
+            human: false,
         }
     }
 

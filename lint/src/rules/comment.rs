@@ -20,6 +20,10 @@ Update the comment if it describes current behaviour; leave historical notes alo
 *Suggestion* (`--fix --unsafe-fixes`): name the durable twin instead. A comment that describes
 history (\"this used to be `agent/turn-start`\") should stay as it is: suppress it or leave the
 note.
+*No fix* when the sentence already names the durable twin (it contrasts the two:
+\"`step/start` is appended before `agent/step-start` is emitted\" would become \"`step/start`
+is appended before `step/start` is emitted\", a falsehood): the note says so, and a human
+rewords it.
 ",
     bad: r#"
 /// Fires `agent/turn-end` when the turn closes.

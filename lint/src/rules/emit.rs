@@ -33,7 +33,12 @@ An emit statement is deleted. **TypeScript/JavaScript** (also in Markdown code f
   is deleted in a later round once it is).
 - *Suggestion* (`--fix --unsafe-fixes`) otherwise: make sure the path appends the twin, or that
   the arguments' side effects are not needed.
-- *No fix* when the name is not a string literal in the call (a const, a typed event value).
+- *No fix* when the name is not a string literal in the call (a const, a typed event value),
+  or while a listener of the event in the run has no fix at all (not even a suggestion): no flag
+  migrates that listener, so deleting the emit, even under `--unsafe-fixes`, would leave it
+  waiting for an event that never comes. The note names the listener. A listener that is the
+  human's part (a test pinning the mirror's own behaviour, see ML001) does not keep the emit
+  under `--unsafe-fixes`, but holds it back from plain `--fix`, which never changes behaviour.
 - In a test file (`*.spec.*`, `*.test.*`, under `tests/`) without the append beside it, the emit
   stands in for the loop to drive the code under test, and deleting it would delete the test's
   stimulus. In TypeScript/JavaScript it becomes, as a *suggestion*, the `session/event` the loop

@@ -22,6 +22,10 @@ Reword the text in terms of the durable event.
     fixes: "
 *Suggestion* (`--fix --unsafe-fixes`): name the durable twin instead (`agent/turn-start` →
 `turn/start`). A sentence about the removed event may need more rewording than that.
+*No fix* when the sentence already names the durable twin (it contrasts the two:
+\"`step/start` is appended before `agent/step-start` is emitted\" would become \"`step/start`
+is appended before `step/start` is emitted\", a falsehood): the note says so, and a human
+rewords it.
 
 In Markdown, a catalogue entry of the event (a heading that names only it, in inline code, down
 to the next heading of its level or higher) is deleted as a whole instead, with its line in any

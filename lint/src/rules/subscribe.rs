@@ -66,17 +66,28 @@ left, as for ML003's deletions.
   the receiver's `agent/created` listener; the handler returns when the session has no agent
   (one created before the listeners were registered: check that).
 - *Suggestion* when the handler uses the agent only to tell it from another agent
-  (`(subject) => { if (subject === agent) agent.cancel() }`, also `!==`, `==`, `!=`, the other
-  side a name or a member chain such as `this.agent`): the comparison becomes one of sessions,
-  `if (session === agent.session) …`, as upstream's `140f818a42` wrote it, with no map of
-  agents (so an agent created before the listener was registered is still recognised). Sessions
-  tell agents apart only while no two agents share one, which a file cannot show.
+  (`(subject) => { if (subject === agent) agent.cancel() }`, also `!==`, `==`, `!=`, either
+  side, the other side a name or a member chain such as `this.agent`; or their ids or names,
+  `if (a.id !== agent.id) return`, `a.name === this.agent.name`; negated, as an early return,
+  inside `&&`/`||`): the comparison becomes one of sessions, `if (session === agent.session)
+  …`, as upstream's `140f818a42` wrote it, with no map of agents (so an agent created before the
+  listener was registered, as most hosts create it before they attach their UI, is still
+  recognised). Sessions tell agents apart only while no two agents share one, which a file
+  cannot show. A comparison with something that is not an agent (`a.id === agentId`, `a.name
+  === 'planner'`) needs the agent itself: the map below, a suggestion.
 - *Suggestion* when the handler throws (a `throw` of its own, not caught inside it and not in a
   function it only defines): on `session/event` the throw reaches the loop where it appends the
   durable event, which handles it as it handles any `session/event` listener's, not as it
-  handled the mirror's (upstream reported a throwing mirror listener through `agent/error`). A
-  test of how such a throw is reported pins the removed path: upstream deleted or rewrote those
-  tests by hand.
+  handled the mirror's (upstream reported a throwing mirror listener through `agent/error`).
+  A test of how such a throw is reported (its test listens to `agent/error`) may pin the
+  removed path: upstream deleted its turn-end tests of this in `140f818a42` and rewrote its
+  step ones with new expectations in `05b75abbca`, while its turn-start ones pass rewritten.
+- *The human's part* (no fix in the whole test, counted apart by `--fix`, which does not fail on
+  it) in a test file that subscribes in a loop over the names (`for (const name of
+  ['agent/turn-start', …]) ctx.on(name, …)`, pinning what they announced: upstream rewrote its
+  like by hand in `05b75abbca` and `140f818a42`). The finding says so. The declarations only
+  such a test still needs are the human's part too. It does not keep the loop's emit under
+  `--fix --unsafe-fixes` (plain `--fix` keeps it, and so the test's behaviour).
 - *Suggestion*, instead of a second listener, when the same statement list already has an
   `X.on('session/event', (session, event) => { … })` on the same receiver: the handler's code
   moves to the end of that listener as `if (event.type === '<twin>') { … }` and the old
@@ -100,6 +111,13 @@ left, as for ML003's deletions.
   `--fix` delete the loop's emit in the same run); an array read before the run ends, or a
   listener on another context than the agent's (a forked test's `ctx2.on(…)`), gets the
   usual rewrite.
+- *No fix* when the rewrite would name a live event the host's event map does not declare (the
+  run shows the map when an `interface Events { … }` holding a removed event's entry, merged by
+  name across `declare module` blocks, also declares `session/event`): a map of agents kept by
+  `agent/created`/`agent/disposed` where the host declares no `agent/disposed` would fail `tsc`
+  (TS2345) where the original passed; the note names the missing event. Where the run shows no
+  such map, a rewrite naming `agent/created`/`agent/disposed` is a suggestion that says to check
+  the host declares them.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
   `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop
   over names (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`: one

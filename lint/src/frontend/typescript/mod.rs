@@ -256,6 +256,8 @@ struct Parsed {
     once: Vec<std::ops::Range<usize>>,
     tokens: Vec<Token>,
     fixes: Vec<OccurrenceFix>,
+    /// The body of every function, outer before inner (see [`fixes::enclosing`]).
+    bodies: Vec<std::ops::Range<usize>>,
 }
 
 fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
@@ -289,13 +291,15 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             });
         }
         tokens.sort_by_key(|t| (t.start, std::cmp::Reverse(t.end)));
+        let fixes::Found { fixes, bodies } = fixer.finish();
         Parsed {
             contexts: c.contexts,
             idents: c.occurrences,
             looped: c.looped,
             once: c.once,
             tokens,
-            fixes: fixer.finish(),
+            fixes,
+            bodies,
         }
     })
 }
@@ -318,6 +322,7 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 once: Vec::new(),
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
+                bodies: Vec::new(),
             }
         }
     };
@@ -411,6 +416,15 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
         let via = via.or_else(|| looped.then(|| {
             "no fix: the name reaches the call through a loop over names, which a human rewrites (for a subscription: one `session/event` listener filtering the durable twins)".to_owned()
         }));
+        // In a test, a loop subscribing to the names pins what they announced: the human's part.
+        if looped && role == Role::Subscribe && super::is_test(path) {
+            analysis.human.push(super::HumanPart {
+                start: m.start,
+                end: m.end,
+                scope: fixes::enclosing(&parsed.bodies, &(m.start..m.end), src.len()),
+                reason: super::HUMAN_LOOP.to_owned(),
+            });
+        }
         occ.push(Occurrence {
             role,
             event,

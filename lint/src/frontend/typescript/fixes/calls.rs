@@ -2,7 +2,7 @@
 //! that drops a now-unused parameter of a local function drops the argument too, as upstream's
 //! own migration did, instead of renaming the parameter `_ctx`.
 
-use super::emits::pure;
+use super::exprs::pure;
 use super::range;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};

@@ -1,5 +1,6 @@
 //! Emit statements of removed events: deleted, with what deleting them leaves unused.
 
+use super::exprs::{callee_name, callee_object, pure};
 use super::{Fixer, range};
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
@@ -28,58 +29,6 @@ fn expression_call<'b, 'a>(e: &'b Expression<'a>) -> Option<&'b CallExpression<'
             _ => None,
         },
         _ => None,
-    }
-}
-
-pub(super) fn callee_name<'b>(callee: &'b Expression<'_>) -> Option<&'b str> {
-    match callee.get_inner_expression() {
-        Expression::Identifier(id) => Some(id.name.as_str()),
-        Expression::StaticMemberExpression(m) => Some(m.property.name.as_str()),
-        _ => None,
-    }
-}
-
-pub(super) fn callee_object<'b, 'a>(callee: &'b Expression<'a>) -> Option<&'b Expression<'a>> {
-    match callee.get_inner_expression() {
-        Expression::StaticMemberExpression(m) => Some(&m.object),
-        _ => None,
-    }
-}
-
-/// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).
-pub(super) fn is_test(path: &str) -> bool {
-    let path = path.replace('\\', "/");
-    let name = path.rsplit('/').next().unwrap_or(&path);
-    name.contains(".spec.")
-        || name.contains(".test.")
-        || path
-            .split('/')
-            .any(|seg| seg == "tests" || seg == "__tests__")
-}
-
-/// Whether evaluating `e` can have no side effect (so deleting it keeps behaviour).
-pub(super) fn pure(e: &Expression<'_>) -> bool {
-    match e.get_inner_expression() {
-        Expression::Identifier(_)
-        | Expression::ThisExpression(_)
-        | Expression::StringLiteral(_)
-        | Expression::NumericLiteral(_)
-        | Expression::BooleanLiteral(_)
-        | Expression::NullLiteral(_)
-        | Expression::BigIntLiteral(_)
-        | Expression::ArrowFunctionExpression(_)
-        | Expression::FunctionExpression(_) => true,
-        Expression::StaticMemberExpression(m) => pure(&m.object),
-        Expression::TemplateLiteral(t) => t.expressions.iter().all(pure),
-        Expression::ArrayExpression(a) => a
-            .elements
-            .iter()
-            .all(|el| el.as_expression().is_some_and(pure)),
-        Expression::ObjectExpression(o) => o.properties.iter().all(|p| match p {
-            ObjectPropertyKind::ObjectProperty(p) => !p.computed && pure(&p.value),
-            ObjectPropertyKind::SpreadProperty(_) => false,
-        }),
-        _ => false,
     }
 }
 
@@ -180,7 +129,7 @@ impl Fixer<'_, '_> {
                 Applicability::Suggestion,
                 format!("delete {what} (its arguments may have side effects: check them)"),
             )
-        } else if is_test(self.resolver.path) {
+        } else if crate::frontend::is_test(self.resolver.path) {
             // A test's emit stands in for the loop to drive the code under test: deleting it
             // deletes the test's stimulus (and leaves its locals unused). It can only become
             // the `session/event` the loop now announces, where its arguments make a whole twin.

@@ -1,7 +1,7 @@
 //! Moving a removed event's handler into an existing `session/event` listener.
 
 use super::super::listeners::{MergeTarget, Returns};
-use super::subscriptions::{Body, Params};
+use super::handler::{Body, Params};
 use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
 use crate::model::{Applicability, Edit, Fix};

@@ -35,6 +35,8 @@ mod calls;
 mod declarations;
 mod emits;
 mod entries;
+mod exprs;
+mod handler;
 mod merge;
 mod semicolons;
 mod subscriptions;
@@ -100,11 +102,33 @@ pub(super) struct Fixer<'s, 'c> {
     listeners_typed: bool,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
+    /// The body of every function of the file, in the order the visitor entered them (outer
+    /// before inner): what a test is, for the human's part.
+    bodies: Vec<Range<usize>>,
     /// The functions the visitor is inside, innermost last.
     scopes: Vec<FnScope>,
     /// The agents a test's stand-in `turn/start` announced with `agent/created` this round, by
     /// the enclosing function's body start and the agent's text (once each).
     announced: HashSet<(usize, String)>,
+}
+
+/// What the fixer found in a file.
+pub(super) struct Found {
+    /// The fixes, by occurrence.
+    pub(super) fixes: Vec<OccurrenceFix>,
+    /// The body of every function, outer before inner.
+    pub(super) bodies: Vec<Range<usize>>,
+}
+
+/// The innermost of `bodies` (outer before inner) that holds `at`: the test (or helper) a
+/// use is part of; the whole file when none does.
+pub(super) fn enclosing(bodies: &[Range<usize>], at: &Range<usize>, len: usize) -> Range<usize> {
+    bodies
+        .iter()
+        .rev()
+        .find(|b| b.start <= at.start && at.end <= b.end)
+        .cloned()
+        .unwrap_or(0..len)
 }
 
 /// A function the visitor is inside: what deleting a statement of it can leave unused.
@@ -188,6 +212,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             data_typed,
             listeners_typed: data_typed || typed_data::listeners_typed_by_host(program),
             fixes: Vec::new(),
+            bodies: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::new(),
         }
@@ -195,9 +220,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
 
     /// The fixes of the program, once visited: with claims on the imports that only several
     /// of them together leave unused.
-    pub fn finish(mut self) -> Vec<OccurrenceFix> {
+    pub fn finish(mut self) -> Found {
         self.imports.claim_shared(&self.refs, &mut self.fixes);
-        self.fixes
+        Found {
+            fixes: self.fixes,
+            bodies: self.bodies,
+        }
     }
 
     fn catalog(&self) -> &'c Catalog {
@@ -370,6 +398,7 @@ impl Fixer<'_, '_> {
             })
             .collect();
         let uses = Uses::of_body(body);
+        self.bodies.push(range(body_span));
         self.scopes.push(FnScope {
             params,
             uses,
@@ -434,7 +463,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
                 }
             }
         }
-        if emits::is_test(self.resolver.path) {
+        if crate::frontend::is_test(self.resolver.path) {
             for (i, stmt) in it.iter().enumerate() {
                 if let (Some(call), Some(read)) = (
                     listeners::on_call(stmt),

@@ -2,7 +2,8 @@
 //! durable twin.
 
 use super::super::listeners::Throws;
-use super::emits::{callee_name, callee_object};
+use super::exprs::{callee_name, callee_object};
+use super::handler::{Annotations, Body, Params};
 use super::merge::Merge;
 use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
@@ -14,29 +15,6 @@ use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
 use std::collections::HashSet;
 use std::ops::Range;
-
-/// What a handler's parameters say: which agent binding, and which fields it reads.
-pub(super) struct Params {
-    /// The name bound to the agent, if any.
-    pub(super) agent: Option<String>,
-    /// `field: pattern` (or the shorthand `field`) per used parameter.
-    pub(super) fields: Vec<String>,
-    /// Whether this is a 2026-08-style payload-object handler.
-    pub(super) payload: bool,
-    /// The types the handler's annotations give, when it carries them (see [`Annotations`]).
-    pub(super) types: Annotations,
-}
-
-/// The type annotations a rewritten handler keeps, built from the original's: without them
-/// `(session, event) =>` relies on contextual typing, which an untyped `ctx` (`any`) does not
-/// give, and `noImplicitAny` rejects it.
-#[derive(Default)]
-pub(super) struct Annotations {
-    /// The agent's type (`Agent`, or `P['agent']` for a payload `P`), when annotated.
-    pub(super) agent: Option<String>,
-    /// `field: Type` per used field, when every field parameter is annotated.
-    pub(super) fields: Option<Vec<String>>,
-}
 
 /// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
 /// type literal, whose indexed access needs no parentheses.
@@ -204,13 +182,6 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let Some(on) = self.on_call(call) else {
             return;
         };
-        let Some(plan) = self.plan(call, &on) else {
-            return;
-        };
-        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
-            self.push(on.occurrence, fix);
-            return;
-        }
         let throws = {
             let mut t = Throws::default();
             match &on.body {
@@ -219,6 +190,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
             t.0
         };
+        let Some(plan) = self.plan(call, &on) else {
+            return;
+        };
+        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
+            self.push(on.occurrence, fix);
+            return;
+        }
         let machine = migrate::keeps_behaviour(plan.target, plan.needs_agent)
             && !plan.compares_agent
             && !throws
@@ -344,9 +322,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         };
         let needs_agent = agent_refs.is_none();
         let agent_refs = agent_refs.unwrap_or_default();
-        let compares_agent = agent_refs
-            .iter()
-            .any(|r| matches!(r, AgentRef::SessionOf(_)));
+        let compares_agent = agent_refs.iter().any(AgentRef::compares);
         // The new body reads the session only where the handler used the agent (its
         // `agent.session`, or the agent lookup); otherwise the parameter is `_session`, which
         // `noUnusedParameters` accepts.
@@ -715,9 +691,4 @@ struct Plan<'c> {
     /// Whether the handler compares its agent with another, which the rewrite does by
     /// session: an agent's session is its own, which the file cannot show.
     compares_agent: bool,
-}
-
-pub(super) enum Body<'b, 'a> {
-    Block(&'b FunctionBody<'a>),
-    Expr(&'b Expression<'a>),
 }

@@ -10,7 +10,7 @@
 //! the same events, and so does a `const` copy of it, `const events = [...agent.session.events]`):
 //! the file type-checks, so that read does too.
 
-use super::emits::callee_name;
+use super::exprs::callee_name;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use std::collections::HashSet;

@@ -30,7 +30,21 @@ pub(super) enum Role {
     /// One side of `NAME === OTHER` (or `!==`, `==`, `!=`), `OTHER` an identifier or a member
     /// chain, whose range this is.
     Compared(Range<usize>),
+    /// One side of `NAME.id === OTHER.id` (or `.name`, any equality operator): the range of
+    /// `NAME.id`, of `OTHER.id` and of `OTHER`. Agents with the same id (or name) are the same
+    /// agent, so the comparison is one of sessions.
+    ComparedBy {
+        /// `NAME.id`.
+        own: Range<usize>,
+        /// `OTHER.id`.
+        other: Range<usize>,
+        /// `OTHER`.
+        object: Range<usize>,
+    },
 }
+
+/// The properties that identify an agent: two agents with the same one are the same agent.
+const IDENTIFYING: [&str; 2] = ["id", "name"];
 
 /// How a rewrite that reads the session instead of the agent spells one use of the agent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,12 +53,15 @@ pub(super) enum AgentRef {
     AsSession(Range<usize>),
     /// The other side of a comparison with the agent: `OTHER.session`.
     SessionOf(Range<usize>),
+    /// The other side of a comparison of the agent's id (or name): `OTHER.id` (the first
+    /// range) becomes `OTHER.session` (`OTHER` the second).
+    SessionInstead(Range<usize>, Range<usize>),
 }
 
 impl AgentRef {
     pub(super) fn range(&self) -> &Range<usize> {
         match self {
-            AgentRef::AsSession(r) | AgentRef::SessionOf(r) => r,
+            AgentRef::AsSession(r) | AgentRef::SessionOf(r) | AgentRef::SessionInstead(r, _) => r,
         }
     }
 
@@ -52,8 +69,15 @@ impl AgentRef {
     pub(super) fn text(&self, src: &str, session: &str) -> String {
         match self {
             AgentRef::AsSession(_) => session.to_owned(),
-            AgentRef::SessionOf(r) => format!("{}.session", &src[r.clone()]),
+            AgentRef::SessionOf(r) | AgentRef::SessionInstead(_, r) => {
+                format!("{}.session", &src[r.clone()])
+            }
         }
+    }
+
+    /// Whether this is the other side of a comparison (the rewrite compares sessions).
+    pub(super) fn compares(&self) -> bool {
+        matches!(self, AgentRef::SessionOf(_) | AgentRef::SessionInstead(..))
     }
 }
 
@@ -78,6 +102,18 @@ fn names_a_value(e: &Expression<'_>) -> bool {
     }
 }
 
+/// `VALUE.id` (or `.name`, see [`IDENTIFYING`]): `VALUE` and the property.
+fn identifying<'b, 'a>(e: &'b Expression<'a>) -> Option<(&'b Expression<'a>, &'b str)> {
+    match e.without_parentheses() {
+        Expression::StaticMemberExpression(m)
+            if !m.optional && IDENTIFYING.contains(&m.property.name.as_str()) =>
+        {
+            Some((&m.object, m.property.name.as_str()))
+        }
+        _ => None,
+    }
+}
+
 impl<'a> Visit<'a> for Uses {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.names.insert(it.name.as_str().to_owned());
@@ -97,6 +133,50 @@ impl<'a> Visit<'a> for Uses {
                     _ => None,
                 })
                 .collect();
+            // `NAME.id === OTHER.id`: the identifying property of two values naming agents
+            // (each side whose value is a name stands for one: the handler's agent may be
+            // either).
+            let by: Vec<_> = sides
+                .iter()
+                .filter_map(|(one, other)| {
+                    let (Expression::Identifier(id), prop) = identifying(one)? else {
+                        return None;
+                    };
+                    let (object, other_prop) = identifying(other)?;
+                    (prop == other_prop
+                        && names_a_value(object)
+                        && !matches!(object, Expression::Identifier(o) if o.name == id.name))
+                    .then(|| {
+                        (
+                            id,
+                            range(one.span()),
+                            range(other.span()),
+                            range(object.span()),
+                        )
+                    })
+                })
+                .collect();
+            if !by.is_empty() {
+                for (id, own, other, object) in by {
+                    self.names.insert(id.name.as_str().to_owned());
+                    self.refs.push((
+                        id.name.as_str().to_owned(),
+                        range(id.span),
+                        Role::ComparedBy { own, other, object },
+                    ));
+                }
+                // A side no name stands for alone (`host.agent.id`) is walked as usual: its
+                // names, and the handler's agent when it is part of it (which then needs the
+                // agent itself).
+                for side in [&it.left, &it.right] {
+                    if let Some((object, _)) = identifying(side)
+                        && !matches!(object, Expression::Identifier(_))
+                    {
+                        self.visit_expression(object);
+                    }
+                }
+                return;
+            }
             let same = matches!((&it.left, &it.right), (Expression::Identifier(a), Expression::Identifier(b)) if a.name == b.name);
             if !compared.is_empty() && !same {
                 for (id, other) in &compared {
@@ -166,6 +246,10 @@ impl Uses {
                 Role::Compared(other) => {
                     out.push(AgentRef::AsSession(at.clone()));
                     out.push(AgentRef::SessionOf(other.clone()));
+                }
+                Role::ComparedBy { own, other, object } => {
+                    out.push(AgentRef::AsSession(own.clone()));
+                    out.push(AgentRef::SessionInstead(other.clone(), object.clone()));
                 }
             }
         }
