@@ -24,6 +24,9 @@
 //!   name) behaves the same after `--fix --unsafe-fixes` on the host without mirrors: its
 //!   identity check must not become a lookup that misses agents announced before the listener.
 //!
+//! The plugin is linted alone, as in a plugin's own repository where the host is a dependency:
+//! the fixer sees the host's `Events` only through what the plugin's code shows.
+//!
 //! Other differences of a suggestion's behaviour are printed (the test says what differs),
 //! not failed: a suggestion is one because a human must check it.
 //!
