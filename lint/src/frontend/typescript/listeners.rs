@@ -11,6 +11,7 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 use oxc_syntax::scope::ScopeFlags;
 use std::collections::HashSet;
+use std::ops::Range;
 
 /// An existing `session/event` listener a removed event's handler can be merged into.
 #[derive(Debug, Clone)]
@@ -276,6 +277,7 @@ fn map_call<'b, 'a>(src: &str, call: &'b CallExpression<'a>, method: &str) -> Op
     Some(AgentMap {
         name: name.to_owned(),
         key: key.to_owned(),
+        scope: 0..0,
     })
 }
 
@@ -286,12 +288,22 @@ pub(super) struct AgentMap {
     pub name: String,
     /// What of the session it is keyed by: `""` (the session itself) or `".id"`.
     pub key: String,
+    /// Where its name certainly means this map (byte range): the whole program for a map
+    /// declared at the top level, the class body for `this.…`, else the function whose
+    /// listeners keep it. A listener outside it must not name the map: it may not be visible
+    /// there (`ReferenceError`, tsc's TS2304), or be another binding of the same name.
+    pub scope: Range<usize>,
 }
 
 impl AgentMap {
     /// The expression that looks up the agent of the session bound to `session`.
     pub fn lookup(&self, session: &str) -> String {
         format!("{}.get({session}{})", self.name, self.key)
+    }
+
+    /// Whether code at byte `at` can name the map.
+    pub fn visible_at(&self, at: usize) -> bool {
+        self.scope.contains(&at)
     }
 }
 
@@ -302,20 +314,57 @@ pub(super) struct AgentMaps<'s> {
     src: &'s str,
     created: Vec<AgentMap>,
     disposed: Vec<AgentMap>,
+    /// The names the program declares at its top level (visible everywhere in it).
+    top_level: HashSet<String>,
+    /// The enclosing functions' and classes' ranges, innermost last.
+    functions: Vec<Range<usize>>,
+    classes: Vec<Range<usize>>,
+    program: Range<usize>,
 }
 
 impl<'s> AgentMaps<'s> {
-    /// The map kept by both listeners, if the program has one.
+    /// The map kept by both listeners in one scope, if the program has one.
     pub fn find(src: &'s str, program: &Program<'_>) -> Option<AgentMap> {
         let mut maps = AgentMaps {
             src,
+            program: 0..src.len() + 1,
             ..AgentMaps::default()
         };
+        for stmt in &program.body {
+            let decl = match stmt {
+                Statement::VariableDeclaration(d) => Some(d),
+                Statement::ExportDeclaration(e) => match &e.declaration {
+                    Declaration::VariableDeclaration(d) => Some(d),
+                    _ => None,
+                },
+                _ => None,
+            };
+            for d in decl.into_iter().flat_map(|d| d.declarations.iter()) {
+                if let BindingPattern::BindingIdentifier(id) = &d.id {
+                    maps.top_level.insert(id.name.as_str().to_owned());
+                }
+            }
+        }
         maps.visit_program(program);
         maps.created
             .iter()
             .find(|m| maps.disposed.contains(m))
             .cloned()
+    }
+
+    /// Where the map named `name` is visible from a listener at the current position.
+    fn scope_of(&self, name: &str) -> Range<usize> {
+        let root = name.split(['.', '[']).next().unwrap_or(name);
+        if root == "this" {
+            return self.classes.last().cloned().unwrap_or(0..0);
+        }
+        if self.top_level.contains(root) {
+            return self.program.clone();
+        }
+        self.functions
+            .last()
+            .cloned()
+            .unwrap_or_else(|| self.program.clone())
     }
 }
 
@@ -325,15 +374,38 @@ impl<'a> Visit<'a> for AgentMaps<'_> {
             Expression::StaticMemberExpression(m) if m.property.name.as_str() == "on");
         if is_on {
             if first_arg_is(it, "agent/created")
-                && let Some(m) = map_call(self.src, it, "set")
+                && let Some(mut m) = map_call(self.src, it, "set")
             {
+                m.scope = self.scope_of(&m.name);
                 self.created.push(m);
             } else if first_arg_is(it, "agent/disposed")
-                && let Some(m) = map_call(self.src, it, "delete")
+                && let Some(mut m) = map_call(self.src, it, "delete")
             {
+                m.scope = self.scope_of(&m.name);
                 self.disposed.push(m);
             }
         }
         walk::walk_call_expression(self, it);
+    }
+
+    fn visit_function(&mut self, it: &Function<'a>, flags: ScopeFlags) {
+        self.functions
+            .push(it.span.start as usize..it.span.end as usize);
+        walk::walk_function(self, it, flags);
+        self.functions.pop();
+    }
+
+    fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        self.functions
+            .push(it.span.start as usize..it.span.end as usize);
+        walk::walk_arrow_function_expression(self, it);
+        self.functions.pop();
+    }
+
+    fn visit_class(&mut self, it: &Class<'a>) {
+        self.classes
+            .push(it.span.start as usize..it.span.end as usize);
+        walk::walk_class(self, it);
+        self.classes.pop();
     }
 }

@@ -105,7 +105,11 @@ impl Fixer<'_, '_> {
         let agent = p.agent.as_ref().filter(|_| m.needs_agent);
         if let Some(a) = agent {
             // Without the file's own map the standalone rewrite builds one: no merge.
-            let lookup = self.agent_map.as_ref()?.lookup(s);
+            let lookup = self
+                .agent_map
+                .as_ref()
+                .filter(|map| map.visible_at(t.insert_at))?
+                .lookup(s);
             out.push_str(&format!("{nl}{ind}  const {a} = {lookup}{}", self.semi));
             out.push_str(&format!("{nl}{ind}  if ({a}) {{"));
         }

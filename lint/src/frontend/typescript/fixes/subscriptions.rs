@@ -354,7 +354,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
         // The agent, recovered from the file's own `agent/created` map, or from one the fix
         // declares before the statement (the session id is not reliably the agent id).
         let mut new_map = None;
-        let lookup = match (&self.agent_map, needs_agent) {
+        // Only a map its name reaches from here (one kept in another function is not).
+        let visible = self
+            .agent_map
+            .as_ref()
+            .filter(|m| m.visible_at(call.span.start as usize));
+        let lookup = match (visible, needs_agent) {
             (Some(m), _) => m.lookup(&session),
             (None, true) => {
                 let map = self.new_agent_map(call, &on.receiver, &p, uses, quote)?;
