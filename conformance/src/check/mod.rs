@@ -38,6 +38,7 @@ mod monitor;
 mod reader;
 mod values;
 
+pub(crate) use assemble::arguments_equal;
 pub use detect::{Detection, detect_profile};
 pub use excerpt::{ContextCollector, EXCERPT_WIDTH, escape_control, excerpt};
 pub use finding::{Finding, Severity, severity_of};

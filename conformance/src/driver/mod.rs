@@ -616,6 +616,10 @@ impl Host for Harness<'_> {
     }
 }
 
+/// The id of the agent a case creates: the drivers name it (the stdio `case` message's
+/// `agent`), and its live events are attributed to it (LIVE-4).
+pub const CASE_AGENT: &str = "agent-1";
+
 /// A fault of the harness itself (never reported as an implementation failure).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("harness error: {0}")]
@@ -719,7 +723,7 @@ impl Driver for InProcess {
 
     fn run_case(&mut self, case: &Case) -> Result<Observation, HarnessError> {
         let mut agent = (self.factory)(case.profile);
-        let mut harness = Harness::new(case, "agent-1").with_limits(self.limits);
+        let mut harness = Harness::new(case, CASE_AGENT).with_limits(self.limits);
         harness.unwind = true;
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| agent.run(&mut harness)));

@@ -1,9 +1,49 @@
 //! Where each event of a recorded log sits, by ordinal turn and step, and the log's recorded
 //! chunks.
 
+use crate::driver::{Exchange, Observation};
+use crate::scenario::Case;
 use crate::vocab::chunk::StreamChunk;
 use crate::vocab::durable::{AssistantChunkData, SessionEvent};
 use serde::Deserialize;
+
+/// The planned turn (its number in the script's plan) each recorded `turn/start` plays, in log
+/// order; `None` for a turn the plan does not have.
+///
+/// A recorded turn plays a turn of the input the harness delivered last before it: the k-th
+/// turn recorded after an input's delivery (and before the next input's) is the k-th turn the
+/// plan gives that input (its prompt turn, then a 2026-07 leftover turn). So an input that
+/// opened no turn (an idle injection the loop never recorded) leaves its planned turn without a
+/// recorded one instead of handing its number to the next input's turn, and a turn the plan
+/// does not have (one started for steering a cancel dropped, one started by nothing) takes no
+/// planned turn's number: each divergence is then judged on its own turn.
+pub(super) fn planned_turns(case: &Case, obs: &Observation) -> Vec<Option<u64>> {
+    let plan = case.script.plan(case.profile);
+    let inputs: Vec<(usize, u64)> = obs
+        .transcript
+        .iter()
+        .filter_map(|x| match x {
+            Exchange::Input { action, at } => Some((*action, *at)),
+            _ => None,
+        })
+        .collect();
+    // How many turns recorded so far in the window of each delivered input.
+    let mut taken = vec![0usize; inputs.len()];
+    obs.log
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.kind == "turn/start")
+        .map(|(i, _)| {
+            let w = inputs.iter().rposition(|(_, at)| *at <= i as u64)?;
+            let k = taken[w];
+            taken[w] += 1;
+            plan.iter()
+                .filter(|t| t.action == inputs[w].0)
+                .nth(k)
+                .map(|t| t.turn)
+        })
+        .collect()
+}
 
 /// Where each event of a log sits: the ordinal of the open turn and step (the n-th
 /// `turn/start`, the n-th `step/start` since it). The oracle compares by ordinals, so that a
@@ -15,26 +55,41 @@ pub(super) struct LogIndex {
     pub(super) ords: Vec<(u64, u64)>,
     pub(super) step_starts: Vec<((u64, u64), usize)>,
     pub(super) step_ends: Vec<((u64, u64), usize)>,
+    pub(super) turn_starts: Vec<(u64, usize)>,
     pub(super) turn_ends: Vec<(u64, usize)>,
 }
 
+/// The ordinal of the events of a turn the plan does not have: no planned turn is numbered 0.
+const UNPLANNED: u64 = 0;
+
 impl LogIndex {
-    pub(super) fn of(log: &[SessionEvent]) -> LogIndex {
+    /// The index of a case's log, each turn numbered by the planned turn it plays
+    /// ([`planned_turns`]).
+    pub(super) fn aligned(case: &Case, obs: &Observation) -> LogIndex {
+        LogIndex::numbered(&obs.log, &planned_turns(case, obs))
+    }
+
+    /// The index of a log whose n-th `turn/start` plays `turns[n]` (`None`: no planned turn).
+    fn numbered(log: &[SessionEvent], turns: &[Option<u64>]) -> LogIndex {
         let (mut t, mut s) = (0, 0);
+        let mut n = 0;
         // The number the open step's `step/start` named, while no `step/end` closed it.
         let mut open: Option<Option<u64>> = None;
         let mut ix = LogIndex {
             ords: Vec::with_capacity(log.len()),
             step_starts: Vec::new(),
             step_ends: Vec::new(),
+            turn_starts: Vec::new(),
             turn_ends: Vec::new(),
         };
         for (i, e) in log.iter().enumerate() {
             match e.kind.as_str() {
                 "turn/start" => {
-                    t += 1;
+                    t = turns.get(n).copied().flatten().unwrap_or(UNPLANNED);
+                    n += 1;
                     s = 0;
                     open = None;
+                    ix.turn_starts.push((t, i));
                 }
                 "step/start" => {
                     let named = e.data.get("step").and_then(serde_json::Value::as_u64);
@@ -70,10 +125,18 @@ impl LogIndex {
             .map(|(_, i)| *i)
     }
 
+    /// The `turn/start` of the recorded turn that plays planned turn `turn`.
+    pub(super) fn turn_start(&self, turn: u64) -> Option<usize> {
+        self.turn_starts
+            .iter()
+            .find(|(k, _)| *k == turn && turn != UNPLANNED)
+            .map(|(_, i)| *i)
+    }
+
     pub(super) fn turn_end(&self, turn: u64) -> Option<usize> {
         self.turn_ends
             .iter()
-            .find(|(k, _)| *k == turn)
+            .find(|(k, _)| *k == turn && turn != UNPLANNED)
             .map(|(_, i)| *i)
     }
 
