@@ -492,7 +492,7 @@ impl Host for Harness<'_> {
                     message:
                         "mirrorless: the script has no model call here (the turn should have ended)"
                             .into(),
-                    code: "UNSCRIPTED_CALL".into(),
+                    code: UNSCRIPTED_CALL.into(),
                     extra: Default::default(),
                 }),
                 None,
@@ -615,6 +615,9 @@ impl Host for Harness<'_> {
         });
     }
 }
+
+/// The failure code of the throw that answers a model request the script has no call for.
+pub const UNSCRIPTED_CALL: &str = "UNSCRIPTED_CALL";
 
 /// The id of the agent a case creates: the drivers name it (the stdio `case` message's
 /// `agent`), and its live events are attributed to it (LIVE-4).

@@ -43,9 +43,9 @@ pub(super) fn fails_with_failure(profile: Profile, call: &ModelCall) -> bool {
         && call.finish().and_then(|r| delivered(profile, r)).is_some()
 }
 
-/// 2026-07: an `error` turn end names in `step` the step whose model call failed — the number
-/// that step's `step/start` gave it (a wrongly numbered step is STEP-1's). A `step` that is no
-/// integer is TURN-9's.
+/// 2026-07: an `error` turn end names in `step` the step whose model call failed: its place in
+/// the turn, or the number that step's `step/start` gave it (a wrongly numbered step is
+/// STEP-1's, whichever of the two the reason follows). A `step` that is no integer is TURN-9's.
 fn check_failed_step(log: &[SessionEvent], ix: &LogIndex, turn: u64, step: u64) -> Option<Finding> {
     let i = ix.turn_end(turn)?;
     let reason = log[i]
@@ -53,8 +53,9 @@ fn check_failed_step(log: &[SessionEvent], ix: &LogIndex, turn: u64, step: u64) 
         .get("reason")
         .filter(|r| r.get("kind").and_then(Value::as_str) == Some("error"))?;
     let got = reason.get("step")?.as_u64()?;
-    let want = log[ix.step_start(turn, step)?].data.get("step")?.as_u64()?;
-    (got != want).then(|| Finding {
+    let named = log[ix.step_start(turn, step)?].data.get("step")?.as_u64()?;
+    let want = step;
+    (got != want && got != named).then(|| Finding {
         requirement: "TURN-11",
         error: true,
         position: Some(i as u64),

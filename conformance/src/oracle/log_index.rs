@@ -60,7 +60,7 @@ pub(super) struct LogIndex {
 }
 
 /// The ordinal of the events of a turn the plan does not have: no planned turn is numbered 0.
-const UNPLANNED: u64 = 0;
+pub(super) const UNPLANNED: u64 = 0;
 
 impl LogIndex {
     /// The index of a case's log, each turn numbered by the planned turn it plays
@@ -183,4 +183,92 @@ pub(super) fn observed_chunks(log: &[SessionEvent], ix: &LogIndex) -> Vec<Observ
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::driver::{AgentLoop, Driver, Exchange, InProcess, Observation};
+    use crate::oracle::oracle_findings;
+    use crate::reference::ReferenceLoop;
+    use crate::scenario::generate::cases;
+    use crate::scenario::{Action, Case};
+    use crate::vocab::Profile;
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+
+    fn run(case: &Case) -> Observation {
+        let mut driver = InProcess::new("reference", |p| {
+            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+        });
+        driver.run_case(case).expect("the reference runs")
+    }
+
+    /// The reference's observation with the events `from..to` of its log removed, as a loop
+    /// that never recorded them leaves it: every later position shifts back.
+    fn without(obs: &Observation, from: usize, to: usize) -> Observation {
+        let mut cut = obs.clone();
+        cut.log.drain(from..to);
+        let removed = (to - from) as u64;
+        let shift = |at: &mut u64| {
+            if *at >= to as u64 {
+                *at -= removed;
+            } else if *at > from as u64 {
+                *at = from as u64;
+            }
+        };
+        for x in &mut cut.transcript {
+            match x {
+                Exchange::Input { at, .. }
+                | Exchange::ModelRequest { at, .. }
+                | Exchange::Chunk { at, .. } => shift(at),
+                _ => {}
+            }
+        }
+        for e in &mut cut.live {
+            if let Some(at) = &mut e.at {
+                shift(at);
+            }
+        }
+        cut
+    }
+
+    /// MSG-7 (issue #28 item 3): over generated 2026-07 cases, an idle injection whose turn a
+    /// loop never recorded is MSG-7's alone: every other turn is still judged as itself (no
+    /// TURN-10 trigger, TURN-7 reason or CHUNK-1 divergence moved onto the next turn).
+    #[test]
+    fn an_unrecorded_injection_is_msg_7_alone_in_every_generated_case() {
+        let mut runner = TestRunner::deterministic();
+        let strategy = cases(Profile::V2026_07);
+        let mut judged = 0;
+        for _ in 0..400 {
+            let case = strategy.new_tree(&mut runner).expect("a case").current();
+            let obs = run(&case);
+            assert!(oracle_findings(&case, &obs).is_empty(), "{case}");
+            // The first injection the harness delivered, and its turn: `turn/start` to `turn/end`.
+            let Some(at) = obs.transcript.iter().find_map(|x| match x {
+                Exchange::Input { action, at }
+                    if matches!(case.script.actions[*action], Action::Inject { .. }) =>
+                {
+                    Some(*at as usize)
+                }
+                _ => None,
+            }) else {
+                continue;
+            };
+            let start = (at..obs.log.len())
+                .find(|i| obs.log[*i].kind == "turn/start")
+                .expect("the injection's turn");
+            let end = (start..obs.log.len())
+                .find(|i| obs.log[*i].kind == "turn/end")
+                .expect("it ends");
+            let findings = oracle_findings(&case, &without(&obs, start, end + 1));
+            let ids: Vec<&str> = findings.iter().map(|f| f.requirement).collect();
+            assert_eq!(ids, ["MSG-7"], "{case}\n{findings:#?}");
+            judged += 1;
+        }
+        assert!(
+            judged >= 20,
+            "only {judged} generated cases had an injection"
+        );
+    }
 }

@@ -175,7 +175,7 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     out.extend(interrupted::check_interrupted(
         case, &skipped, &obs.log, &ix,
     ));
-    out.extend(unscripted::check_unscripted_calls(case, obs));
+    out.extend(unscripted::check_unscripted_calls(case, obs, &ix));
     out.extend(retries::check_retries(case, obs));
     out.extend(reasons::check_reasons(&expected, &obs.log, &ix));
     out.extend(unprompted::check_unprompted(case, obs));
