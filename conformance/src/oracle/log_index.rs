@@ -187,21 +187,13 @@ pub(super) fn observed_chunks(log: &[SessionEvent], ix: &LogIndex) -> Vec<Observ
 
 #[cfg(test)]
 mod tests {
-    use crate::driver::{AgentLoop, Driver, Exchange, InProcess, Observation};
-    use crate::oracle::oracle_findings;
-    use crate::reference::ReferenceLoop;
+    use crate::driver::{Exchange, Observation};
+    use crate::oracle::{oracle_findings, reference_run as run};
+    use crate::scenario::Action;
     use crate::scenario::generate::cases;
-    use crate::scenario::{Action, Case};
     use crate::vocab::Profile;
     use proptest::strategy::{Strategy, ValueTree};
     use proptest::test_runner::TestRunner;
-
-    fn run(case: &Case) -> Observation {
-        let mut driver = InProcess::new("reference", |p| {
-            Box::new(ReferenceLoop::new(p)) as Box<dyn AgentLoop>
-        });
-        driver.run_case(case).expect("the reference runs")
-    }
 
     /// The reference's observation with the events `from..to` of its log removed, as a loop
     /// that never recorded them leaves it: every later position shifts back.

@@ -192,3 +192,14 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     out.extend(leftover_status::check_leftover_status(case, obs, &ix));
     out
 }
+
+/// The embedded reference's observation of `case`: what the oracle's tests alter to model a
+/// broken loop.
+#[cfg(test)]
+pub(crate) fn reference_run(case: &Case) -> Observation {
+    use crate::driver::{AgentLoop, Driver, InProcess};
+    let mut driver = InProcess::new("reference", |p| {
+        Box::new(crate::reference::ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+    });
+    driver.run_case(case).expect("the reference runs")
+}

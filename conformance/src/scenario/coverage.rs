@@ -43,7 +43,7 @@ pub const LABELS: &[Label] = &[
     ),
     label(
         "tool call naming itself on every delta (no block-end)",
-        20,
+        10,
         Profiles::BOTH,
     ),
     label("empty delta", 100, Profiles::BOTH),

@@ -460,7 +460,7 @@ fn block_chunks(
     // other blocks: such a call is named by its deltas alone (once, or on every delta), which
     // is where an assembler's mistakes show.
     let named_by_deltas =
-        kind == BlockType::ToolCall && raw.deltas.len() >= 2 && raw.deltas[0].is_multiple_of(4);
+        kind == BlockType::ToolCall && raw.deltas.len() >= 2 && raw.deltas[0].is_multiple_of(2);
     if (raw.end && !named_by_deltas) || unnamed {
         let block = match kind {
             BlockType::Text => ContentBlock::text(text),
