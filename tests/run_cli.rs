@@ -594,6 +594,43 @@ fn a_tool_result_without_is_error_on_success_conforms() {
     }
 }
 
+/// Every port in `fixtures/impls/conforming/` differs from the reference only where the
+/// protocol allows it (an absent `isError` on success, TOOL-5; arguments recorded parsed,
+/// TOOL-4 by JSON meaning; the 2026-07 status `disposed` set before the disposed turn's end, as
+/// upstream's era-M disposer does, LIVE-1/LIVE-7): `mirrorless run` passes each.
+#[test]
+fn every_conforming_port_passes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let ports = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/impls/conforming");
+    let mut names: Vec<_> = std::fs::read_dir(&ports)
+        .expect("fixtures/impls/conforming")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "py"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 3, "{names:?}");
+    for port in names {
+        let port = port.to_str().expect("utf-8 path");
+        let (code, stdout, stderr) = mirrorless(
+            &[
+                "run",
+                "--ci",
+                "--cases",
+                "128",
+                "--no-corpus",
+                "-j",
+                "1",
+                "--",
+                "python3",
+                port,
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, 0, "{port}\n{stdout}\n{stderr}");
+    }
+}
+
 /// `--color` on `run` and `replay`, as on `check` and `lint`: `always` paints the verdict words
 /// only, `never` and a pipe (auto) print the plain report, which is otherwise the same text.
 #[test]

@@ -330,6 +330,84 @@ broken!(
         }
     }
 );
+// Issue #28 items 3 and 4: each of these breaks one sentence, and nothing else is judged broken
+// on its minimal cases either (no other requirement under "also on this case").
+macro_rules! alone {
+    ($test:ident, $name:literal) => {
+        broken! {
+            $test,
+            $name,
+            |report: suite::RunReport| {
+                let want = target($name);
+                for f in report.profiles.iter().flat_map(|p| &p.failures) {
+                    for other in &f.also {
+                        assert_eq!(other.requirement, want, "{}: {other:?}", $name);
+                    }
+                }
+            }
+        }
+    };
+}
+alone!(
+    msg_7_injection_never_recorded,
+    "MSG-7-injection-never-recorded"
+);
+alone!(
+    steer_2_cancelled_leftover_run_as_turn,
+    "STEER-2-cancelled-leftover-run-as-turn"
+);
+alone!(
+    steer_2_leftover_run_as_own_turn,
+    "STEER-2-leftover-run-as-own-turn"
+);
+alone!(tool_4_runs_only_first_call, "TOOL-4-runs-only-first-call");
+alone!(tool_4_skips_second_call, "TOOL-4-skips-second-call");
+alone!(
+    tool_4_unended_call_never_run,
+    "TOOL-4-unended-call-never-run"
+);
+alone!(
+    tool_4_calls_in_block_end_order,
+    "TOOL-4-calls-in-block-end-order"
+);
+alone!(
+    tool_4_unparsable_arguments_emptied,
+    "TOOL-4-unparsable-arguments-emptied"
+);
+// The concatenated name is also in the message (MSG-3, a MUST under 2026-08 only): the port
+// breaks both sentences; TOOL-4 is where the model's stream shows it in both profiles.
+broken!(
+    tool_4_name_and_id_concatenated,
+    "TOOL-4-name-and-id-concatenated"
+);
+alone!(
+    msg_7_prompt_after_model_call,
+    "MSG-7-prompt-after-model-call"
+);
+alone!(
+    steer_2_steers_in_reverse_order,
+    "STEER-2-steers-in-reverse-order"
+);
+alone!(
+    steer_2_discarded_steering_recorded_later,
+    "STEER-2-discarded-steering-recorded-later"
+);
+alone!(
+    turn_11_error_step_always_one,
+    "TURN-11-error-step-always-one"
+);
+alone!(
+    surf_3_message_ids_restart_each_turn,
+    "SURF-3-message-ids-restart-each-turn"
+);
+alone!(
+    live_6_idle_before_leftover_turn,
+    "LIVE-6-idle-before-leftover-turn"
+);
+alone!(
+    live_4_events_for_another_agent,
+    "LIVE-4-events-for-another-agent"
+);
 // A log rule the checker reports on a case's log is in `run`'s table like any other: the
 // `failed` set above is read from that table.
 broken!(
@@ -736,6 +814,7 @@ fn every_fixture_is_tested() {
     let listed: BTreeSet<String> = include_str!("stdio_broken.rs")
         .split(concat!("broken", "!("))
         .chain(include_str!("stdio_broken.rs").split(concat!("fault", "!(")))
+        .chain(include_str!("stdio_broken.rs").split(concat!("alone", "!(")))
         .filter(|invocation| !invocation.starts_with("//!"))
         .filter_map(|invocation| invocation.split('"').nth(1))
         .map(str::to_owned)

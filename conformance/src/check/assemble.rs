@@ -145,19 +145,28 @@ fn block_text(v: &Value) -> Option<&str> {
     v.get("text").and_then(Value::as_str)
 }
 
-/// Raw JSON arguments: equal as strings, or as parsed JSON (adapters re-serialize).
-pub(super) fn arguments_equal(a: &Value, b: &Value) -> bool {
+/// Tool-call arguments compared by JSON meaning: equal as strings, or as parsed JSON (adapters
+/// re-serialize, and some record the arguments parsed: an object, or the string a JSON string
+/// decodes to).
+pub(crate) fn arguments_equal(a: &Value, b: &Value) -> bool {
     if a == b {
         return true;
     }
-    let parse = |v: &Value| match v {
-        Value::String(s) => serde_json::from_str::<Value>(s).ok(),
-        other => Some(other.clone()),
+    // What a recorded value can mean: a string is the arguments' JSON text, or (recorded by a
+    // loop that parsed them) a JSON string the text decoded to; any other value is the parsed
+    // arguments themselves.
+    let meanings = |v: &Value| -> Vec<Value> {
+        match v {
+            Value::String(s) => serde_json::from_str::<Value>(s)
+                .ok()
+                .into_iter()
+                .chain(std::iter::once(v.clone()))
+                .collect(),
+            other => vec![other.clone()],
+        }
     };
-    match (parse(a), parse(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => false,
-    }
+    let theirs = meanings(b);
+    meanings(a).iter().any(|m| theirs.contains(m))
 }
 
 fn blocks_equal(expected: &Value, actual: &Value) -> bool {

@@ -38,6 +38,7 @@ mod monitor;
 mod reader;
 mod values;
 
+pub(crate) use assemble::arguments_equal;
 pub use detect::{Detection, detect_profile};
 pub(crate) use excerpt::needs_escape;
 pub use excerpt::{

@@ -494,7 +494,7 @@ impl Host for Harness<'_> {
                     message:
                         "mirrorless: the script has no model call here (the turn should have ended)"
                             .into(),
-                    code: "UNSCRIPTED_CALL".into(),
+                    code: UNSCRIPTED_CALL.into(),
                     extra: Default::default(),
                 }),
                 None,
@@ -618,6 +618,13 @@ impl Host for Harness<'_> {
     }
 }
 
+/// The failure code of the throw that answers a model request the script has no call for.
+pub const UNSCRIPTED_CALL: &str = "UNSCRIPTED_CALL";
+
+/// The id of the agent a case creates: the drivers name it (the stdio `case` message's
+/// `agent`), and its live events are attributed to it (LIVE-4).
+pub const CASE_AGENT: &str = "agent-1";
+
 /// A fault of the harness itself (never reported as an implementation failure).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("harness error: {0}")]
@@ -724,7 +731,7 @@ impl Driver for InProcess {
             return Err(HarnessError(why));
         }
         let mut agent = (self.factory)(case.profile);
-        let mut harness = Harness::new(case, "agent-1").with_limits(self.limits);
+        let mut harness = Harness::new(case, CASE_AGENT).with_limits(self.limits);
         harness.unwind = true;
         let outcome =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| agent.run(&mut harness)));

@@ -7,8 +7,9 @@ use super::divergence::name_divergence;
 use super::expected::{ChunkRole, Expected, ExpectedChunk};
 use super::finding::{Finding, Origin};
 use super::log_index::{LogIndex, ObservedChunk, observed_chunks};
+use crate::driver::UNSCRIPTED_CALL;
 use crate::scenario::Case;
-use crate::vocab::chunk::StreamChunk;
+use crate::vocab::chunk::{FinishReason, StreamChunk};
 use crate::vocab::durable::SessionEvent;
 
 /// The expected and observed chunks around a divergence (two before, two after).
@@ -54,6 +55,17 @@ pub(super) fn window(
     (exp, obs)
 }
 
+/// Whether `chunk` is the `finish {error}` recording the harness's `UNSCRIPTED_CALL` failure.
+fn refuses_unscripted_call(chunk: &StreamChunk) -> bool {
+    matches!(
+        chunk,
+        StreamChunk::Finish {
+            reason: FinishReason::Error { failure: Some(f), .. },
+            ..
+        } if f.code == UNSCRIPTED_CALL
+    )
+}
+
 /// Compares the recorded chunks with the delivered ones and reports the first divergence.
 pub(super) fn compare_chunks(
     case: &Case,
@@ -62,7 +74,13 @@ pub(super) fn compare_chunks(
     ix: &LogIndex,
 ) -> Option<Finding> {
     let exp = &expected.chunks;
-    let obs = observed_chunks(log, ix);
+    // The `finish {error}` a 2026-08 loop records for the harness's refusal of a model call the
+    // script does not have is that call's consequence, reported with it (or with the turn the
+    // plan lacks): never a chunk the model delivered out of place.
+    let obs: Vec<ObservedChunk> = observed_chunks(log, ix)
+        .into_iter()
+        .filter(|o| !refuses_unscripted_call(&o.chunk))
+        .collect();
     if exp.len() == obs.len() && (0..exp.len()).all(|k| matches_at(exp, k, &obs[k])) {
         return None;
     }

@@ -56,9 +56,19 @@ pub(super) fn check_continuation(
             continue;
         }
         skipped.extend(calls[next..].iter().map(|(c, _, _)| (turn.action, *c)));
-        let tools = !call.dispatched_tool_calls().is_empty();
+        // A step whose tool calls never ran (none of them) is TOOL-4's: as far as the loop
+        // knew, it had nothing to go on with.
+        let tools = call.dispatched_tool_calls().iter().any(|(id, _, _)| {
+            obs.log.iter().any(|e| {
+                e.kind == "tool/call"
+                    && e.data.get("callId").and_then(serde_json::Value::as_str) == Some(id.as_str())
+            })
+        });
         // A loop that lost the steering had, as far as it knew, nothing to go on with: that
         // is STEER-2's finding, not TURN-8's (the calls it never requested stay skipped).
+        if !tools && steers.is_empty() {
+            continue;
+        }
         if !tools
             && !steers
                 .iter()

@@ -8,6 +8,7 @@ use crate::driver::Observation;
 use crate::scenario::{CallEnding, Case, ModelCall};
 use crate::vocab::Profile;
 use crate::vocab::chunk::FinishReason;
+use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
 
 /// The `message` and `code` a failing `finish` delivered, if it carried them: 2026-08 in its
@@ -42,6 +43,31 @@ pub(super) fn fails_with_failure(profile: Profile, call: &ModelCall) -> bool {
         && call.finish().and_then(|r| delivered(profile, r)).is_some()
 }
 
+/// 2026-07: an `error` turn end names in `step` the step whose model call failed: its place in
+/// the turn, or the number that step's `step/start` gave it (a wrongly numbered step is
+/// STEP-1's, whichever of the two the reason follows). A `step` that is no integer is TURN-9's.
+fn check_failed_step(log: &[SessionEvent], ix: &LogIndex, turn: u64, step: u64) -> Option<Finding> {
+    let i = ix.turn_end(turn)?;
+    let reason = log[i]
+        .data
+        .get("reason")
+        .filter(|r| r.get("kind").and_then(Value::as_str) == Some("error"))?;
+    let got = reason.get("step")?.as_u64()?;
+    let named = log[ix.step_start(turn, step)?].data.get("step")?.as_u64()?;
+    let want = step;
+    (got != want && got != named).then(|| Finding {
+        requirement: "TURN-11",
+        error: true,
+        position: Some(i as u64),
+        message: format!(
+            "turn {turn}: the model call of step {want} failed, but its `turn/end` names step {got}: a 2026-07 `error` reason names the step that failed"
+        ),
+        expected: vec![format!(r#"turn/end {{reason: {{kind: "error", step: {want}, …}}}}"#)],
+        observed: vec![format!("#{i} turn/end {}", log[i].data)],
+        origin: Origin::Oracle,
+    })
+}
+
 /// The `message` and `code` a `turn/end` reason records (TURN-9's shapes).
 fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
     let failure = match profile {
@@ -55,11 +81,14 @@ fn recorded(profile: Profile, reason: &Value) -> (Option<&str>, Option<&str>) {
 /// TURN-11: every delivered turn whose last model call failed on a `finish` carrying a
 /// failure, and that ended `error` as TURN-7 expects with a failure in TURN-9's shape, records
 /// that failure's `message` and `code` (more fields, such as upstream's `status`, are allowed).
-pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation) -> Vec<Finding> {
+pub(super) fn check_failures(
+    case: &Case,
+    expected: &Expected,
+    obs: &Observation,
+    ix: &LogIndex,
+) -> Vec<Finding> {
     let log = &obs.log;
     let delivered_actions = obs.delivered_actions();
-    // The end of the n-th turn is the `turn/end` inside it: never the next turn's.
-    let ix = LogIndex::of(log);
     let mut out = Vec::new();
     for (n, turn) in case.script.plan(case.profile).iter().enumerate() {
         if !delivered_actions.contains(&turn.action)
@@ -68,7 +97,7 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
         {
             continue;
         }
-        let Some((_, call, _)) = case
+        let Some((_, call, step)) = case
             .script
             .calls_of(turn)
             .last()
@@ -76,6 +105,9 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
         else {
             continue;
         };
+        if case.profile == Profile::V2026_07 {
+            out.extend(check_failed_step(log, ix, turn.turn, step));
+        }
         let Some((message, code)) = call
             .throw
             .is_none()
@@ -85,7 +117,7 @@ pub(super) fn check_failures(case: &Case, expected: &Expected, obs: &Observation
         else {
             continue;
         };
-        let Some(i) = ix.turn_end(n as u64 + 1) else {
+        let Some(i) = ix.turn_end(turn.turn) else {
             continue;
         };
         let Some(reason) = log[i]

@@ -3,13 +3,39 @@
 
 use super::finding::{Finding, Origin};
 use super::log_index::LogIndex;
-use crate::driver::Observation;
+use crate::driver::{Exchange, Observation};
 use crate::scenario::{Action, Case};
+use crate::vocab::Profile;
 use crate::vocab::chunk::ContentBlock;
 use serde_json::Value;
 
 /// The `source.kind` of a prompt's `user/message`: the harness plays the user.
 const USER: &str = "user";
+
+/// 2026-08: whether the prompt of action `a`, recorded at `at`, precedes the first model
+/// request after its delivery (step 1 claims the prompt before building its request; a later
+/// record is one the request never carried). Under 2026-07 its place is TURN-3's.
+fn before_first_request(obs: &Observation, a: usize, at: usize) -> bool {
+    let mut delivered = false;
+    for x in &obs.transcript {
+        match x {
+            Exchange::Input { action, .. } => delivered = *action == a,
+            Exchange::ModelRequest { at: request, .. } if delivered => {
+                return (at as u64) < *request;
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
+/// How many durable events had been recorded when action `a` was delivered.
+fn delivered_at(obs: &Observation, a: usize) -> Option<usize> {
+    obs.transcript.iter().find_map(|x| match x {
+        Exchange::Input { action, at } if *action == a => usize::try_from(*at).ok(),
+        _ => None,
+    })
+}
 
 /// MSG-7: each delivered prompt is one `user/message` whose `content` is the prompt sent and
 /// whose `source.kind` is `"user"`; each delivered 2026-07 injection is one `context/message`
@@ -76,7 +102,10 @@ pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec
         };
         match recorded.as_slice() {
             [] => out.push(finding(
-                ix.turn_end(turn).unwrap_or(log.len()),
+                // Where its turn ended, or, when it opened no turn, where it was delivered.
+                ix.turn_end(turn)
+                    .or_else(|| delivered_at(obs, a))
+                    .unwrap_or(log.len()),
                 format!(
                     "turn {turn}: the {what} the harness delivered is recorded by no `{kind}` with its content {content}"
                 ),
@@ -88,6 +117,18 @@ pub(super) fn check_inputs(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec
                     many.len()
                 ),
             )),
+            [one, ..]
+                if kind == "user/message"
+                    && case.profile == Profile::V2026_08
+                    && !before_first_request(obs, a, *one) =>
+            {
+                out.push(finding(
+                    *one,
+                    format!(
+                        "turn {turn}: the prompt is recorded at #{one}, after its step's model request: under 2026-08 step 1 records the prompt before the model is asked, so the request carries it"
+                    ),
+                ));
+            }
             [one, ..] if kind == "user/message" => {
                 let source = log[*one].data.get("source");
                 let source_kind = source.and_then(|s| s.get("kind")).and_then(Value::as_str);

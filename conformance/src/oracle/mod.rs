@@ -18,9 +18,12 @@
 //! | TURN-11 | a turn that failed on a `finish` records the failure it delivered |
 //! | TURN-10 | the 2026-07 trigger of each turn, the cause of a cancelled or disposed turn |
 //! | MSG-7 | every delivered prompt (and 2026-07 injection) recorded once, with its content |
-//! | TOOL-4 | every dispatched tool call names the tool and carries the arguments the model streamed |
+//! | TOOL-4 | every streamed tool call runs once, in model order, with the name and arguments the model streamed |
+//! | SURF-3 | 2026-08: no message id used again in a later turn of the session |
 //! | TOOL-5 | every tool result records the scripted answer (text, `isError`, the call) |
 //! | MIRROR-* | no removed mirror in the live trace |
+//! | LIVE-4 | every live event is about the agent the case created |
+//! | LIVE-6 | 2026-07: no `idle` between a failed turn and the leftover turn it starts |
 //!
 //! Everything a log alone can show (numbering, nesting, provenance, assembly, tool pairing,
 //! live status) is left to the log checker ([`structural`]), so that one rule has one
@@ -43,7 +46,10 @@ mod failures;
 mod finding;
 mod inputs;
 mod interrupted;
+mod leftover_status;
+mod live_agent;
 mod log_index;
+mod message_ids;
 mod mirrors;
 mod reasons;
 mod retries;
@@ -158,7 +164,7 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
 /// Only the oracle's findings (no checker), unsorted.
 pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut out = Vec::new();
-    let ix = LogIndex::of(&obs.log);
+    let ix = LogIndex::aligned(case, obs);
     let (stops, skipped) = continuation::check_continuation(case, obs, &ix);
     out.extend(stops);
     let expected = Expected::of(case, &skipped);
@@ -169,15 +175,31 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     out.extend(interrupted::check_interrupted(
         case, &skipped, &obs.log, &ix,
     ));
-    out.extend(unscripted::check_unscripted_calls(case, obs));
+    out.extend(unscripted::check_unscripted_calls(case, obs, &ix));
     out.extend(retries::check_retries(case, obs));
-    out.extend(reasons::check_reasons(&expected, &obs.log));
+    out.extend(reasons::check_reasons(&expected, &obs.log, &ix));
     out.extend(unprompted::check_unprompted(case, obs));
-    out.extend(turn_payloads::check_turn_payloads(case, &expected, obs));
-    out.extend(failures::check_failures(case, &expected, obs));
+    out.extend(turn_payloads::check_turn_payloads(
+        case, &expected, obs, &ix,
+    ));
+    out.extend(failures::check_failures(case, &expected, obs, &ix));
     out.extend(inputs::check_inputs(case, obs, &ix));
-    out.extend(tool_calls::check_tool_calls(case, obs));
+    out.extend(message_ids::check_message_ids(case.profile, &obs.log));
+    out.extend(tool_calls::check_tool_calls(case, obs, &ix));
     out.extend(tool_results::check_tool_results(case, &obs.log, &ix));
     out.extend(mirrors::check_mirrors(obs));
+    out.extend(live_agent::check_live_agent(obs));
+    out.extend(leftover_status::check_leftover_status(case, obs, &ix));
     out
+}
+
+/// The embedded reference's observation of `case`: what the oracle's tests alter to model a
+/// broken loop.
+#[cfg(test)]
+pub(crate) fn reference_run(case: &Case) -> Observation {
+    use crate::driver::{AgentLoop, Driver, InProcess};
+    let mut driver = InProcess::new("reference", |p| {
+        Box::new(crate::reference::ReferenceLoop::new(p)) as Box<dyn AgentLoop>
+    });
+    driver.run_case(case).expect("the reference runs")
 }

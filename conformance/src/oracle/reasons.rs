@@ -6,18 +6,20 @@ use super::log_index::LogIndex;
 use crate::vocab::durable::SessionEvent;
 use serde_json::Value;
 
-/// TURN-7 against the script: each turn ends with the reason the script implies. The n-th
-/// expected turn is judged by the `turn/end` recorded inside the n-th recorded turn (after its
-/// `turn/start`, before the next): a turn left open has none, which is TURN-4's finding, and
-/// the next turn's end is never taken for its own.
-pub(super) fn check_reasons(expected: &Expected, log: &[SessionEvent]) -> Vec<Finding> {
-    let ix = LogIndex::of(log);
+/// TURN-7 against the script: each turn ends with the reason the script implies. An expected
+/// turn is judged by the `turn/end` recorded inside the recorded turn that plays it (after its
+/// `turn/start`, before the next; [`LogIndex::aligned`]): a turn left open has none, which is
+/// TURN-4's finding, and the next turn's end is never taken for its own.
+pub(super) fn check_reasons(
+    expected: &Expected,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+) -> Vec<Finding> {
     expected
         .turns
         .iter()
-        .enumerate()
-        .filter_map(|(n, t)| {
-            let i = ix.turn_end(n as u64 + 1)?;
+        .filter_map(|t| {
+            let i = ix.turn_end(t.turn)?;
             let e = &log[i];
             let kind = e
                 .data

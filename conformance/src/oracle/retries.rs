@@ -2,9 +2,11 @@
 //! so nothing that request is built from is recorded between the failed attempt and it.
 
 use super::finding::{Finding, Origin};
+use super::steering::texts_of;
 use crate::driver::{Exchange, Observation};
 use crate::scenario::{Action, CallEnding, Case};
 use crate::vocab::Profile;
+use crate::vocab::durable::SessionEvent;
 
 /// The records a model request is built from: a `user/message` (the prompt or a steer), a
 /// tool call or its result. Between a failed attempt and its retry upstream records none
@@ -36,16 +38,16 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
                 let at = usize::try_from(*at)
                     .unwrap_or(usize::MAX)
                     .min(obs.log.len());
-                let calls = match action.and_then(|a| case.script.actions.get(a)) {
-                    Some(Action::Prompt { calls, .. }) => calls.as_slice(),
-                    _ => &[],
+                let (calls, prompt) = match action.and_then(|a| case.script.actions.get(a)) {
+                    Some(Action::Prompt { calls, text }) => (calls.as_slice(), Some(text.as_str())),
+                    _ => (&[][..], None),
                 };
                 if let Some((p, from)) = previous
                     && p + 1 == *c
                     && calls
                         .get(p)
                         .is_some_and(|f| f.retry && f.ending() == CallEnding::Failed)
-                    && let Some(finding) = between(obs, from, at, *turn, *step)
+                    && let Some(finding) = between(obs, from, at, *turn, *step, prompt)
                 {
                     return vec![finding];
                 }
@@ -57,8 +59,20 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
     Vec::new()
 }
 
-/// The first request input recorded in `from..to` after the last chunk there.
-fn between(obs: &Observation, from: usize, to: usize, turn: u64, step: u64) -> Option<Finding> {
+/// The first request input recorded in `from..to` after the last chunk there. The prompt's
+/// first record is not one: a prompt recorded only after its step's first request was never
+/// in that request, which is MSG-7's finding (the prompt's place), not a re-sent request's.
+fn between(
+    obs: &Observation,
+    from: usize,
+    to: usize,
+    turn: u64,
+    step: u64,
+    prompt: Option<&str>,
+) -> Option<Finding> {
+    let is_prompt =
+        |e: &SessionEvent| prompt.is_some_and(|p| e.kind == "user/message" && texts_of(e) == [p]);
+    let late_prompt = |i: usize| is_prompt(&obs.log[i]) && !obs.log[..i].iter().any(is_prompt);
     let window = obs.log.get(from..to)?;
     let after_chunks = window
         .iter()
@@ -68,7 +82,7 @@ fn between(obs: &Observation, from: usize, to: usize, turn: u64, step: u64) -> O
         .iter()
         .enumerate()
         .skip(after_chunks)
-        .find(|(_, e)| REQUEST_INPUTS.contains(&e.kind.as_str()))?;
+        .find(|(i, e)| REQUEST_INPUTS.contains(&e.kind.as_str()) && !late_prompt(from + i))?;
     let position = from + i;
     Some(Finding {
         requirement: "CHUNK-6",

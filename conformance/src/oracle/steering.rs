@@ -135,8 +135,22 @@ pub(super) fn check_steering(
             .filter(|o| o.turn == s.turn && o.step == s.step && o.leftover_to == s.leftover_to)
             .map(|o| o.text.as_str())
             .collect();
+        // 2026-08: the log records the cancel of the steer's turn discarding the inbox, so
+        // the steer is gone; a record of it all the same is one the user's inbox never held.
+        let discarded = s.optional
+            && log
+                .iter()
+                .enumerate()
+                .any(|(i, e)| ix.ords[i].0 == s.turn && is_cancel_discard(e));
         match records.as_slice() {
             [] if s.optional && discards_on_cancel(log) => {}
+            [first, ..] if discarded => out.push(finding(
+                *first,
+                format!(
+                    "the steering message {:?} sent during turn {} step {} was recorded, but the log records the cancel of that turn discarding it (`agent/inbox/spliced {{outcome: \"canceled\"}}`): a discarded steer is never recorded",
+                    s.text, s.turn, s.step
+                ),
+            )),
             [] => out.push(finding(
                 fallback,
                 format!(
@@ -250,16 +264,60 @@ pub(super) fn check_steering(
             }
         }
     }
+    if out.is_empty() {
+        out.extend(check_order(expected, log));
+    }
     out
 }
 
 /// Whether the log durably records a cancel discarding the inbox (2026-08 `agent/inbox/spliced`
 /// with `outcome: "canceled"`), which releases a pending steer from being recorded.
 fn discards_on_cancel(log: &[SessionEvent]) -> bool {
-    log.iter().any(|e| {
-        e.kind == "agent/inbox/spliced"
-            && e.data.get("outcome").and_then(serde_json::Value::as_str) == Some("canceled")
-    })
+    log.iter().any(is_cancel_discard)
+}
+
+/// Whether `e` is the durable record of a cancel discarding the inbox.
+fn is_cancel_discard(e: &SessionEvent) -> bool {
+    e.kind == "agent/inbox/spliced"
+        && e.data.get("outcome").and_then(serde_json::Value::as_str) == Some("canceled")
+}
+
+/// STEER-2's order: steers are recorded in the order the user sent them (each inbox is a FIFO
+/// in upstream's loop, and a 2026-07 leftover turn's prompt lists them in order). Judged only
+/// on steers recorded once each; the first recorded before one sent earlier is reported.
+fn check_order(expected: &Expected, log: &[SessionEvent]) -> Option<Finding> {
+    let mut last: Option<(usize, &str)> = None;
+    for s in expected.steers.iter().filter(|s| !s.dropped) {
+        let records: Vec<usize> = (0..log.len())
+            .filter(|i| records_steer(&log[*i], &s.text))
+            .collect();
+        let [at] = records.as_slice() else { continue };
+        if let Some((before, earlier)) = last
+            && *at < before
+        {
+            return Some(Finding {
+                requirement: "STEER-2",
+                error: true,
+                position: Some(*at as u64),
+                message: format!(
+                    "the steering message {:?} was recorded at #{at}, before {earlier:?} (#{before}), which the user sent first: steering is recorded in the order it was sent",
+                    s.text
+                ),
+                expected: vec![format!("{earlier:?} recorded, then {:?}", s.text)],
+                observed: vec![
+                    format!("#{at} {} {:?}", log[*at].kind, texts_of(&log[*at])),
+                    format!(
+                        "#{before} {} {:?}",
+                        log[before].kind,
+                        texts_of(&log[before])
+                    ),
+                ],
+                origin: Origin::Oracle,
+            });
+        }
+        last = Some((*at, &s.text));
+    }
+    None
 }
 
 #[cfg(test)]

@@ -101,24 +101,19 @@ pub(super) fn check_turn_payloads(
     case: &Case,
     expected: &Expected,
     obs: &Observation,
+    ix: &LogIndex,
 ) -> Vec<Finding> {
     let log = &obs.log;
     let delivered = obs.delivered_actions();
-    // A turn nothing started is reported on its own (`unprompted`) and judged as no planned
-    // turn's start.
-    let unprompted = super::unprompted::unprompted_turns(case, obs);
-    let starts: Vec<usize> = (0..log.len())
-        .filter(|i| log[*i].kind == "turn/start" && !unprompted.contains(i))
-        .collect();
-    // The end of the n-th turn is the `turn/end` inside it: never the next turn's.
-    let ix = LogIndex::of(log);
+    // Each planned turn is judged on the recorded turn that plays it ([`LogIndex::aligned`]):
+    // a turn nothing started, or one the plan does not have, plays none.
     let mut mismatches = Vec::new();
     for (n, turn) in case.script.plan(case.profile).iter().enumerate() {
         if !delivered.contains(&turn.action) {
             continue;
         }
         if case.profile == Profile::V2026_07
-            && let Some(&i) = starts.get(n)
+            && let Some(i) = ix.turn_start(turn.turn)
         {
             mismatches.extend(check_trigger(turn.turn, turn.injection, i, &log[i]));
         }
@@ -128,7 +123,7 @@ pub(super) fn check_turn_payloads(
             .last()
             .and_then(|(_, c, _)| c.interrupt);
         let want = expected.turns.get(n).map(|t| t.reason);
-        if let (Some(interrupt), Some(i)) = (interrupt, ix.turn_end(n as u64 + 1))
+        if let (Some(interrupt), Some(i)) = (interrupt, ix.turn_end(turn.turn))
             && want == Some(turn.reason)
             && log[i]
                 .data

@@ -2,6 +2,7 @@
 //! otherwise).
 
 use super::finding::{Finding, Origin};
+use super::log_index::{LogIndex, UNPLANNED};
 use crate::driver::Observation;
 use crate::scenario::{Action, CallEnding, Case};
 use crate::vocab::Profile;
@@ -12,7 +13,16 @@ use crate::vocab::Profile;
 /// call's turn: a request in a turn started after it is never an in-step retry. Otherwise the
 /// turn should have ended (no tool call, no steering), or the turn is one the script never
 /// started, which is TURN-7's.
-pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Finding> {
+///
+/// A request in a turn the plan does not have ([`LogIndex::aligned`]) is not reported here:
+/// that turn is judged on its own (TURN-10 when nothing started it, STEER-2 when steering that
+/// was dropped, left over for the next prompt or already recorded started it), and its model
+/// call is its consequence.
+pub(super) fn check_unscripted_calls(
+    case: &Case,
+    obs: &Observation,
+    ix: &LogIndex,
+) -> Vec<Finding> {
     let mut action = None;
     let mut last_call: Option<(usize, u64)> = None;
     for x in &obs.transcript {
@@ -46,6 +56,14 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
                 });
                 let failed =
                     previous.is_some_and(|(c, _)| c.ending() == CallEnding::Failed) && !new_turn;
+                let in_unplanned_turn = usize::try_from(*at)
+                    .ok()
+                    .and_then(|at| at.checked_sub(1))
+                    .and_then(|i| ix.ords.get(i))
+                    .is_some_and(|(t, _)| *t == UNPLANNED);
+                if in_unplanned_turn && !failed {
+                    continue;
+                }
                 let (requirement, message) = if failed {
                     (
                         "CHUNK-6",
@@ -129,7 +147,8 @@ mod tests {
             .expect("the turn ends");
         obs.log.truncate(end);
         unscripted_request(&mut obs, 1);
-        let ids: Vec<&str> = check_unscripted_calls(&case, &obs)
+        let ix = LogIndex::aligned(&case, &obs);
+        let ids: Vec<&str> = check_unscripted_calls(&case, &obs, &ix)
             .iter()
             .map(|f| f.requirement)
             .collect();
@@ -148,13 +167,12 @@ mod tests {
         start.data = json!({"turn": 2, "trigger": {"kind": "message", "source": {"kind": "user"}}});
         obs.log.push(start);
         unscripted_request(&mut obs, 2);
-        let findings = check_unscripted_calls(&case, &obs);
-        let ids: Vec<&str> = findings.iter().map(|f| f.requirement).collect();
-        assert_eq!(ids, ["TURN-7"], "{findings:#?}");
-        assert!(
-            findings[0]
-                .message
-                .contains("started a turn the script has no model call for")
-        );
+        let ix = LogIndex::aligned(&case, &obs);
+        let findings = check_unscripted_calls(&case, &obs, &ix);
+        assert!(findings.is_empty(), "{findings:#?}");
+        // The turn the plan lacks is judged on its own: nothing started it (TURN-10).
+        let all = crate::oracle::oracle_findings(&case, &obs);
+        let ids: Vec<&str> = all.iter().map(|f| f.requirement).collect();
+        assert_eq!(ids, ["TURN-10"], "{all:#?}");
     }
 }

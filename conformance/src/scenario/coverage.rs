@@ -41,6 +41,11 @@ pub const LABELS: &[Label] = &[
         20,
         Profiles::BOTH,
     ),
+    label(
+        "tool call naming itself on every delta (no block-end)",
+        10,
+        Profiles::BOTH,
+    ),
     label("empty delta", 100, Profiles::BOTH),
     label("multi-byte text", 100, Profiles::BOTH),
     label(
@@ -114,26 +119,37 @@ pub const LABELS: &[Label] = &[
     label("idle injection", 20, Profiles::ONLY_2026_07),
 ];
 
-/// Whether a tool-call block of `chunks` takes its name from its first delta alone: later
-/// deltas name nothing and no `block-end` names it, as real providers stream a call (the name
-/// once, then argument fragments). A loop that takes the name from the latest delta loses it.
-fn named_by_first_delta_only(chunks: &[StreamChunk]) -> bool {
+/// Whether some tool-call block of `chunks` without a `block-end` has two or more deltas
+/// whose naming (`name` present or not, in order) satisfies `naming`.
+fn unended_tool_block_named(chunks: &[StreamChunk], naming: impl Fn(&[bool]) -> bool) -> bool {
     let ended: std::collections::BTreeSet<u32> = chunks
         .iter()
         .filter(|c| matches!(c, StreamChunk::BlockEnd { .. }))
         .filter_map(StreamChunk::index)
         .collect();
-    let mut deltas: std::collections::BTreeMap<u32, (usize, bool)> = Default::default();
+    let mut deltas: std::collections::BTreeMap<u32, Vec<bool>> = Default::default();
     for c in chunks {
         if let StreamChunk::ToolCallDelta { index, name, .. } = c {
-            let (n, later_named) = deltas.entry(*index).or_default();
-            *later_named |= *n > 0 && name.is_some();
-            *n += 1;
+            deltas.entry(*index).or_default().push(name.is_some());
         }
     }
     deltas
         .iter()
-        .any(|(i, (n, later_named))| *n >= 2 && !*later_named && !ended.contains(i))
+        .any(|(i, named)| named.len() >= 2 && !ended.contains(i) && naming(named))
+}
+
+/// Whether a tool-call block of `chunks` takes its name from its first delta alone: later
+/// deltas name nothing and no `block-end` names it, as real providers stream a call (the name
+/// once, then argument fragments). A loop that takes the name from the latest delta loses it.
+fn named_by_first_delta_only(chunks: &[StreamChunk]) -> bool {
+    unended_tool_block_named(chunks, |named| !named[1..].iter().any(|n| *n))
+}
+
+/// Whether a tool-call block without a `block-end` repeats its name on each of two or more
+/// deltas (as other providers stream a call): the assembled name is that one name, never the
+/// names joined.
+fn named_by_every_delta(chunks: &[StreamChunk]) -> bool {
+    unended_tool_block_named(chunks, |named| named.iter().all(|n| *n))
 }
 
 /// The block kind open after chunk `after` of `call` (the block started and not yet ended).
@@ -447,6 +463,9 @@ fn tool_labels(call: &ModelCall, on: &mut Found) {
     }
     if call.ending() == CallEnding::Success && named_by_first_delta_only(&call.chunks) {
         on.add("tool call named only by its first delta (no block-end)");
+    }
+    if call.ending() == CallEnding::Success && named_by_every_delta(&call.chunks) {
+        on.add("tool call naming itself on every delta (no block-end)");
     }
     if call.tools.iter().any(|t| t.is_error) {
         on.add("tool error result");

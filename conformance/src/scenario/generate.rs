@@ -416,6 +416,9 @@ fn block_chunks(
         block_type: kind,
     }];
     let name = TOOL_NAMES[usize::from(raw.deltas.first().copied().unwrap_or(0)) % TOOL_NAMES.len()];
+    // Some providers name the tool in the first delta only, others repeat the name (and every
+    // provider the id) on every delta; a loop that concatenates them must meet the second kind.
+    let names_every_delta = raw.deltas.get(1).is_some_and(|d| d % 2 == 1);
     let mut text = String::new();
     for (i, &raw_delta) in raw.deltas.iter().enumerate() {
         let d = usize::from(raw_delta);
@@ -426,7 +429,7 @@ fn block_chunks(
                 out.push(StreamChunk::ToolCallDelta {
                     index,
                     id: id.to_owned(),
-                    name: (i == 0).then(|| name.to_owned()),
+                    name: (i == 0 || names_every_delta).then(|| name.to_owned()),
                     arguments_delta: frag.to_owned(),
                 });
             }
@@ -453,7 +456,12 @@ fn block_chunks(
     // A tool call is named by its deltas or its `block-end`: one without deltas ends, unless
     // the call never dispatches it.
     let unnamed = kind == BlockType::ToolCall && raw.deltas.is_empty() && !may_stay_unnamed;
-    if raw.end || unnamed {
+    // A tool call streamed in several deltas is left without its `block-end` more often than
+    // other blocks: such a call is named by its deltas alone (once, or on every delta), which
+    // is where an assembler's mistakes show.
+    let named_by_deltas =
+        kind == BlockType::ToolCall && raw.deltas.len() >= 2 && raw.deltas[0].is_multiple_of(2);
+    if (raw.end && !named_by_deltas) || unnamed {
         let block = match kind {
             BlockType::Text => ContentBlock::text(text),
             BlockType::Reasoning => ContentBlock::reasoning(text),

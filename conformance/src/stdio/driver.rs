@@ -719,7 +719,7 @@ const STDOUT_HINT: &str = "; stdout carries protocol messages only: write diagno
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// The agent id the harness attributes live events to.
-const AGENT: &str = "agent-1";
+const AGENT: &str = crate::driver::CASE_AGENT;
 
 fn fault(what: String) -> Fault {
     Fault {

@@ -37,6 +37,11 @@ pub(super) struct Step {
     /// continues): where, and its type.
     pub(super) interleaved: Option<(Loc, String)>,
     pub(super) last_result_pos: Option<usize>,
+    /// 2026-07 `steering/message`s recorded before some of the message's tool calls had their
+    /// results: where, and those calls' ids. Judged when the step closes: STEER-1 if any of
+    /// them ran after all (the steering landed inside the body), nothing here if none ever ran
+    /// (a call that never runs is TOOL-4's, not the steering's).
+    pub(super) steered_early: Vec<(Loc, Vec<String>)>,
 }
 
 /// The open turn.

@@ -42,32 +42,49 @@ impl Monitor {
             return;
         }
         // The step body ends with the results of the message's tool calls: steering drained
-        // between the message and a tool call (or its result) lands inside the body.
-        let (turn_number, step_number) = (step.turn, step.number);
-        let unran = step
-            .message
-            .as_ref()
-            .filter(|m| !m.max_tokens)
-            .map_or(0, |m| {
-                m.tool_blocks
-                    .iter()
-                    .filter(|b| {
-                        let id = b.get("id").and_then(Value::as_str).unwrap_or("");
-                        !step
-                            .tool_calls
-                            .iter()
-                            .any(|c| c.call_id == id && c.answered)
-                    })
-                    .count()
-            });
-        if unran > 0 {
-            self.report(
-                "STEER-1",
-                at,
-                format!(
-                    "`steering/message` in turn {turn_number} step {step_number} before {unran} of the step's tool call(s) ran: 2026-07 drains steering after the step body, after every tool result"
-                ),
-            );
+        // between the message and a tool call (or its result) lands inside the body, which the
+        // step's close tells (`close_step`) once it knows whether those calls ran at all.
+        let unran: Vec<String> =
+            step.message
+                .as_ref()
+                .filter(|m| !m.max_tokens)
+                .map_or(Vec::new(), |m| {
+                    m.tool_blocks
+                        .iter()
+                        .map(|b| b.get("id").and_then(Value::as_str).unwrap_or("").to_owned())
+                        .filter(|id| {
+                            !step
+                                .tool_calls
+                                .iter()
+                                .any(|c| &c.call_id == id && c.answered)
+                        })
+                        .collect()
+                });
+        if !unran.is_empty()
+            && let Some(step) = self.step_mut()
+        {
+            step.steered_early.push((at, unran));
+        }
+    }
+
+    /// STEER-1 for each `steering/message` of a closing step recorded before tool calls of the
+    /// step that ran after it.
+    pub(super) fn judge_early_steering(&mut self, step: &super::state::Step) {
+        for (at, ids) in &step.steered_early {
+            let ran = ids
+                .iter()
+                .filter(|id| step.tool_calls.iter().any(|c| &c.call_id == *id))
+                .count();
+            if ran > 0 {
+                self.report(
+                    "STEER-1",
+                    *at,
+                    format!(
+                        "`steering/message` in turn {} step {} before {ran} of the step's tool call(s) ran: 2026-07 drains steering after the step body, after every tool result",
+                        step.turn, step.number
+                    ),
+                );
+            }
         }
     }
 }

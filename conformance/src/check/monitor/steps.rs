@@ -100,6 +100,7 @@ impl Monitor {
             answered_unstarted: Vec::new(),
             interleaved: None,
             last_result_pos: None,
+            steered_early: Vec::new(),
         });
         self.turn = Some(turn);
     }
@@ -138,6 +139,7 @@ impl Monitor {
 
     /// Closes a step: final checks on its last model call, bookkeeping for the turn end.
     pub(super) fn close_step(&mut self, turn: &mut Turn, mut step: Step) {
+        self.judge_early_steering(&step);
         turn.unanswered_in_last_step = step.tool_calls.iter().filter(|c| !c.answered).count();
         // Tool-call blocks of the message with no tool/call at all count as unanswered too
         // (the crash closer answers them with TOOL_NOT_STARTED).
