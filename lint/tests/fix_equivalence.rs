@@ -91,11 +91,11 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
     ),
     (
         "agent-typed-nolifecycle-dataunknown-after-1-comparename-step-start",
-        Invariant::HostDeclaredNames,
+        Invariant::UnsafeDataUncast,
     ),
     (
         "agent-typed-nolifecycle-dataunknown-before-1-compareid-step-end",
-        Invariant::HostDeclaredNames,
+        Invariant::UnsafeDataUncast,
     ),
     (
         "agent-typed-nolifecycle-dataunknown-before-3-agentvalue-turn-end",
@@ -103,18 +103,10 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
     ),
     (
         "agent-typed-nolifecycle-dataunknown-before-3-compareid-turn-end",
-        Invariant::HostDeclaredNames,
+        Invariant::UnsafeDataUncast,
     ),
     (
         "agent-untyped-nolifecycle-datatyped-after-3-splitscopes-stream-chunk",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "agent-untyped-nolifecycle-datatyped-before-1-comparename-stream-chunk",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "agent-untyped-nolifecycle-datatyped-before-3-comparename-step-end",
         Invariant::HostDeclaredNames,
     ),
     (
@@ -138,23 +130,7 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
         Invariant::HostDeclaredNames,
     ),
     (
-        "bus-typed-nolifecycle-datatyped-before-1-comparename-stream-chunk",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "bus-typed-nolifecycle-datatyped-before-3-comparename-step-end",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "bus-typed-nolifecycle-datatyped-before-3-comparename-step-start",
-        Invariant::HostDeclaredNames,
-    ),
-    (
         "bus-typed-nolifecycle-dataunknown-before-3-splitscopes-stream-chunk",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "bus-untyped-nolifecycle-datatyped-before-1-comparename-turn-end",
         Invariant::HostDeclaredNames,
     ),
     (
@@ -166,20 +142,12 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
         Invariant::HostDeclaredNames,
     ),
     (
-        "bus-untyped-nolifecycle-dataunknown-before-1-compareid-stream-chunk",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "ctx-typed-nolifecycle-datatyped-after-3-comparename-step-end",
-        Invariant::HostDeclaredNames,
-    ),
-    (
         "ctx-typed-nolifecycle-dataunknown-after-3-agentvalue-turn-start",
         Invariant::HostDeclaredNames,
     ),
     (
         "ctx-typed-nolifecycle-dataunknown-before-3-compareid-turn-start",
-        Invariant::HostDeclaredNames,
+        Invariant::UnsafeDataUncast,
     ),
     (
         "ctx-untyped-nolifecycle-datatyped-after-3-agentvalue-turn-end",
@@ -194,50 +162,14 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
         Invariant::HostDeclaredNames,
     ),
     (
-        "ctx-untyped-nolifecycle-dataunknown-after-1-comparename-step-start",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "ctx-untyped-nolifecycle-dataunknown-after-1-comparename-turn-end",
-        Invariant::HostDeclaredNames,
-    ),
-    (
         "ctx-untyped-nolifecycle-dataunknown-before-3-agentvalue-step-end",
-        Invariant::HostDeclaredNames,
-    ),
-    (
-        "ctx-untyped-nolifecycle-dataunknown-before-3-comparename-stream-chunk",
         Invariant::HostDeclaredNames,
     ),
     // (c), fixinv: `if (a.id !== watched.id) return` (or by name) became a lookup in a map an
     // agent announced before the listener is not in, or one the host's `agent.on` never fills.
-    (
-        "agent-typed-lifecycle-datatyped-after-3-compareid-turn-start",
-        Invariant::IdentityByComparison,
-    ),
-    (
-        "bus-typed-lifecycle-datatyped-before-3-compareid-step-end",
-        Invariant::IdentityByComparison,
-    ),
-    (
-        "ctx-typed-lifecycle-datatyped-before-1-comparename-turn-start",
-        Invariant::IdentityByComparison,
-    ),
-    (
-        "ctx-typed-lifecycle-datatyped-before-3-compareid-step-start",
-        Invariant::IdentityByComparison,
-    ),
     // Not (a)–(d), in the agent map's declaration fixinv reworks for (b): its type
     // `Parameters<Parameters<typeof recv.on<'agent/created'>>[1]>[0]` needs a generic `on`;
     // a host with `on(name: string, fn: (...args: any[]) => unknown)` rejects it (TS2635).
-    (
-        "agent-untyped-lifecycle-datatyped-before-3-comparename-turn-start",
-        Invariant::UnsafeAgentMapType,
-    ),
-    (
-        "agent-untyped-lifecycle-dataunknown-before-1-comparename-turn-end",
-        Invariant::UnsafeAgentMapType,
-    ),
     (
         "agent-untyped-lifecycle-dataunknown-before-3-splitscopes-turn-end",
         Invariant::UnsafeAgentMapType,
@@ -251,23 +183,11 @@ const KNOWN_FAILURES: &[(&str, Invariant)] = &[
         Invariant::UnsafeAgentMapType,
     ),
     (
-        "bus-untyped-lifecycle-datatyped-before-1-compareid-step-start",
-        Invariant::UnsafeAgentMapType,
-    ),
-    (
         "bus-untyped-lifecycle-dataunknown-after-3-agentvalue-step-start",
         Invariant::UnsafeAgentMapType,
     ),
     (
-        "bus-untyped-lifecycle-dataunknown-before-3-compareid-turn-end",
-        Invariant::UnsafeAgentMapType,
-    ),
-    (
         "bus-untyped-lifecycle-dataunknown-before-3-splitscopes-turn-end",
-        Invariant::UnsafeAgentMapType,
-    ),
-    (
-        "ctx-untyped-lifecycle-datatyped-after-1-compareid-turn-end",
         Invariant::UnsafeAgentMapType,
     ),
     (
