@@ -95,7 +95,13 @@ pub fn index() -> String {
     let mut out = String::from(
         "# The mirrorless spec\n\n\
          Generated from the requirement registry (`conformance/src/registry.rs`); do not edit by hand.\n\
-         Each ID is stable and never changes meaning. `mirrorless explain ID` prints a page in the terminal.\n",
+         Each ID is stable and never changes meaning. `mirrorless explain ID` prints a page in the terminal.\n\n\
+         **How a run judges them.** `mirrorless run` judges every requirement on every case, on its own: a\n\
+         requirement fails when any case violates it, whatever else went wrong first in that case. A finding\n\
+         that is a known consequence of another finding in the same turn (a dropped chunk also breaks the\n\
+         message's provenance) leaves its requirement *not judged* in that case; a requirement no case could\n\
+         judge is never `pass`, and a MUST never judged fails the run like one never exercised\n\
+         ([docs/run](../run/README.md#attribution-and-counting)).\n",
     );
     let mut area: Option<Area> = None;
     for req in REQUIREMENTS {

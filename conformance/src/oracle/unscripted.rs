@@ -13,6 +13,7 @@ use crate::vocab::Profile;
 /// turn should have ended (no tool call, no steering), or the turn is one the script never
 /// started, which is TURN-7's.
 pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut action = None;
     let mut last_call: Option<(usize, u64)> = None;
     for x in &obs.transcript {
@@ -74,7 +75,12 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
                         ),
                     )
                 };
-                return vec![Finding {
+                // The first of each requirement: the requests after it continue what it
+                // started, but a retry and a turn that goes on are two faults.
+                if out.iter().any(|f: &Finding| f.requirement == requirement) {
+                    continue;
+                }
+                out.push(Finding {
                     requirement,
                     error: true,
                     position: Some(at.saturating_sub(1)),
@@ -82,12 +88,12 @@ pub(super) fn check_unscripted_calls(case: &Case, obs: &Observation) -> Vec<Find
                     expected: vec!["the turn ends (step/end, turn/end)".to_owned()],
                     observed: vec![format!("a model request for turn {turn} step {step}")],
                     origin: Origin::Oracle,
-                }];
+                });
             }
             _ => {}
         }
     }
-    Vec::new()
+    out
 }
 
 #[cfg(test)]

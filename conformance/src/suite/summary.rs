@@ -29,16 +29,22 @@ pub(super) fn requirement_rows(
             r.enforced_by(Enforcement::Driver)
                 || tally.failures.contains_key(r.id)
                 || tally.warnings.contains_key(r.id)
+                || tally.masked.contains_key(r.id)
         })
         .map(|r| {
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
             let failed = tally.failures.get(r.id).copied().unwrap_or(0);
             let warned = tally.warnings.get(r.id).copied().unwrap_or(0);
+            let masked_by = tally.masked.get(r.id).cloned().unwrap_or_default();
+            let not_judged: u64 = masked_by.values().sum();
             let status = match tier {
                 None => Status::NotApplicable,
                 Some(_) if failed > 0 => Status::Fail,
                 Some(_) if warned > 0 => Status::Warn,
+                // Every case that exercised it had it masked: nothing judged it, so it passes
+                // nothing.
+                Some(_) if not_judged > 0 && not_judged >= exercised => Status::NotJudged,
                 Some(_) if exercised > 0 && executed => Status::Pass,
                 Some(_) if required.contains(r.id) && drawn > 0 && executed => Status::NotExercised,
                 Some(_) => Status::Untested,
@@ -50,6 +56,8 @@ pub(super) fn requirement_rows(
                 exercised,
                 failures: failed,
                 warnings: warned,
+                not_judged,
+                masked_by,
             }
         })
         .collect()
