@@ -1,5 +1,5 @@
 //! `mirrorless report A.json B.json …`: a matrix of implementations × requirements from
-//! several `mirrorless run --format json` reports (format_version 1, `docs/run/report.schema.json`),
+//! several `mirrorless run --format json` reports (format_version 2, or 1; `docs/run/report.schema.json`),
 //! in Markdown or as one self-contained HTML file. Each column is one report, named as the
 //! implementation's `hello` names itself; each failing or warning cell links to that
 //! implementation's counterexample (headline, minimal script, replay command) in the same page.
