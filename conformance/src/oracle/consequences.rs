@@ -357,13 +357,17 @@ pub(super) fn masked(findings: &[Finding], log: &[SessionEvent], on_script: bool
     out
 }
 
+impl Masking {
+    /// In `masked`, the requirement whose finding masks finding `index`, if any.
+    pub fn of(masked: &[Masking], index: usize) -> Option<&'static str> {
+        masked.iter().find(|m| m.finding == index).map(|m| m.by)
+    }
+}
+
 impl Verdict {
     /// The requirement whose finding masks finding `index` of this verdict, if it is masked.
     pub fn masked_by(&self, index: usize) -> Option<&'static str> {
-        self.masked
-            .iter()
-            .find(|m| m.finding == index)
-            .map(|m| m.by)
+        Masking::of(&self.masked, index)
     }
 
     /// The findings that count against their requirement: every finding but the masked ones.

@@ -158,10 +158,7 @@ pub struct Failure {
 impl Failure {
     /// The requirement whose finding masks `also[index]`, when that finding did not count.
     pub fn masked_also(&self, index: usize) -> Option<&'static str> {
-        self.masked
-            .iter()
-            .find(|m| m.finding == index)
-            .map(|m| m.by)
+        Masking::of(&self.masked, index)
     }
 }
 
