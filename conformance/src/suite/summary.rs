@@ -76,3 +76,43 @@ pub(super) fn coverage_rows(profile: Profile, tally: &Tally, generated: u64) -> 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn row(exercised: u64, masked: u64) -> RequirementResult {
+        let mut tally = Tally::default();
+        tally.exercised.insert("MSG-1", exercised);
+        if masked > 0 {
+            tally
+                .masked
+                .insert("MSG-1", BTreeMap::from([("CHUNK-1", masked)]));
+        }
+        requirement_rows(Profile::V2026_07, &tally, exercised.max(1), true)
+            .into_iter()
+            .find(|r| r.id == "MSG-1")
+            .expect("a row")
+    }
+
+    /// Issue #28: a requirement whose only evidence is masked is never `pass`; one that other
+    /// cases judged passes and says how often it was not judged.
+    #[test]
+    fn a_row_only_masked_is_not_judged_never_pass() {
+        let only_masked = row(3, 3);
+        assert_eq!(only_masked.status, Status::NotJudged);
+        assert!(only_masked.counts_as_failure(), "a MUST never judged fails");
+        assert_eq!(
+            only_masked.masked_note().as_deref(),
+            Some("not judged in 3 cases (masked by CHUNK-1)")
+        );
+        let partly = row(3, 1);
+        assert_eq!(partly.status, Status::Pass);
+        assert_eq!(partly.not_judged, 1);
+        assert!(partly.masked_note().is_some());
+        let judged = row(3, 0);
+        assert_eq!(judged.status, Status::Pass);
+        assert_eq!(judged.masked_note(), None);
+    }
+}
