@@ -160,7 +160,7 @@ fn a_file_that_is_not_a_report_is_named_and_the_others_still_render() {
         root,
     );
     std::fs::write(d.join("good.json"), &json).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    let future = json.replacen("\"format_version\": 1", "\"format_version\": 2", 1);
+    let future = json.replacen("\"format_version\": 2", "\"format_version\": 3", 1);
     assert_ne!(future, json);
     std::fs::write(d.join("future.json"), future).expect("write");
     std::fs::write(
@@ -186,7 +186,7 @@ fn a_file_that_is_not_a_report_is_named_and_the_others_still_render() {
         let (code, out, stderr) = mirrorless(&args, d);
         assert_eq!(code, Some(2), "{stderr}");
         let want = [
-            "error: future.json: format_version 2, but this mirrorless (",
+            "error: future.json: format_version 3, but this mirrorless (",
             "error: lint.json: not a `mirrorless run --format json` report: no `format_version`",
             "error: broken.json: not a `mirrorless run --format json` report: not JSON (EOF while parsing an object at line 1 column 42)",
             "error: missing.json: cannot read it: No such file or directory",

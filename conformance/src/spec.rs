@@ -206,7 +206,13 @@ pub fn index() -> String {
          the line counts recorded in `conformance/data/upstream-files.tsv` (offline, in CI), and \
          against the upstream repository itself when `MIRRORLESS_UPSTREAM_GIT` names a clone of \
          it. The examples are the fixtures: the test that writes these pages reads them, runs \
-         the checker on them, and fails when a page no longer matches.\n",
+         the checker on them, and fails when a page no longer matches.\n\n\
+         **How a run judges them.** `mirrorless run` judges every requirement on every case, on its own: a \
+         requirement fails when any case violates it, whatever else went wrong first in that case. A finding \
+         that is a known consequence of another finding in the same turn (a dropped chunk also breaks the \
+         message's provenance) leaves its requirement *not judged* in that case; a requirement no case could \
+         judge is never `pass`, and a MUST never judged fails the run like one never exercised \
+         ([docs/run](../run/README.md#attribution-and-counting)).\n",
         version = crate::SPEC_VERSION
     );
     let mut area: Option<Area> = None;

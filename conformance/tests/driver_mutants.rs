@@ -111,6 +111,13 @@ fn catches(name: &str, mutation: Arc<dyn Mutation>) {
     for p in &report.profiles {
         assert!(!p.conformant(), "{name} passes under {}", p.profile);
     }
+    // Issue #28 item 6: the report agrees with itself.
+    let contradictions = report.contradictions();
+    assert!(
+        contradictions.is_empty(),
+        "{name}: the report contradicts itself:\n{}",
+        contradictions.join("\n")
+    );
     insta::assert_snapshot!(name, rendered.join("\n"));
 }
 

@@ -22,7 +22,7 @@ pub enum MatrixFormat {
 /// Arguments of `mirrorless report`.
 #[derive(Debug, Args)]
 #[command(after_help = "\
-Each REPORT is the output of `mirrorless run --format json` (format_version 1,
+Each REPORT is the output of `mirrorless run --format json` (format_version 2 or 1,
 docs/run/report.schema.json): of different implementations, versions or profiles. Each is one
 column, named as the implementation's `hello` names itself (name and version); each row is a
 requirement, one table per profile. A cell says pass, FAIL, WARN or skip in words, and a

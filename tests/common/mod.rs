@@ -41,3 +41,55 @@ pub fn mirrorless_within(args: &[&str], deadline: Duration) -> Output {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The requirement a broken fixture targets: the longest `-`-separated prefix of its name that
+/// is a requirement ID (`CHUNK-1-coalescer` → `CHUNK-1`).
+#[allow(dead_code)]
+pub fn fixture_requirement(name: &str) -> &'static str {
+    let parts: Vec<&str> = name.split('-').collect();
+    (1..=parts.len())
+        .rev()
+        .find_map(|n| mirrorless_conformance::registry::requirement(&parts[..n].join("-")))
+        .map(|r| r.id)
+        .unwrap_or_else(|| panic!("{name} does not start with a requirement ID"))
+}
+
+/// Runs an implementation over the stdio protocol the way the broken-fixture tests do: 256
+/// generated cases per profile, the CI seed, shrinking bounded by `shrink_steps` only (so the
+/// minimal case does not depend on the machine's speed). Returns the report and the
+/// requirements whose row is `fail`.
+#[allow(dead_code)]
+pub fn run_stdio(
+    command: Vec<String>,
+    shrink_steps: u32,
+) -> (
+    mirrorless_conformance::suite::RunReport,
+    std::collections::BTreeSet<&'static str>,
+) {
+    use mirrorless_conformance::stdio::{StdioConfig, StdioDriver};
+    use mirrorless_conformance::suite::{self, CI_SEED, Config, Status};
+    let mut config = StdioConfig::new(command);
+    config.message_timeout = Duration::from_secs(20);
+    let mut driver = StdioDriver::start(config).expect("the implementation starts");
+    let run_config = Config {
+        profiles: mirrorless_conformance::vocab::Profile::ALL.to_vec(),
+        cases: 256,
+        seed: CI_SEED,
+        shrink_time: Duration::from_secs(600),
+        shrink_steps,
+        corpus: None,
+        save: false,
+        ci: true,
+        jobs: 1,
+        ..Config::default()
+    };
+    let report = suite::run(&mut driver, &run_config, &mut |_| {}).expect("no harness fault");
+    let failed = report
+        .profiles
+        .iter()
+        .flat_map(|p| p.requirements.iter())
+        .filter(|r| r.status == Status::Fail)
+        .map(|r| r.id)
+        .collect();
+    (report, failed)
+}

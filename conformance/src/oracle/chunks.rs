@@ -1,5 +1,5 @@
 //! CHUNK-1, CHUNK-3, CHUNK-4 and CHUNK-5 against the script: the recorded chunk sequence
-//! against the delivered one, reported at its first divergence.
+//! against the delivered one, each divergence reported on its own.
 
 use super::align::{Edit, align, matches_at};
 use super::describe::describe_chunk;
@@ -66,13 +66,18 @@ fn refuses_unscripted_call(chunk: &StreamChunk) -> bool {
     )
 }
 
-/// Compares the recorded chunks with the delivered ones and reports the first divergence.
+/// Compares the recorded chunks with the delivered ones and reports each divergence on its
+/// own: the alignment re-synchronises at the next chunk recorded as delivered, so a divergence
+/// in one step does not hide a different one later (a coalesced delta in turn 1 and a chunk
+/// recorded after a cancel in turn 2 are two findings). Each divergent region of the
+/// alignment gives one finding; of several of one requirement in one turn the first is kept
+/// (the later ones say nothing new, and a report stays short).
 pub(super) fn compare_chunks(
     case: &Case,
     expected: &Expected,
     log: &[SessionEvent],
     ix: &LogIndex,
-) -> Option<Finding> {
+) -> Vec<Finding> {
     let exp = &expected.chunks;
     // The `finish {error}` a 2026-08 loop records for the harness's refusal of a model call the
     // script does not have is that call's consequence, reported with it (or with the turn the
@@ -82,10 +87,46 @@ pub(super) fn compare_chunks(
         .filter(|o| !refuses_unscripted_call(&o.chunk))
         .collect();
     if exp.len() == obs.len() && (0..exp.len()).all(|k| matches_at(exp, k, &obs[k])) {
-        return None;
+        return Vec::new();
     }
     let edits = align(exp, &obs);
-    let first = edits.iter().position(|e| !matches!(e, Edit::Match(..)))?;
+    let mut out: Vec<Finding> = Vec::new();
+    let mut seen: Vec<(&'static str, u64)> = Vec::new();
+    for first in 0..edits.len() {
+        let starts_region = !matches!(edits[first], Edit::Match(..))
+            && (first == 0 || matches!(edits[first - 1], Edit::Match(..)));
+        if !starts_region {
+            continue;
+        }
+        let Some(f) = divergence_at(case, expected, log, ix, &obs, &edits, first) else {
+            continue;
+        };
+        let turn = match edits[first] {
+            Edit::Match(i, j) | Edit::Missing(i, j) | Edit::Extra(i, j) => exp
+                .get(i)
+                .map(|e| e.turn)
+                .or_else(|| obs.get(j).map(|o| o.turn))
+                .unwrap_or(0),
+        };
+        if !seen.contains(&(f.requirement, turn)) {
+            seen.push((f.requirement, turn));
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// The finding of the divergent region of the alignment that starts at `edits[first]`.
+fn divergence_at(
+    case: &Case,
+    expected: &Expected,
+    log: &[SessionEvent],
+    ix: &LogIndex,
+    obs: &[ObservedChunk],
+    edits: &[Edit],
+    first: usize,
+) -> Option<Finding> {
+    let exp = &expected.chunks;
     let (i, j) = match edits[first] {
         Edit::Match(i, j) | Edit::Missing(i, j) | Edit::Extra(i, j) => (i, j),
     };
@@ -112,7 +153,7 @@ pub(super) fn compare_chunks(
             .checked_sub(1)
             .map_or(log.len() as u64, |p| obs[p].position + 1),
     };
-    let (exp_w, obs_w) = window(exp, i, &obs, j);
+    let (exp_w, obs_w) = window(exp, i, obs, j);
     let finding = |requirement: &'static str, message: String| {
         Some(Finding {
             requirement,
@@ -151,7 +192,7 @@ pub(super) fn compare_chunks(
                 }
                 return f;
             }
-            finding("CHUNK-1", name_divergence(exp, &obs, &edits, first))
+            finding("CHUNK-1", name_divergence(exp, obs, edits, first))
         }
         Edit::Missing(i, _) => {
             let e = &exp[i];
@@ -207,7 +248,7 @@ pub(super) fn compare_chunks(
                     ),
                 );
             }
-            finding("CHUNK-1", name_divergence(exp, &obs, &edits, first))
+            finding("CHUNK-1", name_divergence(exp, obs, edits, first))
         }
         Edit::Match(..) => None,
     }

@@ -30,13 +30,16 @@
 //! implementation. The oracle compares turns and steps by ordinal (the n-th `turn/start`, the
 //! n-th `step/start` in it), so wrong numbering is the checker's finding, not a divergence.
 //!
-//! [`evaluate`] merges both and attributes a failing case to one requirement: the oracle's
-//! findings (which know the script, so they are the cause) before the checker's (often their
-//! consequences); within each, the earliest log position; at one position, the most specific
-//! requirement ([`SPECIFICITY`]).
+//! [`evaluate`] merges both and orders them: the oracle's findings (which know the script, so
+//! they are the cause) before the checker's (often their consequences); within each, the
+//! earliest log position; at one position, the most specific requirement ([`SPECIFICITY`]).
+//! The first error is the case's headline; every finding counts against its own requirement
+//! unless it is a known consequence of an earlier finding in its turn ([`consequences`]:
+//! it then masks its requirement in that case, which is not judged there).
 
 mod align;
 mod chunks;
+mod consequences;
 mod continuation;
 mod describe;
 mod divergence;
@@ -61,6 +64,7 @@ mod turn_payloads;
 mod unprompted;
 mod unscripted;
 
+pub use consequences::{CONSEQUENCES, Consequence, Masking, consequence};
 pub use describe::describe_chunk;
 pub use exercised::{exercised, required};
 pub use finding::{CRASH, Finding, Origin};
@@ -102,6 +106,11 @@ fn rank(requirement: &str) -> usize {
 pub struct Verdict {
     /// Errors first, each group by position then specificity.
     pub findings: Vec<Finding>,
+    /// The findings that are known consequences of an earlier one in their turn
+    /// ([`CONSEQUENCES`]): they do not count against their requirement in this case, which
+    /// is *not judged* there. Every other finding counts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub masked: Vec<Masking>,
 }
 
 impl Verdict {
@@ -158,7 +167,13 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
             rank(f.requirement),
         )
     });
-    Verdict { findings }
+    // Only a case with two findings or more can have a consequence (and the plan costs).
+    let masked = if findings.len() > 1 {
+        consequences::masked(&findings, &obs.log, consequences::on_script(case, obs))
+    } else {
+        Vec::new()
+    };
+    Verdict { findings, masked }
 }
 
 /// Only the oracle's findings (no checker), unsorted.
@@ -168,9 +183,7 @@ pub fn oracle_findings(case: &Case, obs: &Observation) -> Vec<Finding> {
     let (stops, skipped) = continuation::check_continuation(case, obs, &ix);
     out.extend(stops);
     let expected = Expected::of(case, &skipped);
-    if let Some(f) = chunks::compare_chunks(case, &expected, &obs.log, &ix) {
-        out.push(f);
-    }
+    out.extend(chunks::compare_chunks(case, &expected, &obs.log, &ix));
     out.extend(steering::check_steering(case, &expected, &obs.log, &ix));
     out.extend(interrupted::check_interrupted(
         case, &skipped, &obs.log, &ix,

@@ -15,7 +15,8 @@ const REQUEST_INPUTS: &[&str] = &["user/message", "tool/call", "tool/result"];
 
 /// CHUNK-6: for every retried call the harness served (2026-08, the script's `retry: true`),
 /// the log between the failed attempt's request and the retry's holds no [`REQUEST_INPUTS`]
-/// event after the failed attempt's last chunk. One finding per case, at the first such event.
+/// event after the failed attempt's last chunk. One finding per retried call, at the first such
+/// event: each retry is judged on its own, whatever an earlier one did.
 pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
     if case.profile != Profile::V2026_08 {
         return Vec::new();
@@ -23,6 +24,7 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
     let mut action = None;
     // The previous request of the action: its call index and the log length then.
     let mut previous: Option<(usize, usize)> = None;
+    let mut out = Vec::new();
     for x in &obs.transcript {
         match x {
             Exchange::Input { action: a, .. } => {
@@ -49,14 +51,14 @@ pub(super) fn check_retries(case: &Case, obs: &Observation) -> Vec<Finding> {
                         .is_some_and(|f| f.retry && f.ending() == CallEnding::Failed)
                     && let Some(finding) = between(obs, from, at, *turn, *step, prompt)
                 {
-                    return vec![finding];
+                    out.push(finding);
                 }
                 previous = Some((*c, at));
             }
             _ => {}
         }
     }
-    Vec::new()
+    out
 }
 
 /// The first request input recorded in `from..to` after the last chunk there. The prompt's

@@ -13,12 +13,14 @@ use serde_json::Value;
 /// the tool and carries the arguments the model streamed (its `block-end`, or else its
 /// deltas, the name from whichever delta carried it). The checker compares the call with the
 /// recorded message; a loop that lost the name while assembling records both wrong alike,
-/// which only the script shows. One finding per case, at the first such call.
+/// which only the script shows. One finding per such call, each judged on its own; a call
+/// not run, or run out of the model's order, is reported alone (every TOOL-4).
 pub(super) fn check_tool_calls(case: &Case, obs: &Observation, ix: &LogIndex) -> Vec<Finding> {
     if let Some(f) = check_dispatch(case, obs, ix) {
         return vec![f];
     }
     let mut action = None;
+    let mut out = Vec::new();
     for x in &obs.transcript {
         match x {
             Exchange::Input { action: a, .. } => action = Some(*a),
@@ -30,15 +32,13 @@ pub(super) fn check_tool_calls(case: &Case, obs: &Observation, ix: &LogIndex) ->
                 };
                 let Some(call) = calls.get(*c) else { continue };
                 for (id, name, arguments) in call.dispatched_tool_calls() {
-                    if let Some(f) = compare(obs, &id, &name, &arguments) {
-                        return vec![f];
-                    }
+                    out.extend(compare(obs, &id, &name, &arguments));
                 }
             }
             _ => {}
         }
     }
-    Vec::new()
+    out
 }
 
 /// The recorded `tool/call` for `id`, if it names another tool or carries other arguments.

@@ -23,6 +23,7 @@ pub(super) fn check_unscripted_calls(
     obs: &Observation,
     ix: &LogIndex,
 ) -> Vec<Finding> {
+    let mut out = Vec::new();
     let mut action = None;
     let mut last_call: Option<(usize, u64)> = None;
     for x in &obs.transcript {
@@ -92,7 +93,12 @@ pub(super) fn check_unscripted_calls(
                         ),
                     )
                 };
-                return vec![Finding {
+                // The first of each requirement: the requests after it continue what it
+                // started, but a retry and a turn that goes on are two faults.
+                if out.iter().any(|f: &Finding| f.requirement == requirement) {
+                    continue;
+                }
+                out.push(Finding {
                     requirement,
                     error: true,
                     position: Some(at.saturating_sub(1)),
@@ -100,12 +106,12 @@ pub(super) fn check_unscripted_calls(
                     expected: vec!["the turn ends (step/end, turn/end)".to_owned()],
                     observed: vec![format!("a model request for turn {turn} step {step}")],
                     origin: Origin::Oracle,
-                }];
+                });
             }
             _ => {}
         }
     }
-    Vec::new()
+    out
 }
 
 #[cfg(test)]

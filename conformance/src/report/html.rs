@@ -148,6 +148,8 @@ fn status_cell(r: &RequirementResult) -> (&'static str, &'static str, u8) {
     match r.status {
         Status::Fail => ("FAIL", "s-fail", 0),
         Status::NotExercised => ("FAIL: never exercised", "s-fail", 0),
+        Status::NotJudged if r.counts_as_failure() => ("FAIL: not judged", "s-fail", 0),
+        Status::NotJudged => ("not judged", "s-warn", 1),
         Status::Warn => ("WARN", "s-warn", 1),
         Status::Pass => ("pass", "s-pass", 2),
         Status::Untested => ("skipped: not exercised", "s-skip", 3),
@@ -364,7 +366,10 @@ fn table(out: &mut String, p: &ProfileReport, rows: &[&RequirementResult], capti
             "<tr><td><span class=\"badge {class}\">{word}</span></td><td><code>{id}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             prose(title(r.id)),
             r.tier.map(|t| t.to_string()).unwrap_or_else(|| "—".into()),
-            r.exercised,
+            match r.masked_note() {
+                Some(note) => format!("{} ({})", r.exercised, escape(&note)),
+                None => r.exercised.to_string(),
+            },
             r.failures,
             r.warnings
         );
@@ -502,13 +507,13 @@ fn failure_article(out: &mut String, profile: Profile, f: &Failure) {
             f.also.len(),
             if f.also.len() == 1 { "" } else { "s" }
         );
-        for a in &f.also {
-            let _ = writeln!(
-                out,
-                "<li>{}{}</li>",
-                if a.error { "" } else { "(warning) " },
-                finding_line(a)
-            );
+        for (k, a) in f.also.iter().enumerate() {
+            let kind = match f.masked_also(k) {
+                Some(by) => format!("(not judged here: a consequence of {}) ", escape(by)),
+                None if a.error => String::new(),
+                None => "(warning) ".to_owned(),
+            };
+            let _ = writeln!(out, "<li>{kind}{}</li>", finding_line(a));
         }
         out.push_str("</ul>\n</details>\n");
     }
@@ -823,6 +828,7 @@ mod tests {
             case: case.clone(),
             finding: finding.clone(),
             also: vec![finding],
+            masked: Vec::new(),
             original: case,
             original_chunks: 3,
             shrunk_chunks: 3,

@@ -57,6 +57,7 @@ pub(crate) fn status_text(s: Status) -> (&'static str, u8) {
     match s {
         Status::Fail => ("❌ FAIL", 0),
         Status::NotExercised => ("❌ FAIL (never exercised)", 0),
+        Status::NotJudged => ("❌ FAIL (not judged)", 0),
         Status::Warn => ("⚠️ WARN", 1),
         Status::Pass => ("✅ pass", 2),
         Status::Untested => ("➖ skip (untested)", 3),
@@ -133,10 +134,13 @@ pub fn render_markdown(report: &RunReport, options: &MarkdownOptions) -> String 
 fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
     let count =
         |f: &dyn Fn(&RequirementResult) -> bool| p.requirements.iter().filter(|r| f(r)).count();
-    let failed = count(&|r| matches!(r.status, Status::Fail | Status::NotExercised));
+    let failed = count(&|r| r.counts_as_failure());
     let warned = count(&|r| r.status == Status::Warn);
     let passed = count(&|r| r.status == Status::Pass);
-    let skipped = count(&|r| matches!(r.status, Status::Untested | Status::NotApplicable));
+    let skipped = count(&|r| {
+        matches!(r.status, Status::Untested | Status::NotApplicable)
+            || (r.status == Status::NotJudged && !r.counts_as_failure())
+    });
     let mut head = format!(
         "### {}: {} — {} cases ({} generated, {} from the corpus), {} failed\n\n",
         p.profile,
@@ -185,8 +189,12 @@ fn profile_table(doc: &mut Doc, p: &ProfileReport, docs: Option<&str>) {
             Status::Fail => format!("{} failed of {} exercised", r.failures, r.exercised),
             Status::Warn => format!("{} warned of {} exercised", r.warnings, r.exercised),
             Status::NotExercised => "0 exercised".to_owned(),
-            Status::Pass => format!("{} exercised", r.exercised),
+            Status::Pass | Status::NotJudged => format!("{} exercised", r.exercised),
             Status::Untested | Status::NotApplicable => String::new(),
+        };
+        let cases = match r.masked_note() {
+            Some(note) => format!("{cases}; {}", escape(&note)),
+            None => cases,
         };
         let anchor = if matches!(r.status, Status::Fail | Status::Warn) {
             format!(" ([details](#{}))", anchor(p.profile, r.id))
@@ -266,8 +274,12 @@ fn failure_section(profile: Profile, f: &Failure, docs: Option<&str>) -> String 
     }
     if !f.also.is_empty() {
         out.push_str("Also on this case:\n\n");
-        for a in &f.also {
-            let kind = if a.error { "" } else { " (warning)" };
+        for (k, a) in f.also.iter().enumerate() {
+            let kind = match f.masked_also(k) {
+                Some(by) => format!(" (not judged here: a consequence of {})", escape(by)),
+                None if a.error => String::new(),
+                None => " (warning)".to_owned(),
+            };
             let _ = writeln!(
                 out,
                 "- {}{kind} — {}",
@@ -375,6 +387,7 @@ mod tests {
             origin: Origin::Oracle,
         };
         f.also.clear();
+        f.masked.clear();
         f.shrunk_chunks = 1;
         f.from_corpus = false;
         f.case_file = Some("c.json".to_owned());

@@ -125,8 +125,12 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
     finding_block(&mut out, &f.finding, "  ");
     if full && !f.also.is_empty() {
         let _ = writeln!(out, "  also on this case:");
-        for a in &f.also {
-            let kind = if a.error { "" } else { " (warning)" };
+        for (k, a) in f.also.iter().enumerate() {
+            let kind = match f.masked_also(k) {
+                Some(by) => format!(" (not judged here: a consequence of {by})"),
+                None if a.error => String::new(),
+                None => " (warning)".to_owned(),
+            };
             let _ = writeln!(out, "    {}{kind} — {}", a.requirement, a.message);
         }
     }
@@ -232,6 +236,22 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
             .filter(|r| r.status == Status::NotExercised)
             .map(|r| r.id)
             .collect();
+        // Every row some case could not judge, whatever its status: a pass that rests on
+        // fewer cases than it seems, or no judgement at all.
+        let masked: Vec<String> = p
+            .requirements
+            .iter()
+            .filter_map(|r| {
+                r.masked_note().map(|note| {
+                    let status = if r.status == Status::NotJudged {
+                        " — never judged"
+                    } else {
+                        ""
+                    };
+                    format!("{} {note}{status}", r.id)
+                })
+            })
+            .collect();
         let warned: Vec<String> = p
             .requirements
             .iter()
@@ -298,6 +318,13 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
                 warned.join(", ")
             );
         }
+        if !masked.is_empty() {
+            let _ = writeln!(
+                out,
+                "  not judged where another finding masked it (a consequence of it in the same turn; never judged counts as a failure for a MUST): {}",
+                masked.join("; ")
+            );
+        }
         if !unexercised.is_empty() {
             let _ = writeln!(
                 out,
@@ -343,10 +370,14 @@ fn render_human_with(report: &RunReport, full_problems: bool) -> String {
     out
 }
 
-/// Renders a whole run as pretty JSON (`format_version` 1).
+/// The `format_version` of the JSON report: 2 since a requirement's `status` may be
+/// `not-judged`.
+pub const FORMAT_VERSION: u64 = 2;
+
+/// Renders a whole run as pretty JSON (`format_version` [`FORMAT_VERSION`]).
 pub fn render_json(report: &RunReport) -> String {
     let value = serde_json::json!({
-        "format_version": 1,
+        "format_version": FORMAT_VERSION,
         "tool": "mirrorless",
         "tool_version": env!("CARGO_PKG_VERSION"),
         "spec_version": crate::SPEC_VERSION,
@@ -398,9 +429,8 @@ pub fn render_junit(report: &RunReport) -> String {
             p.requirements
                 .iter()
                 .filter(|r| match r.status {
-                    Status::Fail | Status::NotExercised => true,
                     Status::Warn => p.deny_warnings,
-                    _ => false,
+                    _ => r.counts_as_failure(),
                 })
                 .count()
                 + usize::from(p.coverage.iter().any(|l| l.count < l.minimum))
@@ -431,7 +461,32 @@ pub fn render_junit(report: &RunReport) -> String {
                 xml_escape(title(r.id))
             );
             match r.status {
-                Status::Pass | Status::Untested => out.push_str("/>\n"),
+                Status::Pass | Status::Untested => match r.masked_note() {
+                    Some(note) => {
+                        let _ = writeln!(
+                            out,
+                            "><system-out>{}</system-out></testcase>",
+                            xml_escape(&note)
+                        );
+                    }
+                    None => out.push_str("/>\n"),
+                },
+                Status::NotJudged => {
+                    let note = r.masked_note().unwrap_or_default();
+                    if r.counts_as_failure() {
+                        let _ = writeln!(
+                            out,
+                            "><failure message=\"not judged\" type=\"not-judged\">{}: no case could judge this MUST requirement</failure></testcase>",
+                            xml_escape(&note)
+                        );
+                    } else {
+                        let _ = writeln!(
+                            out,
+                            "><system-out>{}</system-out></testcase>",
+                            xml_escape(&note)
+                        );
+                    }
+                }
                 Status::NotApplicable => out.push_str(
                     "><skipped message=\"does not apply to this profile\"/></testcase>\n",
                 ),
@@ -538,12 +593,13 @@ pub fn render_verdict(case: &Case, verdict: &Verdict) -> String {
             finding_block(&mut out, p, "  ");
         }
     }
-    for f in verdict
-        .findings
-        .iter()
-        .skip(usize::from(verdict.primary().is_some()))
-    {
-        let kind = if f.error { "also" } else { "warning" };
+    let skip = usize::from(verdict.primary().is_some());
+    for (k, f) in verdict.findings.iter().enumerate().skip(skip) {
+        let kind = match verdict.masked_by(k) {
+            Some(by) => format!("not judged (a consequence of {by})"),
+            None if f.error => "also".to_owned(),
+            None => "warning".to_owned(),
+        };
         let _ = writeln!(out, "  {kind}: {} — {}", f.requirement, f.message);
     }
     out

@@ -71,7 +71,7 @@ pub fn check_profile(report: &Result<RunReport, String>, profile: Profile) {
     let failed: Vec<&str> = p
         .requirements
         .iter()
-        .filter(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+        .filter(|r| r.counts_as_failure())
         .map(|r| r.id)
         .collect();
     let low = p.coverage.iter().filter(|l| l.count < l.minimum).count();
@@ -120,6 +120,16 @@ pub fn check_requirement(report: &Result<RunReport, String>, requirement: &str) 
             problems.push(format!(
                 "{requirement} was never exercised under {} in {} cases: raise PROPTEST_CASES",
                 p.profile, p.generated
+            ));
+        }
+        if let Some(r) = p.requirements.iter().find(|r| r.id == requirement)
+            && r.status == Status::NotJudged
+            && r.counts_as_failure()
+        {
+            problems.push(format!(
+                "{requirement} was never judged under {}: {}",
+                p.profile,
+                r.masked_note().unwrap_or_default()
             ));
         }
     }

@@ -29,6 +29,7 @@
 //! Everything is deterministic for a given seed; the seed is printed in every report.
 
 mod config;
+mod consistency;
 mod corpus;
 mod execute;
 mod faults;

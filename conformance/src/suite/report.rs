@@ -3,11 +3,12 @@
 
 use super::Partition;
 use crate::driver::Observation;
-use crate::oracle::Finding;
+use crate::oracle::{Finding, Masking};
 use crate::registry::Tier;
 use crate::scenario::Case;
 use crate::vocab::Profile;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The status of one requirement after a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -21,6 +22,10 @@ pub enum Status {
     Warn,
     /// A MUST requirement no case exercised: counts as a failure.
     NotExercised,
+    /// Exercised, never violated on its own, but in every case that exercised it only as a
+    /// consequence of another requirement's finding ([`RequirementResult::masked_by`]): no
+    /// case could judge it. Never a pass; a MUST counts as a failure.
+    NotJudged,
     /// Exercised by no case, but not required to be (a SHOULD, or checked elsewhere); or the
     /// profile executed no case, so nothing passed.
     Untested,
@@ -39,11 +44,54 @@ pub struct RequirementResult {
     pub status: Status,
     /// How many cases exercised it.
     pub exercised: u64,
-    /// How many executed cases count against it (once a case): every case with a live-trace
-    /// finding of it, every case whose first durable-log finding it is (see the module docs).
+    /// How many executed cases count against it (once a case): every case with a finding of
+    /// it that is not a known consequence of another finding in its turn.
     pub failures: u64,
     /// How many executed cases violate it as a SHOULD (warnings).
     pub warnings: u64,
+    /// How many executed cases could not judge it: its only findings there were consequences
+    /// of another requirement's finding in the same turn.
+    pub not_judged: u64,
+    /// Those cases, by the requirement whose finding masked it.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub masked_by: BTreeMap<&'static str, u64>,
+}
+
+impl RequirementResult {
+    /// Whether this row fails its profile: violated, or a MUST never exercised or never
+    /// judged.
+    pub fn counts_as_failure(&self) -> bool {
+        match self.status {
+            Status::Fail | Status::NotExercised => true,
+            Status::NotJudged => self.tier == Some(Tier::Must),
+            _ => false,
+        }
+    }
+
+    /// "not judged in N case(s) (masked by A in N, B in M)" when some case could not judge
+    /// it, for every rendering of the row.
+    pub fn masked_note(&self) -> Option<String> {
+        if self.not_judged == 0 {
+            return None;
+        }
+        let by: Vec<String> = self
+            .masked_by
+            .iter()
+            .map(|(id, n)| {
+                if self.masked_by.len() == 1 {
+                    (*id).to_owned()
+                } else {
+                    format!("{id} in {n}")
+                }
+            })
+            .collect();
+        Some(format!(
+            "not judged in {} case{} (masked by {})",
+            self.not_judged,
+            if self.not_judged == 1 { "" } else { "s" },
+            by.join(", ")
+        ))
+    }
 }
 
 /// The count of one coverage label.
@@ -72,8 +120,12 @@ pub struct Failure {
     pub case_id: String,
     /// This requirement's finding on the minimal case (a warning for a SHOULD).
     pub finding: Finding,
-    /// Other findings on the minimal case (consequences, or independent problems).
+    /// Other findings on the minimal case (independent problems, or consequences).
     pub also: Vec<Finding>,
+    /// Which of `also` did not count against their requirement (`finding` indexes `also`):
+    /// each a known consequence of another finding in its turn, named by `by`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub masked: Vec<Masking>,
     /// The unshrunk case as first found.
     pub original: Case,
     /// How many chunks the original and the minimal case have.
@@ -101,6 +153,13 @@ pub struct Failure {
     /// (for the HTML report's timelines; not part of the JSON report).
     #[serde(skip)]
     pub observed: Observation,
+}
+
+impl Failure {
+    /// The requirement whose finding masks `also[index]`, when that finding did not count.
+    pub fn masked_also(&self, index: usize) -> Option<&'static str> {
+        Masking::of(&self.masked, index)
+    }
 }
 
 /// A failure that needs the cases run before it in the same process.
@@ -212,10 +271,7 @@ impl ProfileReport {
     pub fn failed(&self) -> bool {
         !self.failures.is_empty()
             || (self.deny_warnings && !self.warnings.is_empty())
-            || self
-                .requirements
-                .iter()
-                .any(|r| matches!(r.status, Status::Fail | Status::NotExercised))
+            || self.requirements.iter().any(|r| r.counts_as_failure())
             || self.coverage.iter().any(|l| l.count < l.minimum)
     }
 }

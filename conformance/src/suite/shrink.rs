@@ -3,7 +3,7 @@
 use super::tally::Target;
 use super::{Config, Failure, save_case};
 use crate::driver::{Driver, HarnessError, Observation};
-use crate::oracle::{Finding, Verdict, evaluate};
+use crate::oracle::{Finding, Masking, Verdict, evaluate};
 use crate::scenario::Case;
 use crate::stop::Stop;
 use proptest::strategy::{Strategy, ValueTree};
@@ -43,13 +43,23 @@ fn chunks_of(case: &Case) -> usize {
     case.script.chunk_count() + case.script.actions.len()
 }
 
-fn others(verdict: &Verdict, finding: &Finding) -> Vec<Finding> {
-    verdict
-        .findings
-        .iter()
-        .filter(|f| *f != finding)
-        .cloned()
-        .collect()
+/// The other findings of the verdict, and which of them are masked (indexing that list).
+fn others(verdict: &Verdict, finding: &Finding) -> (Vec<Finding>, Vec<Masking>) {
+    let mut also = Vec::new();
+    let mut masked = Vec::new();
+    for (k, f) in verdict.findings.iter().enumerate() {
+        if f == finding {
+            continue;
+        }
+        if let Some(by) = verdict.masked_by(k) {
+            masked.push(Masking {
+                finding: also.len(),
+                by,
+            });
+        }
+        also.push(f.clone());
+    }
+    (also, masked)
 }
 
 /// The requirement the case is attributed to, when that is not `finding`'s.
@@ -70,13 +80,15 @@ pub(super) fn as_found(
     replay: String,
     obs: &Observation,
 ) -> Failure {
+    let (also, masked) = others(verdict, finding);
     Failure {
         requirement: finding.requirement,
         attributed_to: attributed_elsewhere(verdict, finding),
         case: case.clone(),
         case_id: case.id(),
         finding: finding.clone(),
-        also: others(verdict, finding),
+        also,
+        masked,
         original: case.clone(),
         original_chunks: chunks_of(case),
         shrunk_chunks: chunks_of(case),
@@ -161,9 +173,11 @@ pub(super) fn shrink(
         }
     }
     let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
+    let (also, masked) = others(&verdict, &finding);
     Ok(Failure {
         requirement,
-        also: others(&verdict, &finding),
+        also,
+        masked,
         attributed_to: attributed_elsewhere(&verdict, &finding),
         finding,
         case_id,

@@ -29,16 +29,22 @@ pub(super) fn requirement_rows(
             r.enforced_by(Enforcement::Driver)
                 || tally.failures.contains_key(r.id)
                 || tally.warnings.contains_key(r.id)
+                || tally.masked.contains_key(r.id)
         })
         .map(|r| {
             let tier = r.tier(profile);
             let exercised = tally.exercised.get(r.id).copied().unwrap_or(0);
             let failed = tally.failures.get(r.id).copied().unwrap_or(0);
             let warned = tally.warnings.get(r.id).copied().unwrap_or(0);
+            let masked_by = tally.masked.get(r.id).cloned().unwrap_or_default();
+            let not_judged: u64 = masked_by.values().sum();
             let status = match tier {
                 None => Status::NotApplicable,
                 Some(_) if failed > 0 => Status::Fail,
                 Some(_) if warned > 0 => Status::Warn,
+                // Every case that exercised it had it masked: nothing judged it, so it passes
+                // nothing.
+                Some(_) if not_judged > 0 && not_judged >= exercised => Status::NotJudged,
                 Some(_) if exercised > 0 && executed => Status::Pass,
                 Some(_) if required.contains(r.id) && drawn > 0 && executed => Status::NotExercised,
                 Some(_) => Status::Untested,
@@ -50,6 +56,8 @@ pub(super) fn requirement_rows(
                 exercised,
                 failures: failed,
                 warnings: warned,
+                not_judged,
+                masked_by,
             }
         })
         .collect()
@@ -67,4 +75,44 @@ pub(super) fn coverage_rows(profile: Profile, tally: &Tally, generated: u64) -> 
             minimum: minimum(l, profile, generated),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn row(exercised: u64, masked: u64) -> RequirementResult {
+        let mut tally = Tally::default();
+        tally.exercised.insert("MSG-1", exercised);
+        if masked > 0 {
+            tally
+                .masked
+                .insert("MSG-1", BTreeMap::from([("CHUNK-1", masked)]));
+        }
+        requirement_rows(Profile::V2026_07, &tally, exercised.max(1), true)
+            .into_iter()
+            .find(|r| r.id == "MSG-1")
+            .expect("a row")
+    }
+
+    /// Issue #28: a requirement whose only evidence is masked is never `pass`; one that other
+    /// cases judged passes and says how often it was not judged.
+    #[test]
+    fn a_row_only_masked_is_not_judged_never_pass() {
+        let only_masked = row(3, 3);
+        assert_eq!(only_masked.status, Status::NotJudged);
+        assert!(only_masked.counts_as_failure(), "a MUST never judged fails");
+        assert_eq!(
+            only_masked.masked_note().as_deref(),
+            Some("not judged in 3 cases (masked by CHUNK-1)")
+        );
+        let partly = row(3, 1);
+        assert_eq!(partly.status, Status::Pass);
+        assert_eq!(partly.not_judged, 1);
+        assert!(partly.masked_note().is_some());
+        let judged = row(3, 0);
+        assert_eq!(judged.status, Status::Pass);
+        assert_eq!(judged.masked_note(), None);
+    }
 }

@@ -1,5 +1,5 @@
 //! `mirrorless report A.json B.json …`: a matrix of implementations × requirements from
-//! several `mirrorless run --format json` reports (format_version 1, `docs/run/report.schema.json`),
+//! several `mirrorless run --format json` reports (format_version 2, or 1; `docs/run/report.schema.json`),
 //! in Markdown or as one self-contained HTML file. Each column is one report, named as the
 //! implementation's `hello` names itself; each failing or warning cell links to that
 //! implementation's counterexample (headline, minimal script, replay command) in the same page.
@@ -20,8 +20,12 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// The `format_version` of the JSON report this reader understands.
-pub const FORMAT_VERSION: u64 = 1;
+/// The `format_version` of the JSON report this reader understands (and writes).
+pub const FORMAT_VERSION: u64 = super::FORMAT_VERSION;
+
+/// The older `format_version`s it reads too: version 1 is version 2 without `not-judged`
+/// rows and `not_judged` counts.
+const OLDER_VERSIONS: &[u64] = &[1];
 
 /// One run report, as the matrix reads it.
 #[derive(Debug, Clone)]
@@ -87,12 +91,29 @@ pub struct ProfileView {
 pub struct RequirementView {
     /// The ID.
     pub id: String,
-    /// `pass`, `fail`, `warn`, `not-exercised`, `untested` or `not-applicable`.
+    /// `pass`, `fail`, `warn`, `not-exercised`, `not-judged`, `untested` or `not-applicable`.
     pub status: String,
+    /// Its tier under the profile (`MUST`, `SHOULD`), when it applies.
+    #[serde(default)]
+    pub tier: Option<String>,
     /// Cases counted against it.
     pub failures: u64,
     /// Cases warned.
     pub warnings: u64,
+    /// Cases that could not judge it (a consequence of another finding masked it).
+    #[serde(default)]
+    pub not_judged: u64,
+}
+
+impl RequirementView {
+    /// Whether the row fails its profile (as `RequirementResult::counts_as_failure`).
+    fn fails(&self) -> bool {
+        match self.status.as_str() {
+            "fail" | "not-exercised" => true,
+            "not-judged" => self.tier.as_deref() == Some("MUST"),
+            _ => false,
+        }
+    }
 }
 
 /// One counterexample.
@@ -137,7 +158,9 @@ pub fn read_column(file: &str, text: &str) -> Result<Column, String> {
         return Err(not_report("no `\"tool\": \"mirrorless\"`"));
     }
     match object.get("format_version") {
-        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => {}
+        Some(v)
+            if v.as_u64() == Some(FORMAT_VERSION)
+                || v.as_u64().is_some_and(|v| OLDER_VERSIONS.contains(&v)) => {}
         Some(v) => {
             return Err(format!(
                 "{file}: format_version {v}, but this mirrorless ({}) reads format_version {FORMAT_VERSION}; render it with the mirrorless release that wrote it (tool_version {})",
@@ -255,7 +278,10 @@ fn cell(column: usize, c: &Column, profile: &str, id: &str) -> Cell {
         };
     };
     let (text, class) = match r.status.as_str() {
+        "pass" if r.not_judged > 0 => (format!("pass (not judged in {})", r.not_judged), "pass"),
         "pass" => ("pass".to_owned(), "pass"),
+        "not-judged" if r.fails() => ("FAIL (not judged)".to_owned(), "fail"),
+        "not-judged" => ("not judged".to_owned(), "warn"),
         "fail" => (format!("FAIL ({})", r.failures), "fail"),
         "warn" => (format!("WARN ({})", r.warnings), "warn"),
         "not-exercised" => ("FAIL (never exercised)".to_owned(), "fail"),
@@ -346,12 +372,12 @@ fn replay_text(f: &FailureView) -> String {
 fn verdict(c: &Column) -> &'static str {
     if c.conformant {
         "conformant"
-    } else if c.run.profiles.iter().any(|p| {
-        !p.failures.is_empty()
-            || p.requirements
-                .iter()
-                .any(|r| matches!(r.status.as_str(), "fail" | "not-exercised"))
-    }) {
+    } else if c
+        .run
+        .profiles
+        .iter()
+        .any(|p| !p.failures.is_empty() || p.requirements.iter().any(RequirementView::fails))
+    {
         "NOT CONFORMANT"
     } else {
         "INCOMPLETE"
@@ -437,14 +463,14 @@ mod tests {
     #[test]
     fn a_report_of_another_version_or_tool_is_refused_naming_the_file() {
         let v2 =
-            r#"{"format_version": 2, "tool": "mirrorless", "tool_version": "9.0.0", "report": {}}"#;
-        let e = read_column("new.json", v2).expect_err("version 2");
+            r#"{"format_version": 3, "tool": "mirrorless", "tool_version": "9.0.0", "report": {}}"#;
+        let e = read_column("new.json", v2).expect_err("version 3");
         assert!(
-            e.starts_with("new.json: format_version 2, but this mirrorless ("),
+            e.starts_with("new.json: format_version 3, but this mirrorless ("),
             "{e}"
         );
         assert!(
-            e.contains("reads format_version 1") && e.contains("\"9.0.0\""),
+            e.contains("reads format_version 2") && e.contains("\"9.0.0\""),
             "{e}"
         );
         let e =
