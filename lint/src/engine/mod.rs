@@ -483,15 +483,36 @@ fn resolve_declarations(
     mut cache: Option<&mut Cache>,
 ) -> Resolution {
     let sources = files.sources;
+    // The verdicts a cache that tracks changes kept: those files are not scanned again.
+    let tracked = cache.as_deref().filter(|c| c.tracks_changes());
+    let known: Vec<Option<bool>> = match tracked {
+        Some(c) if !files.every_candidate => (sources.iter())
+            .map(|s| c.may_hold_name(&s.display, &s.path))
+            .collect(),
+        _ => vec![None; sources.len()],
+    };
     // A dropped file failed this prefilter when it was read.
     let mut candidate: Vec<bool> = (sources.par_iter().enumerate())
         .map(|(i, s)| {
             files.every_candidate
-                || (!files.is_dropped(i)
-                    && front_of(fronts, s)
-                        .is_some_and(|f| f.may_hold_name(s.text.as_bytes(), catalog)))
+                || known[i].unwrap_or_else(|| {
+                    !files.is_dropped(i)
+                        && front_of(fronts, s)
+                            .is_some_and(|f| f.may_hold_name(s.text.as_bytes(), catalog))
+                })
         })
         .collect();
+    if let Some(c) = cache.as_deref_mut().filter(|c| c.tracks_changes())
+        && !files.every_candidate
+    {
+        for (i, s) in sources
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| known[*i].is_none())
+        {
+            c.store_may_hold_name(&s.display, &s.path, candidate[i]);
+        }
+    }
     let mut symbols = Symbols::default();
     let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
@@ -559,10 +580,7 @@ fn resolve_declarations(
         };
         // One scan per round: which files mention a new identifier. Files never collected
         // that do are collected next, as are collected files with an item waiting for one.
-        let mentions: Vec<bool> = (0..sources.len())
-            .into_par_iter()
-            .map(|i| files.with_text(i, |text| contains_ident(&matcher, text.as_bytes())))
-            .collect();
+        let mentions = mentions_of(files, &matcher, &new_idents, cache.as_deref_mut());
         frontier = (0..sources.len())
             .filter(|&i| {
                 if collected[i] {
@@ -712,28 +730,11 @@ fn drop_deletions_used_elsewhere(findings: &mut [Finding], files: Files<'_>) {
     let Some(matcher) = ident_matcher(&idents) else {
         return;
     };
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     // For each identifier, the files naming it (in the sources' order).
     let named: Vec<Vec<usize>> = (0..files.sources.len())
         .into_par_iter()
         .filter(|&i| files.sources[i].path.extension().is_some_and(|e| e == "rs"))
-        .map(|i| {
-            files.with_text(i, |text| {
-                let hay = text.as_bytes();
-                let mut found: Vec<usize> = matcher
-                    .find_iter(hay)
-                    .filter(|m| {
-                        let before = m.start().checked_sub(1).map(|i| hay[i]);
-                        !before.is_some_and(is_ident)
-                            && !hay.get(m.end()).is_some_and(|&b| is_ident(b))
-                    })
-                    .map(|m| m.pattern().as_usize())
-                    .collect();
-                found.sort_unstable();
-                found.dedup();
-                found
-            })
-        })
+        .map(|i| files.with_text(i, |text| idents_in(&matcher, text.as_bytes())))
         .collect();
     let rust_files =
         (files.sources.iter()).filter(|s| s.path.extension().is_some_and(|e| e == "rs"));
@@ -769,6 +770,55 @@ fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
         .build(idents)
         .or_else(|_| AhoCorasick::builder().match_kind(longest).build(idents))
         .ok()
+}
+
+/// Per file, whether it mentions one of `idents` (which `matcher` finds). A cache that tracks
+/// changes answers for the files it scanned for all of them, and keeps what the others' scans
+/// find.
+fn mentions_of(
+    files: Files<'_>,
+    matcher: &AhoCorasick,
+    idents: &[String],
+    cache: Option<&mut Cache>,
+) -> Vec<bool> {
+    let sources = files.sources;
+    let Some(cache) = cache.filter(|c| c.tracks_changes()) else {
+        return (0..sources.len())
+            .into_par_iter()
+            .map(|i| files.with_text(i, |text| contains_ident(matcher, text.as_bytes())))
+            .collect();
+    };
+    let known: Vec<Option<bool>> = (sources.iter())
+        .map(|s| cache.mentions_any(&s.display, &s.path, idents))
+        .collect();
+    let scanned: Vec<(usize, Vec<usize>)> = (0..sources.len())
+        .into_par_iter()
+        .filter(|&i| known[i].is_none())
+        .map(|i| (i, files.with_text(i, |t| idents_in(matcher, t.as_bytes()))))
+        .collect();
+    let mut mentions: Vec<bool> = known.iter().map(|k| k.unwrap_or(false)).collect();
+    for (i, found) in scanned {
+        mentions[i] = !found.is_empty();
+        let s = &sources[i];
+        let names = found.into_iter().map(|p| idents[p].clone()).collect();
+        cache.store_mentions(&s.display, &s.path, idents, names);
+    }
+    mentions
+}
+
+/// The patterns of `matcher` that occur in `hay` as whole identifiers, sorted.
+fn idents_in(matcher: &AhoCorasick, hay: &[u8]) -> Vec<usize> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found: Vec<usize> = (matcher.find_iter(hay))
+        .filter(|m| {
+            let before = m.start().checked_sub(1).map(|i| hay[i]);
+            !before.is_some_and(ident) && !hay.get(m.end()).is_some_and(|&b| ident(b))
+        })
+        .map(|m| m.pattern().as_usize())
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
