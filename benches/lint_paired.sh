@@ -80,6 +80,9 @@ for tree in "$@"; do
         echo "| $who | $w | $c | $m |"
         eval "wall_$who=$w cpu_$who=$c"
     done
-    echo "ratios: base/rg wall $(echo "$wall_base / $wall_rg" | bc -l | cut -c1-4) CPU $(echo "$cpu_base / $cpu_rg" | bc -l | cut -c1-4); new/rg wall $(echo "$wall_new / $wall_rg" | bc -l | cut -c1-4) CPU $(echo "$cpu_new / $cpu_rg" | bc -l | cut -c1-4)"
+    ratio() { # a / b, or "n/a" when b is 0 (CPU times are counted in 10 ms ticks)
+        if [ "$(echo "$2 == 0" | bc -l)" = 1 ]; then echo n/a; else echo "$1 / $2" | bc -l | cut -c1-4; fi
+    }
+    echo "ratios: base/rg wall $(ratio "$wall_base" "$wall_rg") CPU $(ratio "$cpu_base" "$cpu_rg"); new/rg wall $(ratio "$wall_new" "$wall_rg") CPU $(ratio "$cpu_new" "$cpu_rg")"
     echo
 done
