@@ -29,6 +29,20 @@ pub struct Cache {
     files: HashMap<String, Entry>,
     /// How many files the last run parsed for pass 2 (the others were reused).
     analyzed: usize,
+    /// With [`Cache::track_changes`]: per display path, what the byte scans of every file
+    /// found in its text, kept until the caller reports the text [`Cache::changed`].
+    scans: Option<HashMap<String, Scanned>>,
+}
+
+/// What the byte scans found in one file's text (see [`Cache::track_changes`]).
+#[derive(Debug)]
+struct Scanned {
+    path: PathBuf,
+    /// The prefilter's verdict ([`crate::frontend::FrontEnd::may_hold_name`]).
+    may_hold_name: bool,
+    /// Declared identifiers the file was scanned for, and those of them it mentions.
+    checked: HashSet<String>,
+    mentioned: HashSet<String>,
 }
 
 #[derive(Debug)]
@@ -56,7 +70,91 @@ impl Cache {
         if self.config.as_ref() != Some(&key) {
             self.files.clear();
             self.symbols.clear();
+            if let Some(scans) = &mut self.scans {
+                scans.clear();
+            }
             self.config = Some(key);
+        }
+    }
+
+    /// From now on the caller reports every file whose text it changes, before the next run,
+    /// with [`Cache::changed`] (the language server does, on each edit, open, close and change
+    /// on disk). In return the byte scans of the files it did not report are not run again:
+    /// the prefilter's verdict and which declared identifiers each file mentions are kept, so a
+    /// run costs the changed files, not the workspace's bytes.
+    pub fn track_changes(&mut self) {
+        self.scans.get_or_insert_with(HashMap::new);
+    }
+
+    /// The text of `display` changed (or the file came or went): scan it again in the next run.
+    pub fn changed(&mut self, display: &str) {
+        if let Some(scans) = &mut self.scans {
+            scans.remove(display);
+        }
+    }
+
+    /// Whether the cache keeps the byte scans ([`Cache::track_changes`]).
+    pub(crate) fn tracks_changes(&self) -> bool {
+        self.scans.is_some()
+    }
+
+    fn scanned(&self, display: &str, path: &std::path::Path) -> Option<&Scanned> {
+        (self.scans.as_ref()?.get(display)).filter(|s| s.path == path)
+    }
+
+    /// The prefilter's verdict on the file, if it is kept.
+    pub(crate) fn may_hold_name(&self, display: &str, path: &std::path::Path) -> Option<bool> {
+        Some(self.scanned(display, path)?.may_hold_name)
+    }
+
+    /// Keeps the prefilter's verdict on the file (when changes are tracked).
+    pub(crate) fn store_may_hold_name(
+        &mut self,
+        display: &str,
+        path: &std::path::Path,
+        verdict: bool,
+    ) {
+        if let Some(scans) = &mut self.scans {
+            scans.insert(
+                display.to_owned(),
+                Scanned {
+                    path: path.to_path_buf(),
+                    may_hold_name: verdict,
+                    checked: HashSet::new(),
+                    mentioned: HashSet::new(),
+                },
+            );
+        }
+    }
+
+    /// Whether the file mentions one of `idents`, if it was scanned for all of them.
+    pub(crate) fn mentions_any(
+        &self,
+        display: &str,
+        path: &std::path::Path,
+        idents: &[String],
+    ) -> Option<bool> {
+        let s = self.scanned(display, path)?;
+        idents
+            .iter()
+            .all(|i| s.checked.contains(i))
+            .then(|| idents.iter().any(|i| s.mentioned.contains(i)))
+    }
+
+    /// Keeps what a scan of the file for `idents` found: the ones it mentions.
+    pub(crate) fn store_mentions(
+        &mut self,
+        display: &str,
+        path: &std::path::Path,
+        idents: &[String],
+        mentioned: Vec<String>,
+    ) {
+        if let Some(s) = (self.scans.as_mut())
+            .and_then(|scans| scans.get_mut(display))
+            .filter(|s| s.path == path)
+        {
+            s.checked.extend(idents.iter().cloned());
+            s.mentioned.extend(mentioned);
         }
     }
 

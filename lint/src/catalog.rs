@@ -3,6 +3,7 @@
 //! list of names in this crate.
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use memchr::memmem;
 use mirrorless_conformance::vocab::mirrors::{REMOVED_MIRRORS, RemovedMirror};
 
 /// One event the linter flags.
@@ -78,6 +79,54 @@ pub struct Catalog {
     events: Vec<Event>,
     matcher: AhoCorasick,
     prefilter: AhoCorasick,
+    floor: Floor,
+}
+
+/// The substrings every file that can hold a finding contains: each event's namespace prefix
+/// (`agent/`), or the whole name of an event without one. A handful of SIMD substring
+/// searches (`memmem`), so the bytes of a file without any are passed over at memory speed,
+/// where an automaton over names that all start alike stops at every `a`.
+#[derive(Debug, Clone)]
+struct Floor {
+    /// Minimal needles: none contains another (a file holding the longer one holds the
+    /// shorter), so each file is searched once per needle at most.
+    needles: Vec<memmem::Finder<'static>>,
+    /// Per needle, the names that begin with it (those whose namespace it is, or the name
+    /// itself): what a hit of the needle is checked against by [`Catalog::may_contain_name`].
+    names: Vec<Vec<Vec<u8>>>,
+}
+
+impl Floor {
+    fn new(names: &[&str]) -> Floor {
+        let mut needles: Vec<&str> = names
+            .iter()
+            .map(|n| n.find('/').map_or(*n, |i| &n[..=i]))
+            .collect();
+        needles.sort_by_key(|n| (n.len(), *n));
+        needles.dedup();
+        let mut minimal: Vec<&str> = Vec::new();
+        for n in needles {
+            if !minimal.iter().any(|m| n.contains(m)) {
+                minimal.push(n);
+            }
+        }
+        let names = minimal
+            .iter()
+            .map(|m| {
+                (names.iter())
+                    .filter_map(|n| n.find(m).map(|at| n.as_bytes()[at..].to_vec()))
+                    .filter(|tail| tail.len() >= m.len())
+                    .collect()
+            })
+            .collect();
+        Floor {
+            needles: minimal
+                .iter()
+                .map(|m| memmem::Finder::new(m.as_bytes()).into_owned())
+                .collect(),
+            names,
+        }
+    }
 }
 
 /// A name found in text: byte range and index into [`Catalog::events`].
@@ -133,10 +182,12 @@ impl Catalog {
         needles.dedup();
         let prefilter = AhoCorasick::new(&needles)
             .map_err(|e| format!("cannot build the event prefilter: {e}"))?;
+        let floor = Floor::new(&names);
         Ok(Catalog {
             events,
             matcher,
             prefilter,
+            floor,
         })
     }
 
@@ -150,9 +201,24 @@ impl Catalog {
         self.events.iter().find(|e| e.name == name)
     }
 
-    /// Whether `bytes` may contain a removed name (cheap byte-level test).
+    /// Whether `bytes` may contain a removed name (cheap byte-level test): a removed name or
+    /// its namespace prefix (`agent/`, which a name assembled by `concat!`, `format!` or `+`
+    /// starts with) occurs in it. Every file that can hold a finding of a name passes.
     pub fn may_contain(&self, bytes: &[u8]) -> bool {
-        self.prefilter.is_match(bytes)
+        self.floor.needles.iter().any(|f| f.find(bytes).is_some())
+    }
+
+    /// Whether a removed name occurs in `bytes` as a substring (delimited or not): a superset
+    /// of [`Catalog::find_names`] being non-empty, at the cost of [`Catalog::may_contain`]
+    /// plus a comparison at each namespace hit.
+    pub fn may_contain_name(&self, bytes: &[u8]) -> bool {
+        let floor = &self.floor;
+        floor.needles.iter().zip(&floor.names).any(|(f, names)| {
+            f.find_iter(bytes).any(|at| {
+                let rest = &bytes[at..];
+                names.iter().any(|n| rest.starts_with(n))
+            })
+        })
     }
 
     /// Start offsets of every prefilter match (names and namespace prefixes).
@@ -194,6 +260,55 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The floor is a superset of the exact matches: whatever `find_names` finds,
+    /// `may_contain_name` and `may_contain` admit, for the shared catalogue and for extra
+    /// events with and without a namespace (one namespace inside another, `agent/` in
+    /// `subagent/`), on texts generated from every name's pieces.
+    #[test]
+    fn the_floor_admits_every_text_holding_a_name() {
+        let extra = |name: &str| Event {
+            name: name.to_owned(),
+            replacement: "x".to_owned(),
+            requirement: None,
+            migration: None,
+        };
+        let catalogs = [
+            Catalog::new(&[]).unwrap(),
+            Catalog::new(&[extra("use strict"), extra("subagent/run")]).unwrap(),
+            Catalog::new(&[extra("a"), extra("x/y/z")]).unwrap(),
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut exact = 0;
+        for c in &catalogs {
+            let mut pieces: Vec<String> = vec![" ".into(), "\"".into(), "-".into(), "/".into()];
+            for e in c.events() {
+                pieces.push(e.name.clone());
+                let half = e.name.len() / 2;
+                pieces.push(e.name[..half].to_owned());
+                pieces.push(e.name[half..].to_owned());
+            }
+            for _ in 0..4000 {
+                let text: String = (0..1 + next(6))
+                    .map(|_| pieces[next(pieces.len())].as_str())
+                    .collect();
+                let found = !c.find_names(&text).is_empty();
+                exact += usize::from(found);
+                assert!(!found || c.may_contain_name(text.as_bytes()), "{text:?}");
+                assert!(
+                    !c.may_contain_name(text.as_bytes()) || c.may_contain(text.as_bytes()),
+                    "{text:?}"
+                );
+            }
+        }
+        assert!(exact > 1000, "{exact} texts with a name");
+    }
 
     #[test]
     fn names_match_exactly_and_near_misses_do_not() {

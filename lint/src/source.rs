@@ -53,29 +53,79 @@ pub fn escape_non_utf8(bytes: &[u8]) -> String {
 /// Reads a walked file. Not valid UTF-8 is an error naming the line of the first bad byte.
 pub fn read_source(path: PathBuf) -> Result<Source, FileError> {
     let display = display_path(&path);
-    let bytes = std::fs::read(&path).map_err(|e| FileError {
-        path: display.clone(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    })?;
+    let bytes = std::fs::read(&path).map_err(|e| cannot_read(&display, &e))?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Source {
             path,
             display,
             text,
         }),
-        Err(e) => {
-            let valid = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-            Err(FileError {
-                path: display,
-                line: Some(line),
-                message: format!(
-                    "not valid UTF-8 (invalid byte at offset {valid}); the file was not linted"
-                ),
-            })
+        Err(e) => Err(not_utf8(display, e.as_bytes(), e.utf8_error())),
+    }
+}
+
+thread_local! {
+    /// Each reader thread's buffer: a file that `keep` rejects costs no allocation.
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads a walked file as [`read_source`] does (the same errors), but keeps its text only when
+/// `keep` accepts it: otherwise the source comes back with an empty text and `false`, and the
+/// bytes are never copied out of the thread's read buffer. What `mirrorless lint` holds in
+/// memory is then the files that can have findings, not the tree.
+pub fn read_source_if(
+    path: PathBuf,
+    keep: impl FnOnce(&str) -> bool,
+) -> Result<(Source, bool), FileError> {
+    use std::io::Read;
+    let display = display_path(&path);
+    READ_BUFFER.with(|buffer| {
+        let mut buffer = buffer.borrow_mut();
+        buffer.clear();
+        std::fs::File::open(&path)
+            .and_then(|mut f| f.read_to_end(&mut buffer))
+            .map_err(|e| cannot_read(&display, &e))?;
+        let text = match std::str::from_utf8(&buffer) {
+            Ok(text) => text,
+            Err(e) => return Err(not_utf8(display, &buffer, e)),
+        };
+        let held = keep(text);
+        let text = if held { text.to_owned() } else { String::new() };
+        // A rare huge file must not pin its buffer for the rest of the run.
+        if buffer.capacity() > BUFFER_KEPT {
+            *buffer = Vec::new();
         }
+        Ok((
+            Source {
+                path,
+                display,
+                text,
+            },
+            held,
+        ))
+    })
+}
+
+/// The largest read buffer a thread keeps between files.
+const BUFFER_KEPT: usize = 4 << 20;
+
+fn cannot_read(display: &str, e: &std::io::Error) -> FileError {
+    FileError {
+        path: display.to_owned(),
+        line: None,
+        message: format!("cannot read: {e}"),
+    }
+}
+
+fn not_utf8(display: String, bytes: &[u8], e: std::str::Utf8Error) -> FileError {
+    let valid = e.valid_up_to();
+    let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
+    FileError {
+        path: display,
+        line: Some(line),
+        message: format!(
+            "not valid UTF-8 (invalid byte at offset {valid}); the file was not linted"
+        ),
     }
 }
 

@@ -110,12 +110,20 @@ fn assert_cached_equals_uncached(
     analyzed
 }
 
-fn set(sources: &mut [Source], display: &str, edit: impl FnOnce(&str) -> String) {
+/// Edits the file whose display path ends with `display`, and reports the change to the cache
+/// (which a cache that does not track changes ignores).
+fn set(
+    sources: &mut [Source],
+    cache: &mut Cache,
+    display: &str,
+    edit: impl FnOnce(&str) -> String,
+) {
     let s = sources
         .iter_mut()
         .find(|s| s.display.ends_with(display))
         .unwrap_or_else(|| panic!("no {display}"));
     s.text = edit(&s.text);
+    cache.changed(&s.display);
 }
 
 /// The language server's runs: the whole tree linted again after each change, through one
@@ -123,6 +131,19 @@ fn set(sources: &mut [Source], display: &str, edit: impl FnOnce(&str) -> String)
 /// again, unless the declarations of the run changed.
 #[test]
 fn a_cached_run_equals_an_uncached_one_while_files_change() {
+    cached_runs_while_files_change(Cache::default());
+}
+
+/// The same, with a cache that keeps the byte scans of the files not reported changed (the
+/// prefilter's verdict, the declared identifiers each mentions), as the language server's.
+#[test]
+fn a_cache_tracking_changes_equals_an_uncached_run_while_files_change() {
+    let mut cache = Cache::default();
+    cache.track_changes();
+    cached_runs_while_files_change(cache);
+}
+
+fn cached_runs_while_files_change(mut cache: Cache) {
     let root = PathBuf::from("../fixtures/lint");
     let opts = Options {
         paths: vec![root.join("fix"), root.join("ts")],
@@ -130,7 +151,6 @@ fn a_cached_run_equals_an_uncached_one_while_files_change() {
         ..Options::default()
     };
     let (mut sources, _) = read_sources(&opts);
-    let mut cache = Cache::default();
     let first = assert_cached_equals_uncached(&opts, &sources, &mut cache, "first run");
     assert!(first > 50, "{first} files analysed");
     assert_eq!(cache.len(), first);
@@ -161,7 +181,7 @@ fn a_cached_run_equals_an_uncached_one_while_files_change() {
     let (held, listener) = host_fix(&mut cache, &sources);
     assert!(held.contains("agent/turn-start"), "{held}");
     let listener = listener.trim_start_matches("../fixtures/lint/").to_owned();
-    set(&mut sources, &listener, |t| {
+    set(&mut sources, &mut cache, &listener, |t| {
         t.replace("agent/turn-start", "agent/turn-started")
     });
     assert_eq!(
@@ -173,26 +193,47 @@ fn a_cached_run_equals_an_uncached_one_while_files_change() {
 
     // A declaration moves a line down: every note that names it changes, every file is
     // analysed again with the new declarations.
-    set(&mut sources, "consts_cross_file/src/events.ts", |t| {
-        format!("\n{t}")
-    });
+    set(
+        &mut sources,
+        &mut cache,
+        "consts_cross_file/src/events.ts",
+        |t| format!("\n{t}"),
+    );
     let moved = assert_cached_equals_uncached(&opts, &sources, &mut cache, "declaration moved");
     assert!(moved > 1, "{moved}");
     // A declaration is added in one file and used by another.
-    set(&mut sources, "ts/near_misses.ts", |t| {
+    set(&mut sources, &mut cache, "ts/near_misses.ts", |t| {
         format!("{t}\nexport const LATE = 'agent/step-end';\n")
     });
-    set(&mut sources, "declaration_in_use/loop.ts", |t| {
-        format!("{t}\nbus.on(LATE, h);\n")
-    });
+    set(
+        &mut sources,
+        &mut cache,
+        "declaration_in_use/loop.ts",
+        |t| format!("{t}\nbus.on(LATE, h);\n"),
+    );
     assert_cached_equals_uncached(&opts, &sources, &mut cache, "declaration added");
     // A file is removed, another stops naming any removed event.
     let gone = sources.remove(0).display;
-    set(&mut sources, "listener_with_emitter/ui.spec.ts", |_| {
-        "export {};\n".to_owned()
-    });
+    cache.changed(&gone);
+    set(
+        &mut sources,
+        &mut cache,
+        "listener_with_emitter/ui.spec.ts",
+        |_| "export {};\n".to_owned(),
+    );
     assert_cached_equals_uncached(&opts, &sources, &mut cache, "file removed");
     assert!(cache.len() < first, "{gone} and ui.spec.ts are forgotten");
+    // The file that named nothing (the prefilter rejected it) names an event again.
+    set(
+        &mut sources,
+        &mut cache,
+        "listener_with_emitter/ui.spec.ts",
+        |t| format!("{t}bus.on('agent/turn-end', (agent, turn) => done(agent, turn));\n"),
+    );
+    assert_eq!(
+        assert_cached_equals_uncached(&opts, &sources, &mut cache, "a name again"),
+        1
+    );
 
     // Another configuration: nothing is reused.
     let mut other = opts.clone();

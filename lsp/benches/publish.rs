@@ -6,7 +6,12 @@
 //! cargo bench -p mirrorless-lsp --bench publish -- 20000 30 # lines, changes
 //! cargo build --release && \
 //!   cargo bench -p mirrorless-lsp --bench publish -- --stdio target/release/mirrorless
+//! cargo bench -p mirrorless-lsp --bench publish -- --workspace DIR FILE [--stdio BIN]
 //! ```
+//!
+//! With `--workspace`, the only scenario is that real workspace (e.g. a checkout of upstream's
+//! repository), with its file `FILE` opened and a removed subscription appended to it in the
+//! editor (nothing is written to disk).
 //!
 //! The server runs in-process over `lsp_server::Connection::memory()` (the same loop as
 //! `mirrorless lsp`, without the stdio pipe), or with `--stdio BIN` as `BIN lsp`, a child
@@ -176,18 +181,57 @@ impl Transport {
     }
 }
 
-fn scenario(name: &str, root: &Path, lines: usize, changes: usize, bin: Option<&Path>) {
-    let file = root.join("big.ts");
-    let text = document(lines);
-    std::fs::write(&file, &text).expect("write the document");
+/// The document a scenario edits: its file, its text when opened, and the line and UTF-16
+/// column of the last character of a removed name in it (flipped `d` ↔ `g` by each change).
+struct Doc {
+    file: PathBuf,
+    text: String,
+    flip: (usize, usize),
+}
+
+impl Doc {
+    /// The generated document of `lines` lines, written as `big.ts` in `root`: each change
+    /// flips the last character of line 6's `agent/turn-end` (UTF-16 columns 10..24).
+    fn generated(root: &Path, lines: usize) -> Doc {
+        let file = root.join("big.ts");
+        let text = document(lines);
+        std::fs::write(&file, &text).expect("write the document");
+        Doc {
+            file,
+            text,
+            flip: (6, 23),
+        }
+    }
+
+    /// An existing file of a real workspace (nothing is written): opened with one removed
+    /// subscription appended, whose name each change flips.
+    fn existing(file: PathBuf) -> Doc {
+        let mut text = std::fs::read_to_string(&file).expect("read the document");
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let line = text.lines().count();
+        text.push_str("ctx.on('agent/turn-end', (agent, turn) => close(agent, turn));\n");
+        Doc {
+            file,
+            text,
+            flip: (line, 21),
+        }
+    }
+}
+
+fn scenario(name: &str, root: &Path, doc: &Doc, changes: usize, bin: Option<&Path>) {
+    let (file, text) = (&doc.file, doc.text.clone());
+    let lines = text.lines().count();
+    let (line, character) = doc.flip;
     let mut t = Transport::start(root, bin);
     t.notify(
         "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri(&file), "languageId": "typescript", "version": 0, "text": text } }),
+        json!({ "textDocument": { "uri": uri(file), "languageId": "typescript", "version": 0, "text": text } }),
     );
     let first = t.wait_publish(0);
-    // Each change flips the last character of line 6's `agent/turn-end` (UTF-16 columns
-    // 10..24): `agent/turn-eng` is no removed name, so one finding goes and comes back.
+    // Each change flips the last character of a removed name: `agent/turn-eng` is no removed
+    // name, so one finding goes and comes back.
     let mut times = Vec::with_capacity(changes);
     let cpu0 = t.cpu();
     for v in 1..=changes {
@@ -196,8 +240,8 @@ fn scenario(name: &str, root: &Path, lines: usize, changes: usize, bin: Option<&
         t.notify(
             "textDocument/didChange",
             json!({
-                "textDocument": { "uri": uri(&file), "version": v },
-                "contentChanges": [{ "range": { "start": { "line": 6, "character": 23 }, "end": { "line": 6, "character": 24 } }, "text": ch }]
+                "textDocument": { "uri": uri(file), "version": v },
+                "contentChanges": [{ "range": { "start": { "line": line, "character": character }, "end": { "line": line, "character": character + 1 } }, "text": ch }]
             }),
         );
         let count = t.wait_publish(i32::try_from(v).unwrap_or(i32::MAX));
@@ -219,9 +263,10 @@ fn scenario(name: &str, root: &Path, lines: usize, changes: usize, bin: Option<&
     let pct = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
     let how = if bin.is_some() { "stdio" } else { "in-process" };
     println!(
-        "{name} ({how}): {lines} lines, {first} diagnostics, {changes} changes — change → publish: median {:.1} ms, p90 {:.1} ms, max {:.1} ms; CPU per change {} (target: 50 ms)",
+        "{name} ({how}): {lines} lines, {first} diagnostics, {changes} changes — change → publish: median {:.1} ms, p90 {:.1} ms, p95 {:.1} ms, max {:.1} ms; CPU per change {} (target: 50 ms)",
         pct(0.5),
         pct(0.9),
+        pct(0.95),
         pct(1.0),
         cpu.map_or_else(|| "n/a".to_owned(), |c| format!("{c:.1} ms")),
     );
@@ -231,7 +276,23 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut numbers = Vec::new();
     let mut bin: Option<PathBuf> = None;
+    let mut workspace: Option<(PathBuf, PathBuf)> = None;
     while let Some(a) = args.next() {
+        if a == "--workspace" {
+            // A real workspace (a checkout) and one of its files, which is opened and edited
+            // in the editor only: nothing is written to the workspace.
+            let root = args
+                .next()
+                .map(PathBuf::from)
+                .expect("--workspace DIR FILE");
+            let file = args
+                .next()
+                .map(PathBuf::from)
+                .expect("--workspace DIR FILE");
+            let root = std::fs::canonicalize(&root).expect("the workspace exists");
+            workspace = Some((root.clone(), root.join(file)));
+            continue;
+        }
         if a == "--stdio" {
             // Relative to the workspace root, where `cargo bench` is typed (it runs the bench
             // in the crate's directory).
@@ -251,8 +312,15 @@ fn main() {
     let changes = numbers.get(1).copied().unwrap_or(60);
     let bin = bin.as_deref();
 
+    if let Some((root, file)) = workspace {
+        let name = format!("workspace {}", root.display());
+        scenario(&name, &root, &Doc::existing(file), changes, bin);
+        return;
+    }
+
     let alone = tempfile::tempdir().expect("temp dir");
-    scenario("alone", alone.path(), lines, changes, bin);
+    let doc = Doc::generated(alone.path(), lines);
+    scenario("alone", alone.path(), &doc, changes, bin);
 
     let tree = tempfile::tempdir().expect("temp dir");
     for i in 0..400 {
@@ -265,7 +333,8 @@ fn main() {
         std::fs::create_dir_all(&dir).expect("dir");
         std::fs::write(dir.join(format!("m{i}.ts")), body).expect("write");
     }
-    scenario("workspace of 400 files", tree.path(), lines, changes, bin);
+    let doc = Doc::generated(tree.path(), lines);
+    scenario("workspace of 400 files", tree.path(), &doc, changes, bin);
 
     // The same workspace, where 10 more files still listen to the mirror the document emits
     // (handlers that use the agent, so their migration is a suggestion): every change decides
@@ -282,7 +351,7 @@ fn main() {
     scenario(
         "workspace of 410 files, 10 listening to the mirror",
         tree.path(),
-        lines,
+        &doc,
         changes,
         bin,
     );

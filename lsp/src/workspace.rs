@@ -59,6 +59,9 @@ impl Workspace {
             config_error,
             ..Workspace::default()
         };
+        // Every text change goes through `set_text`, `reload` or `lint_with`, which report it
+        // to the cache: the byte scans of the other files are kept from change to change.
+        ws.cache.track_changes();
         if let Some(root) = &root {
             let opts = Options {
                 paths: vec![root.clone()],
@@ -122,9 +125,13 @@ impl Workspace {
             return;
         }
         match self.index.get(&path) {
-            Some(&i) => self.sources[i].text = text,
+            Some(&i) => {
+                self.sources[i].text = text;
+                self.cache.changed(&self.sources[i].display);
+            }
             None => {
                 let display = self.display(&path);
+                self.cache.changed(&display);
                 self.push(Source {
                     path,
                     display,
@@ -152,9 +159,13 @@ impl Workspace {
             .then(|| std::fs::read_to_string(&path).ok())
             .flatten();
         match (on_disk, self.index.get(&path).copied()) {
-            (Some(text), Some(i)) => self.sources[i].text = text,
+            (Some(text), Some(i)) => {
+                self.sources[i].text = text;
+                self.cache.changed(&self.sources[i].display);
+            }
             (Some(text), None) => {
                 let display = self.display(&path);
+                self.cache.changed(&display);
                 self.push(Source {
                     path,
                     display,
@@ -162,6 +173,7 @@ impl Workspace {
                 });
             }
             (None, Some(i)) => {
+                self.cache.changed(&self.sources[i].display);
                 self.sources.swap_remove(i);
                 self.index.remove(&path);
                 if let Some(moved) = self.sources.get(i) {
@@ -219,8 +231,10 @@ impl Workspace {
             return Vec::new();
         };
         let old = std::mem::replace(&mut self.sources[i].text, text);
+        self.cache.changed(&self.sources[i].display);
         let mut found = self.lint(std::slice::from_ref(&canon));
         self.sources[i].text = old;
+        self.cache.changed(&self.sources[i].display);
         found.remove(&canon).unwrap_or_default()
     }
 }

@@ -41,8 +41,8 @@ pub struct Options {
 pub struct Stats {
     /// Files walked and read.
     pub files: usize,
-    /// Files that passed the byte prefilter (a removed name, its namespace, or a declared
-    /// identifier) and were analysed.
+    /// Files that passed the byte prefilter (a removed name; in Rust also its namespace, from
+    /// which `concat!`/`format!` assemble names; or a declared identifier) and were analysed.
     pub candidates: usize,
     /// Identifiers found to stand for a removed event.
     pub declarations: usize,
@@ -103,9 +103,16 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
     ]
 }
 
-/// Runs the linter.
+/// Runs the linter. Only the texts of the files that pass the byte prefilter stay in memory
+/// ([`Tree::read_candidates`]); the others are read again only if a scan needs them.
 pub fn lint(opts: &Options) -> Report {
-    in_pool(opts.jobs, || lint_tree(opts, &Tree::read(opts)))
+    in_pool(opts.jobs, || {
+        let tree = match run_catalog(&opts.config) {
+            Ok(catalog) => Tree::read_candidates(opts, &catalog),
+            Err(_) => Tree::read(opts),
+        };
+        lint_tree(opts, &tree)
+    })
 }
 
 /// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
@@ -130,11 +137,38 @@ pub struct Tree {
     errors: Vec<FileError>,
     /// Display path → index into `sources`.
     index: HashMap<String, usize>,
+    /// Per source, whether its text was dropped after the prefilter (empty when none was):
+    /// see [`Tree::read_candidates`].
+    dropped: Vec<bool>,
 }
 
 impl Tree {
     /// Walks and reads the files `opts` names.
     pub fn read(opts: &Options) -> Tree {
+        Tree::read_with(opts, &|path, _| read_source(path).map(|s| (s, true)))
+    }
+
+    /// Walks and reads the files `opts` names, keeping the text of only the files that pass
+    /// their front end's byte prefilter ([`FrontEnd::may_hold_name`]): the others cannot
+    /// have a finding unless they mention an identifier declared elsewhere, which the run
+    /// finds by reading them again. For a one-shot lint (`--fix` edits texts in memory, and
+    /// reads with [`Tree::read`]).
+    fn read_candidates(opts: &Options, catalog: &Catalog) -> Tree {
+        let mut tree = Tree::read_with(opts, &|path, fronts| {
+            let front = fronts.iter().find(|f| f.handles(&path));
+            crate::source::read_source_if(path, |text| {
+                front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
+            })
+        });
+        if tree.dropped.iter().all(|d| !d) {
+            tree.dropped = Vec::new();
+        }
+        tree
+    }
+
+    /// The walk, then `read` on every file in parallel: its source and whether its text is
+    /// held.
+    fn read_with(opts: &Options, read: &ReadFile<'_>) -> Tree {
         in_pool(opts.jobs, || {
             let fronts = front_ends();
             let mut tree = Tree::default();
@@ -145,13 +179,16 @@ impl Tree {
                 threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
             };
             let files = crate::walk::walk(walk, &fronts, &mut tree.errors);
-            let read: Vec<Result<Source, FileError>> = files
+            let read: Vec<Result<(Source, bool), FileError>> = files
                 .into_par_iter()
-                .map(|(path, _named)| read_source(path))
+                .map(|(path, _named)| read(path, &fronts))
                 .collect();
             for r in read {
                 match r {
-                    Ok(s) => tree.sources.push(s),
+                    Ok((s, held)) => {
+                        tree.sources.push(s);
+                        tree.dropped.push(!held);
+                    }
                     Err(e) => tree.errors.push(e),
                 }
             }
@@ -184,9 +221,17 @@ impl Tree {
     pub fn set_text(&mut self, display: &str, text: String) {
         if let Some(&i) = self.index.get(display) {
             self.sources[i].text = text;
+            if let Some(d) = self.dropped.get_mut(i) {
+                *d = false;
+            }
         }
     }
 }
+
+/// Reads one walked file for [`Tree::read_with`] (its front ends at hand): its source and
+/// whether its text is held.
+type ReadFile<'a> =
+    dyn Fn(PathBuf, &[Box<dyn FrontEnd>]) -> Result<(Source, bool), FileError> + Sync + 'a;
 
 /// How many syntax errors the front end of `path` counts in `text` (see
 /// [`FrontEnd::syntax_errors`]).
@@ -199,17 +244,23 @@ pub fn syntax_errors(path: &Path, display: &str, text: &str) -> usize {
 
 /// Lints the files of `tree` as they are now.
 pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
-    in_pool(opts.jobs, || {
-        lint_sources(opts, &tree.sources, &tree.errors, None)
-    })
+    let files = Files {
+        dropped: &tree.dropped,
+        ..Files::held(&tree.sources)
+    };
+    in_pool(opts.jobs, || run(opts, files, &tree.errors, None, None))
 }
 
 /// [`lint_tree`], reusing with `cache` what an earlier round computed for the files whose text
 /// has not changed: `--fix` lints the tree again after each round of fixes, and parses again
 /// only the files it edited (every file, when the edits changed the run's declarations).
 pub fn lint_tree_cached(opts: &Options, tree: &Tree, cache: &mut Cache) -> Report {
+    let files = Files {
+        dropped: &tree.dropped,
+        ..Files::held(&tree.sources)
+    };
     in_pool(opts.jobs, || {
-        lint_sources_cached(opts, &tree.sources, &tree.errors, None, cache)
+        run(opts, files, &tree.errors, None, Some(cache))
     })
 }
 
@@ -247,7 +298,7 @@ pub fn lint_sources(
     errors: &[FileError],
     only: Option<&[String]>,
 ) -> Report {
-    run(opts, sources, errors, only, None)
+    run(opts, Files::held(sources), errors, only, None)
 }
 
 /// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
@@ -260,18 +311,67 @@ pub fn lint_sources_cached(
     only: Option<&[String]>,
     cache: &mut Cache,
 ) -> Report {
-    run(opts, sources, errors, only, Some(cache))
+    run(opts, Files::held(sources), errors, only, Some(cache))
+}
+
+/// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
+/// when each front end decides alone what a file holds. The reference the prefilter is tested
+/// against (`lint/tests/prefilter.rs`): it may only save work, never change a finding.
+#[doc(hidden)]
+pub fn lint_sources_unfiltered(opts: &Options, sources: &[Source], errors: &[FileError]) -> Report {
+    let files = Files {
+        every_candidate: true,
+        ..Files::held(sources)
+    };
+    run(opts, files, errors, None, None)
+}
+
+/// The sources of a run, and which of them were read without keeping their text.
+#[derive(Clone, Copy)]
+struct Files<'a> {
+    sources: &'a [Source],
+    /// Per source, whether its text was dropped (empty: none was).
+    dropped: &'a [bool],
+    /// Every source is a candidate (no prefilter).
+    every_candidate: bool,
+}
+
+impl<'a> Files<'a> {
+    /// Sources whose every text is held.
+    fn held(sources: &'a [Source]) -> Files<'a> {
+        Files {
+            sources,
+            dropped: &[],
+            every_candidate: false,
+        }
+    }
+
+    fn is_dropped(&self, i: usize) -> bool {
+        self.dropped.get(i).copied().unwrap_or(false)
+    }
+
+    /// `f` on the text of source `i`: held, or read again from its file (empty if it can no
+    /// longer be read: it was read once, and is treated as unchanged at worst).
+    fn with_text<R>(&self, i: usize, f: impl FnOnce(&str) -> R) -> R {
+        let s = &self.sources[i];
+        if self.is_dropped(i) {
+            f(&std::fs::read_to_string(&s.path).unwrap_or_default())
+        } else {
+            f(&s.text)
+        }
+    }
 }
 
 /// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
 /// (from `cache` where it has them), then the run-level passes.
 fn run(
     opts: &Options,
-    sources: &[Source],
+    files: Files<'_>,
     errors: &[FileError],
     only: Option<&[String]>,
     mut cache: Option<&mut Cache>,
 ) -> Report {
+    let sources = files.sources;
     let fronts = front_ends();
     let mut report = Report {
         errors: errors.to_vec(),
@@ -292,8 +392,38 @@ fn run(
         c.begin(config);
     }
     let calls = call_names(config);
-    let mut resolved =
-        resolve_declarations(sources, &fronts, &catalog, &calls, cache.as_deref_mut());
+    let mut resolved = resolve_declarations(files, &fronts, &catalog, &calls, cache.as_deref_mut());
+    // A dropped file that mentions a declared identifier is analysed: hold its text now.
+    let reread: Vec<Source>;
+    let mut still_dropped: Vec<bool> = Vec::new();
+    let sources = if (0..sources.len()).any(|i| files.is_dropped(i) && resolved.candidate[i]) {
+        reread = (sources.iter().enumerate())
+            .map(
+                |(i, s)| match files.is_dropped(i) && resolved.candidate[i] {
+                    true => Source {
+                        text: files.with_text(i, str::to_owned),
+                        ..s.clone()
+                    },
+                    false => s.clone(),
+                },
+            )
+            .collect();
+        still_dropped = (0..sources.len())
+            .map(|i| files.is_dropped(i) && !resolved.candidate[i])
+            .collect();
+        &reread[..]
+    } else {
+        sources
+    };
+    let files = Files {
+        sources,
+        dropped: if still_dropped.is_empty() {
+            files.dropped
+        } else {
+            &still_dropped
+        },
+        every_candidate: files.every_candidate,
+    };
     report.stats.declarations = resolved.symbols.len();
     if let Some(c) = cache.as_deref_mut() {
         c.use_symbols(std::mem::take(&mut resolved.declared));
@@ -309,7 +439,7 @@ fn run(
     );
     report.stats.candidates = resolved.candidate.iter().filter(|c| **c).count();
     record_analyses(&mut report, per_file, sources, &resolved, only, cache);
-    run_level_passes(&mut report, sources, only);
+    run_level_passes(&mut report, files, only);
     report
 }
 
@@ -360,16 +490,43 @@ struct Resolution {
 /// that mention a declared identifier may declare more (aliases, const chains), to a fixpoint
 /// (at most 16 rounds).
 fn resolve_declarations(
-    sources: &[Source],
+    files: Files<'_>,
     fronts: &[Box<dyn FrontEnd>],
     catalog: &Catalog,
     calls: &CallNames,
     mut cache: Option<&mut Cache>,
 ) -> Resolution {
-    let mut candidate: Vec<bool> = sources
-        .par_iter()
-        .map(|s| catalog.may_contain(s.text.as_bytes()))
+    let sources = files.sources;
+    // The verdicts a cache that tracks changes kept: those files are not scanned again.
+    let tracked = cache.as_deref().filter(|c| c.tracks_changes());
+    let known: Vec<Option<bool>> = match tracked {
+        Some(c) if !files.every_candidate => (sources.iter())
+            .map(|s| c.may_hold_name(&s.display, &s.path))
+            .collect(),
+        _ => vec![None; sources.len()],
+    };
+    // A dropped file failed this prefilter when it was read.
+    let mut candidate: Vec<bool> = (sources.par_iter().enumerate())
+        .map(|(i, s)| {
+            files.every_candidate
+                || known[i].unwrap_or_else(|| {
+                    !files.is_dropped(i)
+                        && front_of(fronts, s)
+                            .is_some_and(|f| f.may_hold_name(s.text.as_bytes(), catalog))
+                })
+        })
         .collect();
+    if let Some(c) = cache.as_deref_mut().filter(|c| c.tracks_changes())
+        && !files.every_candidate
+    {
+        for (i, s) in sources
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| known[*i].is_none())
+        {
+            c.store_may_hold_name(&s.display, &s.path, candidate[i]);
+        }
+    }
     let mut symbols = Symbols::default();
     let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
@@ -399,7 +556,7 @@ fn resolve_declarations(
                 None => {
                     let s = &sources[i];
                     let d = front_of(fronts, s).map_or_else(Declarations::default, |f| {
-                        f.declarations(&s.display, &s.text, cx)
+                        files.with_text(i, |text| f.declarations(&s.display, text, cx))
                     });
                     (i, d, false)
                 }
@@ -437,10 +594,7 @@ fn resolve_declarations(
         };
         // One scan per round: which files mention a new identifier. Files never collected
         // that do are collected next, as are collected files with an item waiting for one.
-        let mentions: Vec<bool> = sources
-            .par_iter()
-            .map(|s| contains_ident(&matcher, s.text.as_bytes()))
-            .collect();
+        let mentions = mentions_of(files, &matcher, &new_idents, cache.as_deref_mut());
         frontier = (0..sources.len())
             .filter(|&i| {
                 if collected[i] {
@@ -556,12 +710,14 @@ fn record_analyses(
 
 /// What only the whole run can decide (which deletions other files still need, which fixes
 /// Markdown follows), then `only`'s files, in a stable order.
-fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[String]>) {
-    drop_deletions_used_elsewhere(&mut report.findings, sources);
-    // Before `in_use`: a rewrite dropped here is one more listener left on the mirror.
-    crate::host_events::keep_to_declared_events(&mut report.findings, sources);
+fn run_level_passes(report: &mut Report, files: Files<'_>, only: Option<&[String]>) {
+    drop_deletions_used_elsewhere(&mut report.findings, files);
+    // Before `in_use`: a rewrite dropped here is one more listener left on the mirror. The
+    // host's event map holds a removed event's entry, so its file is a candidate, held.
+    crate::host_events::keep_to_declared_events(&mut report.findings, files.sources);
     crate::in_use::keep_what_is_still_used(&mut report.findings);
-    crate::docs_follow::follow_declarations(&mut report.findings, sources);
+    // Every file with a finding is a candidate, whose text is held.
+    crate::docs_follow::follow_declarations(&mut report.findings, files.sources);
     if let Some(only) = only {
         report.findings.retain(|f| only.contains(&f.path));
     }
@@ -577,7 +733,7 @@ fn run_level_passes(report: &mut Report, sources: &[Source], only: Option<&[Stri
 /// Drops each fix that deletes a declaration whose identifier another Rust file of the run
 /// names (a use the front end, seeing one file, cannot know about). By text, so it is the same
 /// whether pass 2 ran on every file or on a few (the language server).
-fn drop_deletions_used_elsewhere(findings: &mut [Finding], sources: &[Source]) {
+fn drop_deletions_used_elsewhere(findings: &mut [Finding], files: Files<'_>) {
     let mut idents: Vec<String> = findings
         .iter()
         .filter_map(|f| f.fix.as_ref())
@@ -591,23 +747,18 @@ fn drop_deletions_used_elsewhere(findings: &mut [Finding], sources: &[Source]) {
     let Some(matcher) = ident_matcher(&idents) else {
         return;
     };
-    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    // For each identifier, the files naming it.
+    // For each identifier, the files naming it (in the sources' order).
+    let named: Vec<Vec<usize>> = (0..files.sources.len())
+        .into_par_iter()
+        .filter(|&i| files.sources[i].path.extension().is_some_and(|e| e == "rs"))
+        .map(|i| files.with_text(i, |text| idents_in(&matcher, text.as_bytes())))
+        .collect();
+    let rust_files =
+        (files.sources.iter()).filter(|s| s.path.extension().is_some_and(|e| e == "rs"));
     let mut named_in: Vec<Vec<&str>> = vec![Vec::new(); idents.len()];
-    for s in sources
-        .iter()
-        .filter(|s| s.path.extension().is_some_and(|e| e == "rs"))
-    {
-        let hay = s.text.as_bytes();
-        for m in matcher.find_iter(hay) {
-            let before = m.start().checked_sub(1).map(|i| hay[i]);
-            if before.is_some_and(is_ident) || hay.get(m.end()).is_some_and(|&b| is_ident(b)) {
-                continue;
-            }
-            let list = &mut named_in[m.pattern().as_usize()];
-            if list.last() != Some(&s.display.as_str()) {
-                list.push(&s.display);
-            }
+    for (s, patterns) in rust_files.zip(named) {
+        for p in patterns {
+            named_in[p].push(&s.display);
         }
     }
     for f in findings.iter_mut() {
@@ -636,6 +787,55 @@ fn ident_matcher(idents: &[String]) -> Option<AhoCorasick> {
         .build(idents)
         .or_else(|_| AhoCorasick::builder().match_kind(longest).build(idents))
         .ok()
+}
+
+/// Per file, whether it mentions one of `idents` (which `matcher` finds). A cache that tracks
+/// changes answers for the files it scanned for all of them, and keeps what the others' scans
+/// find.
+fn mentions_of(
+    files: Files<'_>,
+    matcher: &AhoCorasick,
+    idents: &[String],
+    cache: Option<&mut Cache>,
+) -> Vec<bool> {
+    let sources = files.sources;
+    let Some(cache) = cache.filter(|c| c.tracks_changes()) else {
+        return (0..sources.len())
+            .into_par_iter()
+            .map(|i| files.with_text(i, |text| contains_ident(matcher, text.as_bytes())))
+            .collect();
+    };
+    let known: Vec<Option<bool>> = (sources.iter())
+        .map(|s| cache.mentions_any(&s.display, &s.path, idents))
+        .collect();
+    let scanned: Vec<(usize, Vec<usize>)> = (0..sources.len())
+        .into_par_iter()
+        .filter(|&i| known[i].is_none())
+        .map(|i| (i, files.with_text(i, |t| idents_in(matcher, t.as_bytes()))))
+        .collect();
+    let mut mentions: Vec<bool> = known.iter().map(|k| k.unwrap_or(false)).collect();
+    for (i, found) in scanned {
+        mentions[i] = !found.is_empty();
+        let s = &sources[i];
+        let names = found.into_iter().map(|p| idents[p].clone()).collect();
+        cache.store_mentions(&s.display, &s.path, idents, names);
+    }
+    mentions
+}
+
+/// The patterns of `matcher` that occur in `hay` as whole identifiers, sorted.
+fn idents_in(matcher: &AhoCorasick, hay: &[u8]) -> Vec<usize> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut found: Vec<usize> = (matcher.find_iter(hay))
+        .filter(|m| {
+            let before = m.start().checked_sub(1).map(|i| hay[i]);
+            !before.is_some_and(ident) && !hay.get(m.end()).is_some_and(|&b| ident(b))
+        })
+        .map(|m| m.pattern().as_usize())
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
 }
 
 fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {

@@ -381,6 +381,14 @@ pub trait FrontEnd: Sync {
     fn name(&self) -> &'static str;
     /// Whether a walked file belongs to this front end.
     fn handles(&self, path: &Path) -> bool;
+    /// The byte prefilter of a file before any declaration is known: whether `src` can hold
+    /// a finding of a removed name, or declare an identifier standing for one. A file that
+    /// fails it is analysed only if it mentions an identifier pass 1 declares elsewhere.
+    /// Default: a name or its namespace prefix ([`Catalog::may_contain`]), for front ends
+    /// that see names assembled from a prefix (`concat!("agent/", …)`).
+    fn may_hold_name(&self, src: &[u8], catalog: &Catalog) -> bool {
+        catalog.may_contain(src)
+    }
     /// Pass 1: identifiers declared in `src` that stand for removed events.
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations;
     /// Pass 2: every occurrence in `src`.

@@ -314,6 +314,12 @@ impl FrontEnd for Markdown {
             .count()
     }
 
+    /// [`FrontEnd::analyze`] reports nothing for a file without a removed name or a
+    /// declared identifier, so the namespace prefix alone is not enough.
+    fn may_hold_name(&self, src: &[u8], catalog: &crate::catalog::Catalog) -> bool {
+        catalog.may_contain_name(src)
+    }
+
     fn declarations(&self, _path: &str, _src: &str, _cx: Context<'_>) -> Declarations {
         // A snippet's constants are local to the snippet.
         Declarations::default()

@@ -121,6 +121,12 @@ impl FrontEnd for TypeScript {
             .is_some_and(|e| EXTENSIONS.contains(&e))
     }
 
+    /// Neither pass parses a file without an exact removed name or a declared identifier
+    /// ([`worth_parsing`], [`may_declare`]), so the namespace prefix alone is not enough.
+    fn may_hold_name(&self, src: &[u8], catalog: &crate::catalog::Catalog) -> bool {
+        catalog.may_contain_name(src)
+    }
+
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
         if !may_declare(src, cx) {
             // Not parsed; aliases that may become resolvable later still need a second look.
