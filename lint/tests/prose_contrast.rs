@@ -46,6 +46,31 @@ fn a_sentence_naming_the_twin_too_is_reworded_by_hand() {
                 );
             }
         }
+        // A sentence about the mirror as such (its removal, its replacement): renaming it
+        // would make it false ("Removed: `assistant/chunk`."), whatever the document.
+        let removals = [
+            format!("Removed: `{name}`."),
+            format!("We dropped {name} in July."),
+            format!("{name} is deprecated"),
+            format!("The loop no longer emits {name}."),
+            format!("{name} was a mirror"),
+        ];
+        for sentence in &removals {
+            for text in [
+                format!("it('{sentence}', () => {{}})\n"),
+                format!("// {sentence}\nlet x = 1\n"),
+            ] {
+                let found = prose(&text);
+                assert_eq!(found.len(), 1, "{text}: {found:?}");
+                let (fixed, note) = &found[0];
+                assert!(!fixed, "{text}");
+                assert!(
+                    note.as_deref()
+                        .is_some_and(|n| n.contains("speaks of the mirror itself")),
+                    "{text}: {note:?}"
+                );
+            }
+        }
         // The twin in another sentence, or only as part of a removed name: renamed as before.
         for text in [
             format!("// The {name} listener fires. Then {twin} is logged.\nlet x = 1\n"),

@@ -352,12 +352,40 @@ fn prose_contrast(
     let named = around
         .match_indices(twin.as_str())
         .any(|(i, _)| !around[..i].ends_with("agent/"));
-    named.then(|| {
-        format!(
+    if named {
+        return Some(format!(
             "no fix: this sentence also names the durable `{twin}`, so naming it instead of `{}` would name one event twice (a sentence contrasting the removed mirror with its durable twin): reword it by hand",
             &text[start..end]
-        )
-    })
+        ));
+    }
+    let removal = speaks_of_the_removal(around)?;
+    Some(format!(
+        "no fix: this sentence speaks of the mirror itself (\"{removal}\"), so naming the durable `{twin}` instead of `{}` would make it false (\"Removed: `{twin}`\"): reword it by hand",
+        &text[start..end]
+    ))
+}
+
+/// The word by which a sentence speaks of a removed mirror as such — its removal, its
+/// replacement, its being a mirror — rather than of the fact it carried: a changelog line
+/// ("Removed: `agent/stream-chunk`."), a decision note ("we dropped `agent/step-end`"). Such a
+/// sentence stays true only with the removed name in it.
+fn speaks_of_the_removal(sentence: &str) -> Option<&'static str> {
+    const WORDS: &[&str] = &[
+        "remov",
+        "drop",
+        "delet",
+        "deprecat",
+        "retire",
+        "replac",
+        "no longer",
+        "mirror",
+        "migrat",
+        "instead of",
+        "used to",
+        "legacy",
+    ];
+    let lower = sentence.to_lowercase();
+    WORDS.iter().copied().find(|w| lower.contains(w))
 }
 
 /// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
