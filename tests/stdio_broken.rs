@@ -19,8 +19,19 @@ fn target(name: &str) -> &'static str {
     common::fixture_requirement(name)
 }
 
+/// Fixtures whose one fault breaks a second sentence too, with the requirements it breaks
+/// besides the one its name starts with (each judged on its own, issue #28).
+const ALSO_BREAKS: &[(&str, &[&str])] = &[
+    // The concatenated name is in the recorded message too (MSG-3, a MUST under 2026-08).
+    ("TOOL-4-name-and-id-concatenated", &["MSG-3"]),
+];
+
 fn check(name: &str) -> suite::RunReport {
     let want = target(name);
+    let also: &[&str] = ALSO_BREAKS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(&[], |(_, a)| a);
     let (report, failed) =
         common::run_stdio(vec!["python3".into(), format!("{DIR}/{name}.py")], 256);
     let warned: BTreeSet<&str> = report
@@ -42,10 +53,10 @@ fn check(name: &str) -> suite::RunReport {
             "{name}: the suite must warn exactly {want}"
         );
     } else {
+        let expected: BTreeSet<&str> = std::iter::once(want).chain(also.iter().copied()).collect();
         assert_eq!(
-            failed,
-            BTreeSet::from([want]),
-            "{name}: the suite must fail exactly {want}"
+            failed, expected,
+            "{name}: the suite must fail exactly {expected:?}"
         );
     }
     // Issue #28 item 6: the report agrees with itself (no requirement a counted finding names

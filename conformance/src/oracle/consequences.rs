@@ -81,6 +81,11 @@ pub const CONSEQUENCES: &[Consequence] = &[
     ),
     c(
         "CHUNK-1",
+        "TOOL-4",
+        "chunks of a failed attempt recorded again are assembled into the message, and the loop runs the tool calls that message holds, not the model's",
+    ),
+    c(
+        "CHUNK-1",
         "TURN-7",
         "a finish chunk recorded twice or rewritten changes the reason the turn ends with",
     ),
