@@ -246,6 +246,11 @@ pub const CONSEQUENCES: &[Consequence] = &[
     ),
     c(
         "TURN-8",
+        "CHUNK-4",
+        "a turn that stops before the call it owes leaves the failed call the script plans after it expected where no request for it was made",
+    ),
+    c(
+        "TURN-8",
         "STEER-2",
         "the steering of a call that was never followed is recorded where no request follows it",
     ),
