@@ -12,7 +12,12 @@ use std::path::Path;
 
 /// The prose findings of `text` (a test file): whether each has a fix, and its note.
 fn prose(text: &str) -> Vec<(bool, Option<String>)> {
-    lint_document(Path::new("t.spec.ts"), text, &Config::default())
+    prose_in("t.spec.ts", text)
+}
+
+/// The prose findings of `text` read as the file `path`.
+fn prose_in(path: &str, text: &str) -> Vec<(bool, Option<String>)> {
+    lint_document(Path::new(path), text, &Config::default())
         .findings
         .into_iter()
         .filter(|f| matches!(f.rule, "ML006" | "ML007"))
@@ -71,6 +76,65 @@ fn a_sentence_naming_the_twin_too_is_reworded_by_hand() {
                 );
             }
         }
+        // A passage about the removal, the name in another of its sentences, or the mirror's
+        // own signature: reworded by hand too.
+        for text in [
+            format!("// `{name}`: not touched here. The mirror was removed later.\nlet x = 1\n"),
+            format!("// Live emit: `{name}(agent, turn)`, same data.\nlet x = 1\n"),
+        ] {
+            let found = prose(&text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(!found[0].0, "{text}: {found:?}");
+        }
+        // How far a passage reaches: the lines of one comment (up to a comment's blank line),
+        // a Markdown paragraph; a string in code is its own sentence, whatever the next line.
+        for text in [
+            format!("// The loop used to emit this.\n// A {name} listener hears it.\nlet x = 1\n"),
+            format!("/**\n * Removed in July.\n * A {name} listener hears it.\n */\nlet x = 1\n"),
+        ] {
+            let found = prose(&text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(!found[0].0, "{text}: {found:?}");
+        }
+        for text in [
+            format!(
+                "// The loop used to emit this.\n//\n// A {name} listener hears it.\nlet x = 1\n"
+            ),
+            format!(
+                "// The loop used to emit this.\nlet y = 2\n// A {name} listener hears it.\nlet x = 1\n"
+            ),
+            format!("log('a {name} listener failed')\n// migrating the rest\nlet x = 1\n"),
+            format!("// migrating the rest\nlog('a {name} listener failed')\n"),
+        ] {
+            let found: Vec<_> = prose(&text)
+                .into_iter()
+                .filter(|(_, note)| note.as_deref().is_none_or(|n| !n.contains("migrat")))
+                .collect();
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert!(found[0].0, "{text}: {found:?}");
+        }
+        let note = format!("# Notes\n\nThe loop used to emit it.\nA {name} listener hears it.\n");
+        let found = prose_in("notes.md", &note);
+        assert_eq!(found.len(), 1, "{note}: {found:?}");
+        assert!(!found[0].0, "{note}: {found:?}");
+        let note = format!("# Notes\n\nThe loop used to emit it.\n\nA {name} listener hears it.\n");
+        let found = prose_in("notes.md", &note);
+        assert_eq!(found.len(), 1, "{note}: {found:?}");
+        assert!(found[0].0, "{note}: {found:?}");
+        // Another list item or table row is another passage, even with no blank line between.
+        for note in [
+            format!("- The loop used to emit it.\n- A {name} listener hears it.\n"),
+            format!("1. Removed in July.\n2. A {name} listener hears it.\n"),
+            format!("| Removed | x |\n|---|---|\n| A {name} listener | y |\n"),
+        ] {
+            let found = prose_in("notes.md", &note);
+            assert_eq!(found.len(), 1, "{note}: {found:?}");
+            assert!(found[0].0, "{note}: {found:?}");
+        }
+        let note = format!("- The loop used to emit it,\n  and a {name} listener heard it.\n");
+        let found = prose_in("notes.md", &note);
+        assert_eq!(found.len(), 1, "{note}: {found:?}");
+        assert!(!found[0].0, "{note}: {found:?}");
         // The twin in another sentence, or only as part of a removed name: renamed as before.
         for text in [
             format!("// The {name} listener fires. Then {twin} is logged.\nlet x = 1\n"),

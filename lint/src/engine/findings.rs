@@ -100,7 +100,16 @@ fn occurrence_findings(
         // emitted") turns it into a falsehood: no fix, a human rewords it.
         let contrast = (matches!(o.role, Role::Mention | Role::Comment)
             && !fix_at.contains_key(&(o.start, o.end)))
-        .then(|| prose_contrast(index.text(), o.start, o.end, event?))
+        .then(|| {
+            let scope = if is_markdown(&s.display) {
+                Scope::Paragraph
+            } else if o.role == Role::Comment {
+                Scope::CommentBlock
+            } else {
+                Scope::Sentence
+            };
+            prose_contrast(index.text(), o.start, o.end, scope, event?)
+        })
         .flatten();
         let reworded_by_hand = contrast.is_some();
         let note = match contrast {
@@ -345,6 +354,7 @@ fn prose_contrast(
     text: &str,
     start: usize,
     end: usize,
+    scope: Scope,
     event: &crate::catalog::Event,
 ) -> Option<String> {
     let twin = &event.migration.as_ref()?.twin;
@@ -358,18 +368,142 @@ fn prose_contrast(
             &text[start..end]
         ));
     }
-    let removal = speaks_of_the_removal(around)?;
+    if text[end..].starts_with('(') {
+        return Some(format!(
+            "no fix: `{}(…)` is the removed mirror's own signature, which the durable `{twin}` does not have: reword it by hand",
+            &text[start..end]
+        ));
+    }
+    let passage = match scope {
+        Scope::Paragraph => paragraph(text, start, end),
+        Scope::CommentBlock => comment_block(text, start, end),
+        Scope::Sentence => around,
+    };
+    let removal = speaks_of_the_removal(passage)?;
     Some(format!(
-        "no fix: this sentence speaks of the mirror itself (\"{removal}\"), so naming the durable `{twin}` instead of `{}` would make it false (\"Removed: `{twin}`\"): reword it by hand",
+        "no fix: this passage speaks of the mirror itself (\"{removal}\"), so naming the durable `{twin}` instead of `{}` would make it false (\"Removed: `{twin}`\"): reword it by hand",
         &text[start..end]
     ))
 }
 
-/// The word by which a sentence speaks of a removed mirror as such — its removal, its
+/// How far a rewording looks for words that speak of the removal: a prose paragraph, a block
+/// of comment lines, or (a string in code) the sentence alone, since the next line of code is
+/// about something else.
+#[derive(Clone, Copy)]
+enum Scope {
+    Paragraph,
+    CommentBlock,
+    Sentence,
+}
+
+fn is_markdown(display: &str) -> bool {
+    let ext = display
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase());
+    matches!(ext.as_deref(), Some("md" | "markdown" | "mdx"))
+}
+
+/// The comment lines around `start..end`: the adjacent lines that are comments too, up to a
+/// line that is only a comment marker (a comment's blank line) or is code.
+fn comment_block(text: &str, start: usize, end: usize) -> &str {
+    const MARKERS: &[&str] = &["///", "//!", "//", "/*", "*"];
+    let prose = |line: &str| {
+        let t = line.trim_start();
+        MARKERS
+            .iter()
+            .find_map(|m| t.strip_prefix(m))
+            .is_some_and(|rest| {
+                !rest
+                    .trim_matches(|c: char| c.is_whitespace() || c == '/' || c == '*')
+                    .is_empty()
+            })
+    };
+    let mut from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let mut to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    while from > 0 {
+        let prev_start = text[..from - 1].rfind('\n').map_or(0, |i| i + 1);
+        if !prose(&text[prev_start..from - 1]) {
+            break;
+        }
+        from = prev_start;
+    }
+    while to < text.len() {
+        let next_end = text[to + 1..].find('\n').map_or(text.len(), |i| to + 1 + i);
+        if !prose(&text[to + 1..next_end]) {
+            break;
+        }
+        to = next_end;
+    }
+    &text[from..to]
+}
+
+/// The Markdown paragraph around `start..end`: its lines up to a blank line, a heading or the
+/// start of another list item (a list item or a note's paragraph speaks of one thing, even
+/// across sentences); a table row is its own passage. At most a few lines either way.
+fn paragraph(text: &str, start: usize, end: usize) -> &str {
+    const REACH: usize = 2_000;
+    let line_at = |at: usize| {
+        let from = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let to = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        (from, to)
+    };
+    let kind = |line: &str| {
+        let t = line.trim_start();
+        let numbered = t
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if t.is_empty() {
+            Line::Blank
+        } else if t.starts_with('|') {
+            Line::Row
+        } else if t.starts_with('#') {
+            Line::Heading
+        } else if numbered || ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m)) {
+            Line::Item
+        } else {
+            Line::Text
+        }
+    };
+    let (mut from, mut to) = line_at(start);
+    let own = kind(&text[from..to]);
+    if matches!(own, Line::Row | Line::Heading) {
+        return &text[from..to];
+    }
+    let mut top = own;
+    while from > 0 && top != Line::Item && start - from < REACH {
+        let (prev, _) = line_at(from - 1);
+        let k = kind(&text[prev..from - 1]);
+        if !matches!(k, Line::Text | Line::Item) {
+            break;
+        }
+        from = prev;
+        top = k;
+    }
+    while to < text.len() && to - end < REACH {
+        let (_, next) = line_at(to + 1);
+        if kind(&text[to + 1..next]) != Line::Text {
+            break;
+        }
+        to = next;
+    }
+    &text[from..to]
+}
+
+/// What a Markdown line is, as far as [`paragraph`] needs to know.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Line {
+    Blank,
+    Row,
+    Heading,
+    Item,
+    Text,
+}
+
+/// The word by which a passage speaks of a removed mirror as such — its removal, its
 /// replacement, its being a mirror — rather than of the fact it carried: a changelog line
 /// ("Removed: `agent/stream-chunk`."), a decision note ("we dropped `agent/step-end`"). Such a
 /// sentence stays true only with the removed name in it.
-fn speaks_of_the_removal(sentence: &str) -> Option<&'static str> {
+fn speaks_of_the_removal(passage: &str) -> Option<&str> {
     const WORDS: &[&str] = &[
         "remov",
         "drop",
@@ -383,9 +517,26 @@ fn speaks_of_the_removal(sentence: &str) -> Option<&'static str> {
         "instead of",
         "used to",
         "legacy",
+        // The same in the Chinese notes upstream keeps beside the English ones.
+        "移除",
+        "删除",
+        "镜像",
+        "废弃",
+        "不再",
+        "去掉",
     ];
-    let lower = sentence.to_lowercase();
-    WORDS.iter().copied().find(|w| lower.contains(w))
+    // ASCII lowering keeps byte offsets, so the word is shown as the passage writes it.
+    let lower = passage.to_ascii_lowercase();
+    WORDS.iter().find_map(|w| {
+        let at = lower.find(w)?;
+        if !w.is_ascii() {
+            return Some(&passage[at..at + w.len()]);
+        }
+        let len = passage[at..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(passage.len() - at);
+        Some(&passage[at..at + len.max(w.len())])
+    })
 }
 
 /// The fix of an occurrence: the front end's, or for prose (a mention or a comment) the
