@@ -40,10 +40,7 @@ fn config(cases: u64) -> Config {
 }
 
 fn run_mutant(mutation: Arc<dyn Mutation>, config: &Config) -> RunReport {
-    let mut driver = MutantDriver {
-        name: mutation.describe().to_owned(),
-        mutation,
-    };
+    let mut driver = MutantDriver::new(mutation.describe(), mutation);
     suite::run(&mut driver, config, &mut |_| {}).expect("the suite runs")
 }
 

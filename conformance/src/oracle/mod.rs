@@ -125,6 +125,31 @@ impl Verdict {
     }
 }
 
+/// Among findings found at the same place (both where a turn that never closed stops, say),
+/// a known cause goes before its consequence: a tie of positions says nothing of which came
+/// first, and only an earlier finding masks a later one. A pair that could be each other's
+/// cause keeps its order.
+fn causes_first(findings: &mut [Finding]) {
+    let key = |f: &Finding| (f.error, f.origin == Origin::Oracle, f.position);
+    for _ in 0..findings.len() {
+        let mut swapped = false;
+        for k in 1..findings.len() {
+            let (a, b) = (&findings[k - 1], &findings[k]);
+            if key(a) == key(b)
+                && a.position.is_some()
+                && consequences::consequence(b.requirement, a.requirement).is_some()
+                && consequences::consequence(a.requirement, b.requirement).is_none()
+            {
+                findings.swap(k - 1, k);
+                swapped = true;
+            }
+        }
+        if !swapped {
+            break;
+        }
+    }
+}
+
 fn is_error(profile: Profile, requirement: &str) -> bool {
     registry::requirement(requirement)
         .and_then(|r| r.tier(profile))
@@ -167,6 +192,7 @@ pub fn evaluate(case: &Case, obs: &Observation) -> Verdict {
             rank(f.requirement),
         )
     });
+    causes_first(&mut findings);
     // Only a case with two findings or more can have a consequence (and the plan costs).
     let masked = if findings.len() > 1 {
         consequences::masked(&findings, &obs.log, consequences::on_script(case, obs))
@@ -215,4 +241,44 @@ pub(crate) fn reference_run(case: &Case) -> Observation {
         Box::new(crate::reference::ReferenceLoop::new(p)) as Box<dyn AgentLoop>
     });
     driver.run_case(case).expect("the reference runs")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(requirement: &'static str, position: u64) -> Finding {
+        Finding {
+            requirement,
+            error: true,
+            position: Some(position),
+            message: String::new(),
+            expected: Vec::new(),
+            observed: Vec::new(),
+            origin: Origin::Oracle,
+        }
+    }
+
+    fn order(findings: &[Finding]) -> Vec<&'static str> {
+        findings.iter().map(|f| f.requirement).collect()
+    }
+
+    /// Issue #28 item 1: a lost steer (STEER-2) found at the end of a log whose last turn
+    /// never closed, where the chunks it moved (CHUNK-4) are found too, is their cause: it
+    /// goes first, so the consequence is masked and not counted.
+    #[test]
+    fn a_cause_found_at_the_same_place_goes_first() {
+        let mut findings = vec![at("CHUNK-4", 5), at("STEER-2", 5), at("TURN-4", 5)];
+        causes_first(&mut findings);
+        assert_eq!(order(&findings), ["STEER-2", "CHUNK-4", "TURN-4"]);
+        // Not across places, and not for a pair that could be each other's cause.
+        let mut findings = vec![at("CHUNK-4", 4), at("STEER-2", 5)];
+        causes_first(&mut findings);
+        assert_eq!(order(&findings), ["CHUNK-4", "STEER-2"]);
+        for (a, b) in [("STEER-2", "TURN-10"), ("TURN-10", "STEER-2")] {
+            let mut findings = vec![at(a, 3), at(b, 3)];
+            causes_first(&mut findings);
+            assert_eq!(order(&findings), [a, b]);
+        }
+    }
 }
