@@ -276,9 +276,9 @@ fn write_chunk(c: &ChunkLine, seq: u64, out: &mut Vec<u8>) {
     let lossy = String::from_utf8_lossy(&raw_text).into_owned();
     let mut bytes = match line.find(&lossy) {
         Some(at) => [
-            line[..at].as_bytes(),
+            &line.as_bytes()[..at],
             &raw_text,
-            line[at + lossy.len()..].as_bytes(),
+            &line.as_bytes()[at + lossy.len()..],
         ]
         .concat(),
         None => line.into_bytes(),
