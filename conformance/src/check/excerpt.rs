@@ -114,6 +114,9 @@ pub struct ContextCollector {
     /// The recent lines as raw bytes, at most [`raw_bound`] of each: escaping and clipping are
     /// done only for a line that is kept, as most lines of a log never get into a report.
     ring: VecDeque<(u64, Vec<u8>)>,
+    /// The recent lines still in the reader's buffer, newer than those of the ring: (line,
+    /// start, end), copied into the ring only when the buffer ends.
+    buffered: VecDeque<(u64, usize, usize)>,
     kept: BTreeMap<u64, String>,
     /// Lines after a finding's line, not read yet.
     pending: BTreeSet<u64>,
@@ -129,6 +132,7 @@ impl ContextCollector {
             max_findings,
             width,
             ring: VecDeque::with_capacity(RING_LINES),
+            buffered: VecDeque::with_capacity(RING_LINES),
             kept: BTreeMap::new(),
             pending: BTreeSet::new(),
             seen: 0,
@@ -158,9 +162,41 @@ impl ContextCollector {
         self.ring.push_back((n, raw));
     }
 
+    /// Records line `n` (read just now), which starts at byte `start` of the reader's buffer
+    /// and stays there until [`end_buffer`](Self::end_buffer): nothing is copied unless a
+    /// finding needs the line ([`findings_in_buffer`](Self::findings_in_buffer) with the same
+    /// buffer) or it is among the last lines when the buffer ends.
+    pub fn buffered_line(&mut self, n: u64, start: usize, bytes: &[u8]) {
+        if self.seen >= self.max_findings && self.pending.is_empty() {
+            return;
+        }
+        if !self.pending.is_empty() && self.pending.remove(&n) {
+            let head = &bytes[..bytes.len().min(raw_bound(self.width))];
+            self.kept.insert(n, excerpt(head, self.width));
+        }
+        if self.buffered.len() == RING_LINES {
+            self.buffered.pop_front();
+        }
+        self.buffered.push_back((n, start, start + bytes.len()));
+    }
+
+    /// The reader's buffer is about to be refilled: the last lines recorded by
+    /// [`buffered_line`](Self::buffered_line) are copied into the ring.
+    pub fn end_buffer(&mut self, buffer: &[u8]) {
+        while let Some((n, start, end)) = self.buffered.pop_front() {
+            self.line(n, &buffer[start..end]);
+        }
+    }
+
     /// Looks at the findings not seen yet (`findings` is every finding so far, in order) after
     /// line `current` was read.
     pub fn findings(&mut self, findings: &[Finding], current: u64) {
+        self.findings_in_buffer(findings, current, &[]);
+    }
+
+    /// [`findings`](Self::findings), where the lines recorded by
+    /// [`buffered_line`](Self::buffered_line) are in `buffer`.
+    pub fn findings_in_buffer(&mut self, findings: &[Finding], current: u64, buffer: &[u8]) {
         let upto = findings.len().min(self.max_findings);
         for f in findings.iter().take(upto).skip(self.seen) {
             let Some(l) = f.line else { continue };
@@ -170,12 +206,28 @@ impl ContextCollector {
                 }
                 if n > current {
                     self.pending.insert(n);
-                } else if let Some((_, raw)) = self.ring.iter().find(|(m, _)| *m == n) {
+                } else if let Some(raw) = self.recent(n, current, buffer) {
+                    let raw = &raw[..raw.len().min(raw_bound(self.width))];
                     self.kept.insert(n, excerpt(raw, self.width));
                 }
             }
         }
         self.seen = self.seen.max(upto);
+    }
+
+    /// Line `n`, if it is among the last [`RING_LINES`] lines up to `current`: in the buffer
+    /// when it was recorded there, else in the ring.
+    fn recent<'a>(&'a self, n: u64, current: u64, buffer: &'a [u8]) -> Option<&'a [u8]> {
+        if n.saturating_add(RING_LINES as u64) <= current {
+            return None;
+        }
+        if let Some(&(_, start, end)) = self.buffered.iter().find(|(m, ..)| *m == n) {
+            return buffer.get(start..end);
+        }
+        self.ring
+            .iter()
+            .find(|(m, _)| *m == n)
+            .map(|(_, raw)| raw.as_slice())
     }
 
     /// The kept excerpts by line number.

@@ -1,5 +1,5 @@
-//! The fastest path of the reader: a text or reasoning delta line in the exact shape the
-//! upstream writer produces, recognised by a byte scanner instead of a JSON parser.
+//! The fastest path of the reader: an `assistant/chunk` line whose envelope is in the exact
+//! shape the upstream writer produces, recognised by a byte scanner instead of a JSON parser.
 //!
 //! Such lines are most of every log (one per token), and they all look alike:
 //!
@@ -7,22 +7,45 @@
 //! {"type":"assistant/chunk","seq":7,"time":1783000000008,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":0,"text":" can"}}}
 //! ```
 //!
-//! [`scan_delta_line`] accepts a line only if it is exactly that shape (these keys in this
-//! order, integers without sign, fraction, exponent or leading zero, a text without escapes or
-//! control characters, valid UTF-8, nothing after the last brace): such a line is valid JSON
-//! and means the same to every JSON reader. Anything else returns `None` and takes the
-//! general path, which parses and reports it; so the scanner can only be faster, never
-//! different (a property test in this file compares it with serde_json).
+//! [`scan_chunk_line`] accepts a line only if its envelope is exactly that shape (these keys in
+//! this order, integers of at most 19 digits without sign, fraction, exponent or leading zero,
+//! a `time` that fits an `i64`, nothing after the last brace). A text or reasoning delta in
+//! the same exact shape is read to its end here: its text is checked for control characters
+//! and UTF-8 and borrowed, or, when it holds escapes, decoded by serde_json alone (the same
+//! decoder, on the same bytes). Any other chunk object is read by serde_json alone, and must
+//! be followed by exactly `}}`. Such a line is valid JSON and means the same to every JSON
+//! reader. Anything else returns `None` and takes the general path, which parses and reports
+//! it; so the scanner can only be faster, never different (the property tests here compare
+//! it with serde_json, and `check/fast_equiv.rs` compares whole reports with and without it).
 
 use super::event::{ChunkData, RawChunk};
+use super::values::leading_u64;
 use std::borrow::Cow;
 
-/// The fields of a delta line the monitor needs.
+/// A chunk line whose envelope is in the writer's exact shape, read without a parse tree.
+pub(super) enum FastLine<'a> {
+    /// A text or reasoning delta, every byte of it checked here.
+    Delta(DeltaLine<'a>),
+    /// Any other chunk: the envelope checked here, the chunk object read by serde_json alone
+    /// (what reading the whole line would have given it).
+    Chunk {
+        /// `seq`.
+        seq: u64,
+        /// `data`, with `turn` and `step` read here.
+        data: ChunkData<'a>,
+    },
+}
+
+/// The fields of a text or reasoning delta line the monitor needs.
 pub(super) struct DeltaLine<'a> {
     pub seq: u64,
-    /// The digits of `time`, as written.
-    pub time: &'a str,
-    pub data: ChunkData<'a>,
+    pub turn: u64,
+    pub step: u64,
+    pub index: u32,
+    /// `reasoning-delta` (else `text-delta`).
+    pub reasoning: bool,
+    /// The delta's text: borrowed from the line, or decoded by serde_json when it has escapes.
+    pub text: Cow<'a, str>,
 }
 
 /// A cursor over one line.
@@ -36,86 +59,132 @@ impl<'a> Scan<'a> {
         Some(())
     }
 
-    /// A JSON non-negative integer without leading zeros, as its digit bytes.
-    fn digit_bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        if n == 0 || (n > 1 && self.rest[0] == b'0') {
-            return None;
-        }
-        let (digits, rest) = self.rest.split_at(n);
-        self.rest = rest;
-        Some(digits)
-    }
-
-    /// A JSON non-negative integer without leading zeros, as its digits.
-    fn digits(&mut self) -> Option<&'a str> {
-        // ASCII digits are UTF-8.
-        std::str::from_utf8(self.digit_bytes()?).ok()
-    }
-
-    /// A JSON non-negative integer that fits `T` (accumulated while scanning: no second pass,
-    /// and no UTF-8 check of digits it has already seen are ASCII).
+    /// A JSON non-negative integer without leading zeros of at most 19 digits (a longer one
+    /// takes the general path), that fits `T`.
     fn number<T: TryFrom<u64>>(&mut self) -> Option<T> {
-        let mut n: u64 = 0;
-        for &d in self.digit_bytes()? {
-            n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-        }
+        let (n, len) = leading_u64(self.rest)?;
+        self.rest = &self.rest[len..];
         T::try_from(n).ok()
     }
 
-    /// The body of a string up to its closing quote, when it needs no unescaping.
-    fn plain_string(&mut self) -> Option<&'a str> {
-        let end = memchr::memchr3(b'"', b'\\', b'\n', self.rest)?;
-        if self.rest[end] != b'"' {
-            return None;
+    /// The text of a string starting at its opening quote, up to and past its closing quote.
+    /// Without escapes it is borrowed (no control character, valid UTF-8); with escapes
+    /// serde_json decodes the string alone, as it would have inside the whole line, and a
+    /// string it refuses is `None`.
+    fn string(&mut self) -> Option<Cow<'a, str>> {
+        let quoted = self.rest.strip_prefix(b"\"")?;
+        let mut i = 0;
+        let mut escaped = false;
+        loop {
+            // The next quote or backslash (memchr: SIMD on long texts), then the bytes before
+            // it checked for control characters in one pass.
+            let at = i + memchr::memchr2(b'"', b'\\', &quoted[i..])?;
+            if quoted[i..at].iter().any(|&b| b < 0x20) {
+                return None;
+            }
+            if quoted[at] == b'"' {
+                i = at;
+                break;
+            }
+            // An escape: the byte after the backslash never ends the string (serde_json checks
+            // the escape itself below).
+            escaped = true;
+            i = at + 2;
+            if i > quoted.len() {
+                return None;
+            }
         }
-        let (body, rest) = self.rest.split_at(end);
-        if body.iter().any(|&b| b < 0x20) {
-            return None;
-        }
+        let (body, rest) = quoted.split_at(i);
+        // With both quotes, for serde_json.
+        let whole = &self.rest[..i + 2];
         self.rest = &rest[1..];
-        std::str::from_utf8(body).ok()
+        if escaped {
+            return serde_json::from_slice::<String>(whole).ok().map(Cow::Owned);
+        }
+        std::str::from_utf8(body).ok().map(Cow::Borrowed)
     }
 }
 
-/// Recognises a text or reasoning delta line in the writer's exact shape (see the module
+/// The envelope every chunk line the writer produces starts with, up to `seq`'s digits.
+const PREFIX: &[u8] = br#"{"type":"assistant/chunk","seq":"#;
+
+/// Recognises a chunk line whose envelope is in the writer's exact shape (see the module
 /// documentation); `None` sends the line to the general path.
-pub(super) fn scan_delta_line(line: &[u8]) -> Option<DeltaLine<'_>> {
-    let mut s = Scan { rest: line };
-    s.tag(br#"{"type":"assistant/chunk","seq":"#)?;
+pub(super) fn scan_chunk_line(line: &[u8]) -> Option<FastLine<'_>> {
+    let mut s = Scan {
+        rest: line.strip_prefix(PREFIX)?,
+    };
     let seq = s.number::<u64>()?;
     s.tag(br#","time":"#)?;
-    let time = s.digits()?;
+    // A `time` that is no `i64` is reported by the general path.
+    let _time: i64 = s.number()?;
     s.tag(br#","data":{"turn":"#)?;
     let turn = s.number::<u64>()?;
     s.tag(br#","step":"#)?;
     let step = s.number::<u64>()?;
-    s.tag(br#","chunk":{"type":""#)?;
-    let kind = if s.tag(br#"text-delta""#).is_some() {
-        "text-delta"
+    s.tag(br#","chunk":"#)?;
+    if let Some(delta) = delta_chunk(&mut s, seq, turn, step) {
+        return Some(FastLine::Delta(delta));
+    }
+    // Any other chunk object: serde_json reads it alone, then exactly `}}` ends the line.
+    let mut stream = serde_json::Deserializer::from_slice(s.rest).into_iter::<RawChunk<'_>>();
+    let chunk = stream.next()?.ok()?;
+    let end = stream.byte_offset();
+    if &s.rest[end..] != b"}}" {
+        return None;
+    }
+    Some(FastLine::Chunk {
+        seq,
+        data: ChunkData {
+            turn: Some(turn),
+            step: Some(step),
+            chunk: Some(chunk),
+        },
+    })
+}
+
+/// A text or reasoning delta chunk in the writer's exact shape, to the end of the line.
+fn delta_chunk<'a>(s: &mut Scan<'a>, seq: u64, turn: u64, step: u64) -> Option<DeltaLine<'a>> {
+    let mut t = Scan { rest: s.rest };
+    t.tag(br#"{"type":""#)?;
+    let reasoning = if t.tag(br#"text-delta""#).is_some() {
+        false
     } else {
-        s.tag(br#"reasoning-delta""#)?;
-        "reasoning-delta"
+        t.tag(br#"reasoning-delta""#)?;
+        true
     };
-    s.tag(br#","index":"#)?;
-    let index = s.number::<u32>()?;
-    s.tag(br#","text":""#)?;
-    let text = s.plain_string()?;
-    s.tag(b"}}}")?;
-    if !s.rest.is_empty() {
+    t.tag(br#","index":"#)?;
+    let index = t.number::<u32>()?;
+    t.tag(br#","text":"#)?;
+    let text = t.string()?;
+    if t.rest != b"}}}" {
         return None;
     }
     Some(DeltaLine {
         seq,
-        time,
-        data: ChunkData {
-            turn: Some(turn),
-            step: Some(step),
+        turn,
+        step,
+        index,
+        reasoning,
+        text,
+    })
+}
+
+/// What a [`DeltaLine`] means as `assistant/chunk` data (for the monitor's general path).
+impl<'a> DeltaLine<'a> {
+    pub(super) fn into_data(self) -> ChunkData<'a> {
+        ChunkData {
+            turn: Some(self.turn),
+            step: Some(self.step),
             chunk: Some(RawChunk {
-                kind: Cow::Borrowed(kind),
-                index: Some(index),
+                kind: Cow::Borrowed(if self.reasoning {
+                    "reasoning-delta"
+                } else {
+                    "text-delta"
+                }),
+                index: Some(self.index),
                 block_type: None,
-                text: Some(Cow::Borrowed(text)),
+                text: Some(self.text),
                 id: None,
                 name: None,
                 arguments_delta: None,
@@ -123,8 +192,8 @@ pub(super) fn scan_delta_line(line: &[u8]) -> Option<DeltaLine<'_>> {
                 usage: None,
                 reason: None,
             }),
-        },
-    })
+        }
+    }
 }
 
 #[cfg(test)]
@@ -135,41 +204,51 @@ mod tests {
 
     const LINE: &str = r#"{"type":"assistant/chunk","seq":7,"time":1783000000008,"data":{"turn":1,"step":2,"chunk":{"type":"text-delta","index":0,"text":" can"}}}"#;
 
+    fn delta(line: &[u8]) -> Option<DeltaLine<'_>> {
+        match scan_chunk_line(line)? {
+            FastLine::Delta(d) => Some(d),
+            FastLine::Chunk { .. } => None,
+        }
+    }
+
     #[test]
     fn the_writers_shape_is_recognised() {
-        let d = scan_delta_line(LINE.as_bytes()).expect("the writer's shape");
-        assert_eq!((d.seq, d.time), (7, "1783000000008"));
-        assert_eq!((d.data.turn, d.data.step), (Some(1), Some(2)));
-        let chunk = d.data.chunk.expect("chunk");
-        assert_eq!((&*chunk.kind, chunk.index), ("text-delta", Some(0)));
-        assert_eq!(chunk.text.as_deref(), Some(" can"));
+        let d = delta(LINE.as_bytes()).expect("the writer's shape");
+        assert_eq!((d.seq, d.turn, d.step), (7, 1, 2));
+        assert_eq!((d.reasoning, d.index), (false, 0));
+        assert_eq!(&*d.text, " can");
+        let escaped = LINE.replace(r#"" can""#, r#"" c\"a\u00e9n\n""#);
+        let d = delta(escaped.as_bytes()).expect("escapes are decoded");
+        assert_eq!(&*d.text, " c\"a\u{e9}n\n");
     }
 
     #[test]
     fn anything_else_takes_the_general_path() {
         for other in [
-            LINE.replace(r#"" can""#, r#"" c\"an""#),
+            LINE.replace(r#"" can""#, r#"" c\an""#),
+            LINE.replace(r#"" can""#, r#"" c\ud800an""#),
             LINE.replace("\"seq\":7", "\"seq\":07"),
             LINE.replace("\"seq\":7", "\"seq\":-7"),
             LINE.replace("\"index\":0", "\"index\":4294967296"),
             LINE.replace("\"step\":2", "\"step\":2.0"),
+            LINE.replace("\"time\":1783000000008", "\"time\":9223372036854775808"),
             LINE.replace(" can", " c\u{1}an"),
             LINE.replace("}}}", "}} }"),
             format!("{LINE} "),
             LINE.replace("\"time\":", "\"time\":\"1\",\"x\":"),
             LINE.replace("}}}", "},\"type\":\"x\"}}"),
         ] {
-            assert!(scan_delta_line(other.as_bytes()).is_none(), "{other}");
+            assert!(scan_chunk_line(other.as_bytes()).is_none(), "{other}");
         }
         let mut bad_utf8 = LINE.as_bytes().to_vec();
         let at = LINE.find(" can").expect("text") + 1;
         bad_utf8[at] = 0xff;
-        assert!(scan_delta_line(&bad_utf8).is_none());
+        assert!(scan_chunk_line(&bad_utf8).is_none());
     }
 
     /// A line the scanner accepts is valid JSON, with the same values serde_json reads.
     fn agrees_with_serde(line: &[u8]) -> Result<(), TestCaseError> {
-        let Some(d) = scan_delta_line(line) else {
+        let Some(d) = delta(line) else {
             return Ok(());
         };
         let v: Value = serde_json::from_slice(line).map_err(|e| {
@@ -178,18 +257,22 @@ mod tests {
                 String::from_utf8_lossy(line)
             ))
         })?;
-        let chunk = d.data.chunk.as_ref().expect("chunk");
+        let kind = if d.reasoning {
+            "reasoning-delta"
+        } else {
+            "text-delta"
+        };
         prop_assert_eq!(v["type"].as_str(), Some("assistant/chunk"));
         prop_assert_eq!(v["seq"].as_u64(), Some(d.seq));
-        prop_assert_eq!(v["time"].to_string(), d.time);
-        prop_assert_eq!(v["data"]["turn"].as_u64(), d.data.turn);
-        prop_assert_eq!(v["data"]["step"].as_u64(), d.data.step);
-        prop_assert_eq!(v["data"]["chunk"]["type"].as_str(), Some(&*chunk.kind));
+        prop_assert!(v["time"].as_i64().is_some());
+        prop_assert_eq!(v["data"]["turn"].as_u64(), Some(d.turn));
+        prop_assert_eq!(v["data"]["step"].as_u64(), Some(d.step));
+        prop_assert_eq!(v["data"]["chunk"]["type"].as_str(), Some(kind));
         prop_assert_eq!(
             v["data"]["chunk"]["index"].as_u64(),
-            chunk.index.map(u64::from)
+            Some(u64::from(d.index))
         );
-        prop_assert_eq!(v["data"]["chunk"]["text"].as_str(), chunk.text.as_deref());
+        prop_assert_eq!(v["data"]["chunk"]["text"].as_str(), Some(&*d.text));
         prop_assert_eq!(v.as_object().map(|o| o.len()), Some(4));
         Ok(())
     }
@@ -218,6 +301,10 @@ mod tests {
             );
             let reread: Value = serde_json::from_str(&written).expect("written JSON");
             prop_assert_eq!(&reread, &line);
+            // Integers of 20 digits are left to the general path.
+            if seq < 10_000_000_000_000_000_000 && turn < 10_000_000_000_000_000_000 {
+                prop_assert!(delta(written.as_bytes()).is_some(), "the writer's shape: {}", written);
+            }
             agrees_with_serde(written.as_bytes())?;
             // The same line with one byte damaged: accepted only if it still agrees.
             let mut damaged = written.into_bytes();

@@ -30,6 +30,8 @@ mod assemble;
 mod detect;
 mod event;
 mod excerpt;
+#[cfg(test)]
+mod fast_equiv;
 mod fastline;
 mod finding;
 mod lines;

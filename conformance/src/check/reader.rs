@@ -2,7 +2,7 @@
 
 use super::event::{Chunk, ChunkData, Envelope};
 use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
-use super::fastline::scan_delta_line;
+use super::fastline::{FastLine, scan_chunk_line};
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::Monitor;
@@ -105,6 +105,9 @@ pub struct LogChecker {
     lines: u64,
     bytes: u64,
     suppressed: u64,
+    /// Whether plain chunk lines take the fast paths (always, but in the tests that compare
+    /// them with the general path).
+    fast: bool,
 }
 
 /// The envelope of one line, borrowed from the line. Deserialized by hand (see
@@ -193,16 +196,28 @@ struct ChunkLine<'a> {
     /// Checked by the line's prefix; named so that a second `type` is an error.
     #[serde(rename = "type")]
     _kind: IgnoredAny,
-    #[serde(borrow)]
+    // A member given as `null` is present, as the envelope reads it (`"seq":null` is a SEQ-1
+    // finding, `"surfaceOp":null` a SURF-1 one), not absent as `Option` would read it.
+    #[serde(borrow, default, deserialize_with = "present")]
     seq: Option<&'a RawValue>,
-    #[serde(borrow)]
+    #[serde(borrow, default, deserialize_with = "present")]
     time: Option<&'a RawValue>,
     #[serde(borrow)]
     data: ChunkData<'a>,
-    #[serde(rename = "surfaceOp", borrow)]
+    #[serde(rename = "surfaceOp", borrow, default, deserialize_with = "present")]
     surface_op: Option<&'a RawValue>,
-    #[serde(rename = "sourceEventSeqs", borrow)]
+    #[serde(
+        rename = "sourceEventSeqs",
+        borrow,
+        default,
+        deserialize_with = "present"
+    )]
     source_event_seqs: Option<&'a RawValue>,
+}
+
+/// A member that is there, whatever its value (`null` included).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&'de RawValue>::deserialize(d).map(Some)
 }
 
 /// The UTF-8 encoding of U+FEFF, the byte order mark.
@@ -240,6 +255,7 @@ impl LogChecker {
             lines: 0,
             bytes: 0,
             suppressed: 0,
+            fast: true,
         }
     }
 
@@ -291,11 +307,30 @@ impl LogChecker {
     /// are kept during that pass ([`CheckOutcome::context`]).
     pub fn check_reader_with<R: BufRead>(
         profile: Profile,
+        reader: R,
+        options: &ReadOptions,
+    ) -> io::Result<CheckOutcome> {
+        LogChecker::new(profile).read_all(reader, options)
+    }
+
+    /// Without the fast paths for chunk lines: every line is read by its envelope with
+    /// serde_json (the reference the fast paths are compared with).
+    #[cfg(test)]
+    pub(super) fn without_fast_paths(mut self) -> LogChecker {
+        self.fast = false;
+        self
+    }
+
+    /// Reads a whole log from `reader` into this checker (see
+    /// [`check_reader_with`](Self::check_reader_with)).
+    pub(super) fn read_all<R: BufRead>(
+        mut self,
         mut reader: R,
         options: &ReadOptions,
     ) -> io::Result<CheckOutcome> {
         let max_line_bytes = options.max_line_bytes;
-        let mut checker = LogChecker::new(profile);
+        let profile = self.profile;
+        let checker = &mut self;
         let mut context = (options.context_findings > 0)
             .then(|| ContextCollector::new(options.context_findings, options.context_width));
         let mut buf: Vec<u8> = Vec::with_capacity(64 * 1024);
@@ -308,18 +343,29 @@ impl LogChecker {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            if let Some(end) = memchr::memchr(b'\n', available).filter(|&e| e <= max_line_bytes) {
+            // Every whole line in the buffer is checked where it is; the reader moves on once
+            // per buffer, and the context ring copies only the last lines of each buffer.
+            let mut used = 0;
+            while let Some(len) =
+                memchr::memchr(b'\n', &available[used..]).filter(|&e| e <= max_line_bytes)
+            {
                 line_no += 1;
-                checker.bytes += end as u64;
-                let line = &available[..end];
+                checker.bytes += len as u64;
+                let line = &available[used..used + len];
                 if let Some(c) = context.as_mut() {
-                    c.line(line_no, line);
+                    c.buffered_line(line_no, used, line);
                 }
                 checker.feed_line(line_no, line, true);
                 if let Some(c) = context.as_mut() {
-                    c.findings(checker.monitor.findings(), line_no);
+                    c.findings_in_buffer(checker.monitor.findings(), line_no, available);
                 }
-                reader.consume(end + 1);
+                used += len + 1;
+            }
+            if used > 0 {
+                if let Some(c) = context.as_mut() {
+                    c.end_buffer(available);
+                }
+                reader.consume(used);
                 continue;
             }
             let read = read_line_limited(&mut reader, &mut buf, max_line_bytes)?;
@@ -368,7 +414,7 @@ impl LogChecker {
             ));
             checker.saw_first = true;
         }
-        let mut outcome = checker.finish();
+        let mut outcome = self.finish();
         if let Some(mut c) = context {
             c.findings(&outcome.findings, line_no);
             outcome.context = c.into_lines();
@@ -415,7 +461,7 @@ impl LogChecker {
         let first = !self.saw_first;
         self.saw_first = true;
         let bytes = self.strip_bom(first, line, bytes);
-        if !first && self.plain_chunk_fast(line, bytes) {
+        if !first && self.fast && self.plain_chunk_fast(line, bytes) {
             return;
         }
         let Some(raw) = self.read_envelope(first, line, bytes, terminated) else {
@@ -476,10 +522,16 @@ impl LogChecker {
     /// the upstream writer's exact shape, or a chunk line with nothing to report in its
     /// envelope. Anything else takes the slow path, which reports it.
     fn plain_chunk_fast(&mut self, line: Option<u64>, bytes: &[u8]) -> bool {
-        if let Some(delta) = scan_delta_line(bytes) {
-            self.monitor
-                .plain_chunk(line, Some(delta.seq), Some(delta.time), delta.data);
-            return true;
+        match scan_chunk_line(bytes) {
+            Some(FastLine::Delta(delta)) => {
+                self.monitor.delta_line(line, delta);
+                return true;
+            }
+            Some(FastLine::Chunk { seq, data }) => {
+                self.monitor.plain_chunk(line, Some(seq), None, data);
+                return true;
+            }
+            None => {}
         }
         if bytes.starts_with(CHUNK_PREFIX)
             && let Ok(chunk) = serde_json::from_slice::<ChunkLine<'_>>(bytes)

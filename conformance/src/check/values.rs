@@ -14,9 +14,52 @@ pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
 /// Parses `sourceEventSeqs`: seqs, where an element may also be an inclusive `[start, end]`
 /// range (the compact encoding some writers use for long chunk runs).
 pub(super) fn parse_seqs(raw: &RawValue) -> Option<Vec<u64>> {
-    // Read straight into the seqs, without a `Value` per element (one citation per message,
-    // each listing every chunk of its call). `None` for anything but integers and pairs.
+    // The writer's shape, plain integers between commas, is read by bytes; anything else
+    // (ranges, spaces, other numbers) by serde_json. Either way straight into the seqs, without
+    // a `Value` per element (one citation per message, each listing every chunk of its call).
+    // `None` for anything but integers and pairs.
+    if let Some(seqs) = plain_seqs(raw.get().as_bytes()) {
+        return Some(seqs);
+    }
     serde_json::from_str::<Seqs>(raw.get()).ok().map(|s| s.0)
+}
+
+/// A JSON array of plain integers between commas, without spaces (`[1,2,3]`), read by bytes;
+/// `None` for any other text, which serde_json then reads (and may still accept).
+fn plain_seqs(text: &[u8]) -> Option<Vec<u64>> {
+    let mut rest = text.strip_prefix(b"[")?.strip_suffix(b"]")?;
+    // At most one seq per two bytes.
+    let mut out = Vec::with_capacity((rest.len() / 2 + 1).min(4096));
+    if rest.is_empty() {
+        return Some(out);
+    }
+    loop {
+        let (n, len) = leading_u64(rest)?;
+        out.push(n);
+        rest = match rest[len..].split_first() {
+            None => return Some(out),
+            Some((b',', more)) => more,
+            Some(_) => return None,
+        };
+    }
+}
+
+/// The non-negative JSON integer `bytes` start with, and its length in bytes: digits without a
+/// leading zero, at most 19 of them (so it fits a `u64` without an overflow check; a longer
+/// one is `None`, for the caller's general path).
+pub(super) fn leading_u64(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut n: u64 = 0;
+    let mut len = 0;
+    for &b in bytes.iter().take(20) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+        len += 1;
+    }
+    let leading_zero = len > 1 && bytes[0] == b'0';
+    (len > 0 && len <= 19 && !leading_zero).then_some((n, len))
 }
 
 /// A range longer than this is not a real chunk run; refuse it rather than allocate.
@@ -179,6 +222,16 @@ mod tests {
     fn seqs_and_ranges() {
         assert_eq!(parse("[1, [3, 5], 9]"), Some(vec![1, 3, 4, 5, 9]));
         assert_eq!(parse("[]"), Some(vec![]));
+        assert_eq!(parse("[0,7,10]"), Some(vec![0, 7, 10]));
+        assert_eq!(
+            parse("[9999999999999999999,18446744073709551615]"),
+            Some(vec![9_999_999_999_999_999_999, u64::MAX])
+        );
+        assert_eq!(leading_u64(b"12,"), Some((12, 2)));
+        for not_plain in [&b"[1,]"[..], b"[,1]", b"[01]", b"[1 2]", b"[ 1]", b"[1e0]"] {
+            assert_eq!(plain_seqs(not_plain), None);
+        }
+        assert_eq!(leading_u64(b"10000000000000000000"), None);
         for bad in [
             "[-1]",
             "[1.0]",
@@ -225,8 +278,11 @@ mod tests {
 
         #[test]
         fn the_same_as_through_values(items in prop::collection::vec(piece(), 0..6)) {
-            let text = format!("[{}]", items.join(","));
-            prop_assert_eq!(parse(&text), through_values(&text), "{}", text);
+            // Issue #32 item 4: the byte reading of plain lists agrees with serde_json's.
+            for sep in [",", ", "] {
+                let text = format!("[{}]", items.join(sep));
+                prop_assert_eq!(parse(&text), through_values(&text), "{}", text);
+            }
         }
     }
 }

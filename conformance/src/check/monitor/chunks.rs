@@ -4,6 +4,7 @@
 use super::Monitor;
 use crate::check::assemble::{Call, Finish, block_type};
 use crate::check::event::{Chunk, ChunkData, Envelope, KindOnly, Loc, chunk_index, loc};
+use crate::check::fastline::DeltaLine;
 use crate::check::values::{clip, same_characters};
 use crate::vocab::Profile;
 use serde_json::Value;
@@ -45,6 +46,52 @@ impl Monitor {
             );
         }
         self.chunk_data(at, data);
+    }
+
+    /// A text or reasoning delta read by the byte scanner. The quiet case (its seq the next
+    /// one, its step open and named, its call open, unfinished and not interrupted, its block
+    /// seen and not ended) is recorded here without building a [`Chunk`]; anything else goes
+    /// through [`plain_chunk`](Self::plain_chunk), which reports it.
+    pub fn delta_line(&mut self, line: Option<u64>, delta: DeltaLine<'_>) {
+        if !self.resync && delta.seq == self.next_seq && self.quiet_delta(&delta) {
+            self.events += 1;
+            self.next_seq = delta.seq.saturating_add(1);
+            return;
+        }
+        self.plain_chunk(line, Some(delta.seq), None, delta.into_data());
+    }
+
+    /// Records a delta that [`chunk`](Self::chunk) would record without a finding and
+    /// without changing anything but its call's seqs and its block's text; `false` (and
+    /// nothing changed) for any other.
+    fn quiet_delta(&mut self, delta: &DeltaLine<'_>) -> bool {
+        let Some(step) = self.turn.as_mut().and_then(|t| t.step.as_mut()) else {
+            return false;
+        };
+        if step.turn != delta.turn
+            || step.number != delta.step
+            || step.message.is_some()
+            || step.interrupted_message
+            || step.interleaved.is_some()
+        {
+            return false;
+        }
+        let Some(call) = step.call.as_mut() else {
+            return false;
+        };
+        if call.finish.is_some() || call.first.is_none() {
+            return false;
+        }
+        let Some(block) = call.blocks.iter_mut().find(|b| b.index == delta.index) else {
+            return false;
+        };
+        if block.end.is_some() || block.kind.is_none() {
+            return false;
+        }
+        call.seqs.push(delta.seq);
+        block.text.push_str(&delta.text);
+        block.deltas = block.deltas.saturating_add(1);
+        true
     }
 
     pub(super) fn chunk_event(&mut self, at: Loc, env: &Envelope<'_>) {

@@ -1,0 +1,481 @@
+//! Issue #32 item 4: "validate [chunk deltas] without building a parse tree … with
+//! byte-identical reports". The fast paths for chunk lines (`fastline.rs`, the monitor's quiet
+//! delta, the reader's in-buffer lines and context ring) must give exactly the outcome of the
+//! general path, which reads every line's envelope with serde_json, or decline the line. These
+//! tests check whole outcomes (findings, counts, context excerpts) of generated logs both ways:
+//! chunk lines in the writer's shape, in odd but valid JSON (escapes, unicode, whitespace, key
+//! order, numbers as `1.0`, `1e0` or too large) and invalid (duplicate keys, bad escapes, lone
+//! surrogates, control characters, invalid UTF-8, wrong seqs, turns, steps and indexes).
+
+use super::{CheckOutcome, LogChecker, ReadOptions};
+use crate::vocab::Profile;
+use proptest::prelude::*;
+use std::fmt::Write as _;
+use std::io::BufReader;
+
+/// How a number is written: `Right(d)` is the expected value plus `d`; the others are the
+/// expected value written otherwise, or something that is no such number.
+#[derive(Debug, Clone, Copy)]
+enum Num {
+    Right(i8),
+    Float,
+    Exp,
+    Huge,
+    LeadingZero,
+    Negative,
+    Str,
+    Null,
+    Missing,
+}
+
+fn num() -> impl Strategy<Value = Num> {
+    prop_oneof![
+        12 => Just(Num::Right(0)),
+        1 => (-2i8..=2).prop_map(Num::Right),
+        1 => Just(Num::Float),
+        1 => Just(Num::Exp),
+        1 => Just(Num::Huge),
+        1 => Just(Num::LeadingZero),
+        1 => Just(Num::Negative),
+        1 => Just(Num::Str),
+        1 => Just(Num::Null),
+        1 => Just(Num::Missing),
+    ]
+}
+
+/// `"key":value` for `expected` written as `how` (nothing for [`Num::Missing`]).
+fn member(key: &str, expected: u64, how: Num) -> Option<String> {
+    let value = match how {
+        Num::Right(d) => (i128::from(expected) + i128::from(d)).to_string(),
+        Num::Float => format!("{expected}.0"),
+        Num::Exp => format!("{expected}e0"),
+        Num::Huge => "184467440737095516160".to_owned(),
+        Num::LeadingZero => format!("0{expected}"),
+        Num::Negative => format!("-{expected}"),
+        Num::Str => format!("\"{expected}\""),
+        Num::Null => "null".to_owned(),
+        Num::Missing => return None,
+    };
+    Some(format!("\"{key}\":{value}"))
+}
+
+/// How a delta's text is written.
+#[derive(Debug, Clone)]
+enum Text {
+    /// As serde_json writes it (quotes, backslashes and controls escaped, the rest raw).
+    Written(String),
+    /// Every character outside printable ASCII as `\uXXXX` (surrogate pairs beyond the BMP),
+    /// and `/` as `\/`.
+    AllEscaped(String),
+    /// Raw bytes between the quotes, often not a valid JSON string.
+    Raw(Vec<u8>),
+}
+
+fn text() -> impl Strategy<Value = Text> {
+    let piece = prop_oneof![
+        4 => "[ a-z]{0,8}",
+        2 => any::<String>(),
+        1 => Just("\u{e9}\u{4e2d}\u{1f600}\n\t\"\\/".to_owned()),
+    ];
+    prop_oneof![
+        8 => piece.clone().prop_map(Text::Written),
+        2 => piece.prop_map(Text::AllEscaped),
+        2 => prop::collection::vec(
+            prop_oneof![
+                6 => Just(b"a".to_vec()),
+                1 => Just(b"\\ud800".to_vec()),
+                1 => Just(b"\\udc00\\ud800".to_vec()),
+                1 => Just(b"\\ud83d\\ude00".to_vec()),
+                1 => Just(b"\\q".to_vec()),
+                1 => Just(b"\\u12".to_vec()),
+                1 => Just(b"\\".to_vec()),
+                1 => Just(b"\"".to_vec()),
+                1 => Just(vec![1u8]),
+                1 => Just(vec![0x7f]),
+                1 => Just(vec![0xff]),
+                1 => Just(vec![0xe2, 0x82]),
+                1 => Just("\u{2028}".as_bytes().to_vec()),
+            ],
+            0..6,
+        )
+        .prop_map(|v| Text::Raw(v.concat())),
+    ]
+}
+
+fn write_text(t: &Text) -> Vec<u8> {
+    match t {
+        Text::Written(s) => serde_json::to_string(s).expect("a string").into_bytes(),
+        Text::AllEscaped(s) => {
+            let mut out = String::from("\"");
+            for c in s.chars() {
+                match c {
+                    '/' => out.push_str("\\/"),
+                    ' '..='~' if c != '"' && c != '\\' => out.push(c),
+                    _ => {
+                        let mut units = [0u16; 2];
+                        for u in c.encode_utf16(&mut units) {
+                            let _ = write!(out, "\\u{u:04X}");
+                        }
+                    }
+                }
+            }
+            out.push('"');
+            out.into_bytes()
+        }
+        Text::Raw(bytes) => [&b"\""[..], bytes, b"\""].concat(),
+    }
+}
+
+/// The shape of one chunk line around its values.
+#[derive(Debug, Clone, Copy)]
+enum Layout {
+    Exact,
+    /// A space after every colon.
+    Spaced,
+    /// `text` before `index` in the chunk.
+    Reordered,
+    /// The chunk names `index` twice.
+    DuplicateIndex,
+    /// The envelope names `seq` twice.
+    DuplicateSeq,
+    /// A space after the line.
+    Trailing,
+    /// A carriage return before the newline.
+    Crlf,
+    /// An unknown envelope key.
+    ExtraKey,
+    /// `sourceEventSeqs` on a chunk.
+    Cited,
+    /// Cut short.
+    Truncated,
+}
+
+fn layout() -> impl Strategy<Value = Layout> {
+    prop_oneof![
+        20 => Just(Layout::Exact),
+        1 => Just(Layout::Spaced),
+        1 => Just(Layout::Reordered),
+        1 => Just(Layout::DuplicateIndex),
+        1 => Just(Layout::DuplicateSeq),
+        1 => Just(Layout::Trailing),
+        1 => Just(Layout::Crlf),
+        1 => Just(Layout::ExtraKey),
+        1 => Just(Layout::Cited),
+        1 => Just(Layout::Truncated),
+    ]
+}
+
+/// One generated chunk line.
+#[derive(Debug, Clone)]
+struct ChunkLine {
+    seq: Num,
+    time: Num,
+    turn: Num,
+    step: Num,
+    /// 0 text-delta, 1 reasoning-delta, 2 block-start, 3 tool-call-delta, 4 finish, 5 an
+    /// unknown type, 6 block-end.
+    kind: u8,
+    index: Num,
+    /// Block 0 (text), 1 (reasoning) or 2 (never started).
+    block: u8,
+    text: Text,
+    layout: Layout,
+}
+
+fn chunk_line() -> impl Strategy<Value = ChunkLine> {
+    (
+        (num(), num(), num(), num()),
+        prop_oneof![12 => 0u8..2, 1 => 2u8..7],
+        num(),
+        prop_oneof![8 => 0u8..2, 1 => Just(2u8)],
+        text(),
+        layout(),
+    )
+        .prop_map(
+            |((seq, time, turn, step), kind, index, block, text, layout)| ChunkLine {
+                seq,
+                time,
+                turn,
+                step,
+                kind,
+                index,
+                block,
+                text,
+                layout,
+            },
+        )
+}
+
+/// Writes a generated chunk line as event `seq` of turn 1, step 1.
+fn write_chunk(c: &ChunkLine, seq: u64, out: &mut Vec<u8>) {
+    let colon = if matches!(c.layout, Layout::Spaced) {
+        ": "
+    } else {
+        ":"
+    };
+    let join = |members: Vec<Option<String>>| {
+        members
+            .into_iter()
+            .flatten()
+            .map(|m| m.replacen(':', colon, 1))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let text = write_text(&c.text);
+    let text = String::from_utf8_lossy(&text).into_owned();
+    let kind = [
+        "text-delta",
+        "reasoning-delta",
+        "block-start",
+        "tool-call-delta",
+        "finish",
+        "thought-delta",
+        "block-end",
+    ][usize::from(c.kind)];
+    let index = member("index", u64::from(c.block), c.index);
+    let mut chunk = vec![Some(format!("\"type\":\"{kind}\""))];
+    let body = match c.kind {
+        0 | 1 | 5 => format!("\"text\":{text}"),
+        2 => "\"blockType\":\"text\"".to_owned(),
+        3 => format!("\"id\":\"call_a\",\"argumentsDelta\":{text}"),
+        4 => "\"reason\":{\"kind\":\"stop\"}".to_owned(),
+        _ => format!("\"block\":{{\"type\":\"text\",\"text\":{text}}}"),
+    };
+    if matches!(c.layout, Layout::Reordered) {
+        chunk.push(Some(body));
+        chunk.push(index);
+    } else {
+        chunk.push(index);
+        if matches!(c.layout, Layout::DuplicateIndex) {
+            chunk.push(member("index", 1, Num::Right(0)));
+        }
+        chunk.push(Some(body));
+    }
+    let data = join(vec![
+        member("turn", 1, c.turn),
+        member("step", 1, c.step),
+        Some(format!("\"chunk\":{{{}}}", join(chunk))),
+    ]);
+    let mut envelope = vec![
+        Some("\"type\":\"assistant/chunk\"".to_owned()),
+        member("seq", seq, c.seq),
+    ];
+    if matches!(c.layout, Layout::DuplicateSeq) {
+        envelope.push(member("seq", seq, Num::Right(0)));
+    }
+    envelope.push(member("time", 1_783_000_000_000 + seq, c.time));
+    envelope.push(Some(format!("\"data\":{{{data}}}")));
+    match c.layout {
+        Layout::ExtraKey => envelope.push(Some("\"x\":1".to_owned())),
+        Layout::Cited => envelope.push(Some(format!("\"sourceEventSeqs\":[{seq}]"))),
+        _ => {}
+    }
+    // The text may hold raw bytes that are no UTF-8: write the line around them as bytes.
+    let line = format!("{{{}}}", join(envelope));
+    let raw_text = write_text(&c.text);
+    let lossy = String::from_utf8_lossy(&raw_text).into_owned();
+    let mut bytes = match line.find(&lossy) {
+        Some(at) => [
+            &line.as_bytes()[..at],
+            &raw_text,
+            &line.as_bytes()[at + lossy.len()..],
+        ]
+        .concat(),
+        None => line.into_bytes(),
+    };
+    match c.layout {
+        Layout::Trailing => bytes.push(b' '),
+        Layout::Crlf => bytes.push(b'\r'),
+        Layout::Truncated => bytes.truncate(bytes.len() / 2),
+        _ => {}
+    }
+    out.extend_from_slice(&bytes);
+    out.push(b'\n');
+}
+
+/// A log: a header, a turn and step with a text block 0 and a reasoning block 1, the
+/// generated chunks, then the call's end, its message and the ends of step and turn.
+fn log(profile: Profile, chunks: &[ChunkLine]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut seq = 0u64;
+    out.extend_from_slice(br#"{"type":"session","version":0,"id":"s","createdAt":0}"#);
+    out.push(b'\n');
+    ev(&mut out, &mut seq, "turn/start", r#"{"turn":1}"#, "");
+    ev(
+        &mut out,
+        &mut seq,
+        "step/start",
+        r#"{"turn":1,"step":1}"#,
+        "",
+    );
+    let mut cited = Vec::new();
+    for (index, kind) in [(0, "text"), (1, "reasoning")] {
+        cited.push(ev(
+            &mut out,
+            &mut seq,
+            "assistant/chunk",
+            &format!(
+                r#"{{"turn":1,"step":1,"chunk":{{"type":"block-start","index":{index},"blockType":"{kind}"}}}}"#
+            ),
+            "",
+        ));
+    }
+    let mut texts = [String::new(), String::new()];
+    for c in chunks {
+        if let (Text::Written(t), 0 | 1, Num::Right(0)) = (&c.text, c.kind, c.index)
+            && c.block < 2
+        {
+            texts[usize::from(c.block)].push_str(t);
+        }
+        write_chunk(c, seq, &mut out);
+        cited.push(seq);
+        seq += 1;
+    }
+    let mut content = Vec::new();
+    for (index, kind) in [(0, "text"), (1, "reasoning")] {
+        let block = format!(
+            r#"{{"type":"{kind}","text":{}}}"#,
+            serde_json::to_string(&texts[index]).expect("a string")
+        );
+        cited.push(ev(
+            &mut out,
+            &mut seq,
+            "assistant/chunk",
+            &format!(
+                r#"{{"turn":1,"step":1,"chunk":{{"type":"block-end","index":{index},"block":{block}}}}}"#
+            ),
+            "",
+        ));
+        content.push(block);
+    }
+    cited.push(ev(
+        &mut out,
+        &mut seq,
+        "assistant/chunk",
+        r#"{"turn":1,"step":1,"chunk":{"type":"finish","reason":{"kind":"stop"}}}"#,
+        "",
+    ));
+    let seqs: Vec<String> = cited.iter().map(u64::to_string).collect();
+    let content = content.join(",");
+    let message = if profile == Profile::V2026_07 {
+        format!(r#"{{"turn":1,"step":1,"content":[{content}]}}"#)
+    } else {
+        format!(
+            r#"{{"turn":1,"step":1,"message":{{"id":"m","role":"assistant","content":[{content}],"source":{{"kind":"model","provider":"p","model":"m"}}}}}}"#
+        )
+    };
+    ev(
+        &mut out,
+        &mut seq,
+        "assistant/message",
+        &message,
+        &format!(
+            r#","sourceEventSeqs":[{}],"surfaceOp":"append""#,
+            seqs.join(",")
+        ),
+    );
+    ev(&mut out, &mut seq, "step/end", r#"{"turn":1,"step":1}"#, "");
+    ev(
+        &mut out,
+        &mut seq,
+        "turn/end",
+        r#"{"turn":1,"reason":{"kind":"completed"}}"#,
+        "",
+    );
+    out
+}
+
+/// Writes event `seq` (then the next seq) and returns its seq.
+fn ev(out: &mut Vec<u8>, seq: &mut u64, kind: &str, data: &str, extra: &str) -> u64 {
+    let _ = writeln!(
+        Sink(out),
+        r#"{{"type":"{kind}","seq":{seq},"time":{},"data":{data}{extra}}}"#,
+        1_783_000_000_000 + *seq
+    );
+    *seq += 1;
+    *seq - 1
+}
+
+/// `write!` into a byte vector.
+struct Sink<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for Sink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// The outcome of checking `log` through a reader with `capacity` bytes of buffer, with or
+/// without the fast paths; the first 50 findings get their context lines.
+fn check(profile: Profile, log: &[u8], capacity: usize, fast: bool) -> CheckOutcome {
+    let checker = LogChecker::new(profile);
+    let checker = if fast {
+        checker
+    } else {
+        checker.without_fast_paths()
+    };
+    let options = ReadOptions {
+        context_findings: 50,
+        ..ReadOptions::default()
+    };
+    checker
+        .read_all(BufReader::with_capacity(capacity, log), &options)
+        .expect("a log in memory")
+}
+
+fn profile() -> impl Strategy<Value = Profile> {
+    prop_oneof![Just(Profile::V2026_07), Just(Profile::V2026_08)]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue #32 item 4: the same outcome with and without the fast paths, whatever the
+    /// chunk lines and however the reader's buffer cuts them.
+    #[test]
+    fn the_fast_paths_report_what_the_general_path_reports(
+        profile in profile(),
+        chunks in prop::collection::vec(chunk_line(), 0..40),
+        capacity in prop_oneof![Just(256 * 1024), 64usize..600],
+    ) {
+        let log = log(profile, &chunks);
+        let fast = check(profile, &log, capacity, true);
+        let general = check(profile, &log, 256 * 1024, false);
+        prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    }
+}
+
+/// The generator's writer's-shape lines are the ones the scanner takes (else the property
+/// above would compare the general path with itself), and a clean log is clean both ways.
+#[test]
+fn the_writers_shape_takes_the_fast_path_and_conforms() {
+    let delta = |text: &str, block: u8| ChunkLine {
+        seq: Num::Right(0),
+        time: Num::Right(0),
+        turn: Num::Right(0),
+        step: Num::Right(0),
+        kind: block,
+        index: Num::Right(0),
+        block,
+        text: Text::Written(text.to_owned()),
+        layout: Layout::Exact,
+    };
+    let chunks = [delta(" a", 0), delta(" \"b\"\n", 0), delta("think", 1)];
+    let mut line = Vec::new();
+    for (i, c) in chunks.iter().enumerate() {
+        line.clear();
+        write_chunk(c, 9, &mut line);
+        assert!(
+            super::fastline::scan_chunk_line(&line[..line.len() - 1]).is_some(),
+            "chunk {i}: {}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+    for profile in [Profile::V2026_07, Profile::V2026_08] {
+        let log = log(profile, &chunks);
+        let fast = check(profile, &log, 256 * 1024, true);
+        assert!(fast.conforms(), "{profile}: {:?}", fast.findings);
+        assert_eq!(fast, check(profile, &log, 256 * 1024, false));
+    }
+}
