@@ -24,13 +24,17 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, TestRng, TestRunner};
 use std::collections::VecDeque;
 
-/// Generated cases per chunk: the unit a lane is given, and the most cases one [`Segment`]
-/// counts.
-pub(super) const CHUNK: u64 = 32;
+/// The most generated cases in a chunk: the unit a lane is given, and the most cases one
+/// [`Segment`] counts.
+const MAX_CHUNK: u64 = 32;
 
-/// The number of chunks of a profile's `cases` generated cases.
-pub(super) fn chunks(cases: u64) -> u64 {
-    cases.div_ceil(CHUNK)
+/// The cases per chunk of a profile's `cases` generated cases on `lanes` lanes: at most
+/// [`MAX_CHUNK`], and few enough that every lane gets a few chunks (so that `-j N` runs N
+/// implementation processes even on a short run). Chunks are a unit of work, not of
+/// results: a run does not depend on their size.
+pub(super) fn chunk_size(cases: u64, lanes: usize) -> u64 {
+    let lanes = u64::try_from(lanes).unwrap_or(u64::MAX).max(1);
+    (cases / lanes.saturating_mul(4)).clamp(1, MAX_CHUNK)
 }
 
 /// What a lane hands the runner, in case order.
@@ -85,6 +89,8 @@ pub(super) struct Lane<'a, S: Strategy> {
     trees: VecDeque<(TestRng, S::Tree)>,
     /// The position of the first of them.
     next: u64,
+    /// Cases per chunk ([`chunk_size`]).
+    chunk: u64,
     /// The requirements (and kinds) this lane has handed over a case for: a later case of
     /// this lane that counts against them alone needs no counterexample.
     handed: Vec<Target>,
@@ -102,14 +108,16 @@ impl<'a, S: Strategy<Value = Case>> Lane<'a, S> {
         shard: &'a Shard<'a>,
         config: &'a Config,
         stop: &'a Stop,
+        chunk: u64,
     ) -> Self {
         Lane {
             strategy,
             shard,
             config,
             stop,
-            trees: VecDeque::with_capacity(CHUNK as usize),
+            trees: VecDeque::new(),
             next: 0,
+            chunk: chunk.max(1),
             handed: Vec::new(),
             segment: Segment::default(),
             pending: None,
@@ -121,8 +129,8 @@ impl<'a, S: Strategy<Value = Case>> Lane<'a, S> {
     /// `rng` after the chunks before it: draws its trees, and returns the state after them,
     /// where the next chunk starts. `Err` when the generator fails (the lane has ended).
     pub(super) fn start(&mut self, chunk: u64, rng: TestRng) -> Result<TestRng, HarnessError> {
-        self.next = chunk.saturating_mul(CHUNK);
-        let end = self.next.saturating_add(CHUNK).min(self.config.cases);
+        self.next = chunk.saturating_mul(self.chunk);
+        let end = self.next.saturating_add(self.chunk).min(self.config.cases);
         self.trees.clear();
         let mut runner = TestRunner::new_with_rng(PtConfig::default(), rng);
         for _ in self.next..end {

@@ -173,9 +173,10 @@ impl ProfileRun<'_> {
         if forks.len() < 2 {
             forks.clear();
         }
-        let chunks = lane::chunks(config.cases);
+        let size = lane::chunk_size(config.cases, forks.len());
+        let chunks = config.cases.div_ceil(size);
         let rng = rng_for(config.seed, profile);
-        let new_lane = || Lane::new(strategy, shard, config, stop);
+        let new_lane = || Lane::new(strategy, shard, config, stop, size);
         let result = if forks.is_empty() {
             // The chunks one after the other on this thread, on `self.driver`.
             let mut lane = new_lane();
