@@ -110,6 +110,15 @@ impl Shared {
     }
 }
 
+/// Ends the pool when dropped.
+struct CloseOnDrop<'s>(&'s Shared);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 /// The items of the workers, in case order: chunk by chunk, each chunk's in the order its
 /// worker sent them.
 struct Ordered<'s> {
@@ -193,9 +202,10 @@ where
             at: 0,
             held: BTreeMap::new(),
         };
-        let out = consume(&mut || ordered.next());
-        shared.close();
-        out
+        // The pool ends with `consume`, also when it unwinds: the workers must not wait for
+        // chunks the runner will never take, or the scope would never join them.
+        let _close = CloseOnDrop(&shared);
+        consume(&mut || ordered.next())
     })
 }
 
