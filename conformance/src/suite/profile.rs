@@ -2,8 +2,10 @@
 //! and shrunk, then the profile's report.
 
 use super::config::rng_for;
-use super::execute::{Ran, run_batch, run_one};
+use super::execute::{Ran, run_one};
 use super::faults::{case_fault, record_fault};
+use super::lane::{self, Drawn, Item, Lane, Segment};
+use super::pool;
 use super::shard::Shard;
 use super::shrink::{NoShrink, as_found, redraw, shrink};
 use super::summary::{coverage_rows, requirement_rows};
@@ -12,30 +14,11 @@ use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, leak};
 use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{self, Finding, Verdict};
 use crate::scenario::Case;
-use crate::scenario::coverage::labels_of;
 use crate::scenario::generate::cases;
 use crate::stop::Stop;
 use crate::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config as PtConfig, TestRng, TestRunner};
 use std::time::{Duration, Instant};
-
-/// One generated case of a batch that this run executes: the tree it shrinks from, the RNG
-/// state it was drawn from (to draw the same tree again when a second requirement needs its
-/// own shrink) and its id.
-struct Drawn<T> {
-    tree: T,
-    rng: TestRng,
-    id: String,
-    /// Its position among the profile's generated cases.
-    index: u64,
-}
-
-/// The cases of a batch this shard runs, in order, and what each was drawn from.
-struct Batch<T> {
-    drawn: Vec<Drawn<T>>,
-    cases: Vec<Case>,
-}
 
 /// A requirement's first failure on a generated case, as found.
 struct Found<'a> {
@@ -170,18 +153,18 @@ impl ProfileRun<'_> {
     }
 
     /// Draws, runs and counts the profile's generated cases, shrinking each requirement's
-    /// first counterexample. Cases are generated in order from one RNG, run in batches (in
-    /// parallel when the driver forks), and their results processed in order: a run does not
-    /// depend on `jobs`. A shard draws every case (so the RNG stays in step with the
-    /// unsharded run) and runs its own.
-    fn run_generated<S: Strategy<Value = Case>>(
+    /// first counterexample. Cases are drawn in order from one RNG and run in chunks by lanes
+    /// ([`Lane`]): with one job on this thread, on `self.driver`; with more, on a pool of
+    /// worker threads, one per forked driver, for the whole profile ([`pool`]). Either way the
+    /// lanes' items are taken in case order, so a run does not depend on `jobs`. A shard draws
+    /// every case (so the RNG stays in step with the unsharded run) and runs its own.
+    fn run_generated<S: Strategy<Value = Case> + Sync>(
         &mut self,
         strategy: &S,
         shard: &Shard<'_>,
     ) -> Result<(), HarnessError> {
         let config = self.config;
-        let mut runner =
-            TestRunner::new_with_rng(PtConfig::default(), rng_for(config.seed, self.profile));
+        let (stop, profile) = (self.stop, self.profile);
         let mut forks: Vec<Box<dyn Driver + Send>> = if config.jobs > 1 {
             (0..config.jobs).map_while(|_| self.driver.fork()).collect()
         } else {
@@ -190,101 +173,106 @@ impl ProfileRun<'_> {
         if forks.len() < 2 {
             forks.clear();
         }
-        let batch = if forks.is_empty() {
-            1
-        } else {
-            64 * forks.len() as u64
-        };
-        while self.generated < config.cases && !self.halted {
-            if self.stop.reason().is_some() {
-                self.halted = true;
-                break;
-            }
-            let n = batch.min(config.cases - self.generated);
-            let next = self.draw_batch(strategy, &mut runner, shard, n)?;
-            let results = run_batch(self.driver, &mut forks, &next.cases, self.stop);
-            for ((d, case), ran) in next.drawn.into_iter().zip(next.cases).zip(results) {
-                if !self.generated_case(strategy, d, &case, ran) {
-                    break;
+        let size = lane::chunk_size(config.cases, forks.len());
+        let chunks = config.cases.div_ceil(size);
+        let rng = rng_for(config.seed, profile);
+        let new_lane = || Lane::new(strategy, shard, config, stop, size);
+        let result = if forks.is_empty() {
+            // The chunks one after the other on this thread, on `self.driver`.
+            let mut lane = new_lane();
+            let mut chunk = 0;
+            let (mut at, mut failed) = match lane.start(chunk, rng) {
+                Ok(rng) => (Some(rng), None),
+                Err(e) => (None, Some(e)),
+            };
+            self.consume(strategy, &mut |driver| loop {
+                if let Some(e) = failed.take() {
+                    return Some(Item::Error(e));
                 }
-            }
-        }
+                if let Some(item) = lane.next_item(driver) {
+                    return Some(item);
+                }
+                chunk += 1;
+                if lane.ended || chunk >= chunks {
+                    return None;
+                }
+                match lane.start(chunk, at.take()?) {
+                    Ok(rng) => at = Some(rng),
+                    Err(e) => failed = Some(e),
+                }
+            })
+        } else {
+            pool::run(&mut forks, chunks, rng, &new_lane, |next| {
+                self.consume(strategy, &mut |_| next())
+            })
+        };
         // Each parallel process ends with the profile (the next one forks anew) and must exit 0.
         for fork in &mut forks {
             if let Err(e) = fork.shutdown() {
                 record_fault(e, self.stop, self.problems, self.on);
             }
         }
+        result
+    }
+
+    /// Takes the lanes' items in case order (`next` runs the cases of a lane on this thread
+    /// on the driver it is given) until they end or the run halts.
+    fn consume<S: Strategy<Value = Case>>(
+        &mut self,
+        strategy: &S,
+        next: &mut dyn FnMut(&mut dyn Driver) -> Option<Item>,
+    ) -> Result<(), HarnessError> {
+        while !self.halted {
+            let Some(item) = next(&mut *self.driver) else {
+                break;
+            };
+            match item {
+                Item::Segment(segment) => self.segment(segment),
+                Item::Case(drawn) => self.generated_case(strategy, *drawn),
+                Item::Fault(e) => {
+                    let _ = self.verdict_of(Ran::Fault(e));
+                }
+                Item::Halt(e) => {
+                    let _ = self.verdict_of(Ran::Halt(e));
+                }
+                Item::Stopped => self.halted = true,
+                Item::Error(e) => return Err(e),
+            }
+        }
         Ok(())
     }
 
-    /// Draws the next `n` generated cases, counts the coverage of each, and returns those
-    /// this shard runs.
-    fn draw_batch<S: Strategy<Value = Case>>(
-        &mut self,
-        strategy: &S,
-        runner: &mut TestRunner,
-        shard: &Shard<'_>,
-        n: u64,
-    ) -> Result<Batch<S::Tree>, HarnessError> {
-        let mut drawn = Vec::with_capacity(n as usize);
-        let mut batch_cases: Vec<Case> = Vec::with_capacity(n as usize);
-        for i in self.generated..self.generated + n {
-            let rng = runner.rng().clone();
-            let tree = strategy
-                .new_tree(runner)
-                .map_err(|e| HarnessError(format!("the case generator failed: {e}")))?;
-            let case = tree.current();
-            let id = shard.id_of(&case);
-            for l in labels_of(&case) {
-                *self.tally.labels.entry(l).or_default() += 1;
-            }
-            for r in oracle::exercised(&case) {
-                *self.tally.exercised.entry(r).or_default() += 1;
-            }
-            if shard.includes(i, &id) {
-                drawn.push(Drawn {
-                    tree,
-                    rng,
-                    id,
-                    index: i,
-                });
-                batch_cases.push(case);
-            }
+    /// Counts a stretch of cases a lane counted.
+    fn segment(&mut self, segment: Segment) {
+        self.generated += segment.drawn;
+        self.generated_run += segment.ran;
+        self.done += segment.ran;
+        self.tally.merge(segment.tally);
+        self.case_ids.0.extend(segment.ids.0);
+        if segment.ran > 0 {
+            self.case_done();
         }
-        self.generated += n;
-        Ok(Batch {
-            drawn,
-            cases: batch_cases,
-        })
     }
 
     /// Counts one generated case's result, shrinking a counterexample for each requirement
-    /// it is the first to fail. Returns whether the batch goes on (`false` after a halt).
-    fn generated_case<S: Strategy<Value = Case>>(
-        &mut self,
-        strategy: &S,
-        d: Drawn<S::Tree>,
-        case: &Case,
-        ran: Ran,
-    ) -> bool {
+    /// it is the first to fail.
+    fn generated_case<S: Strategy<Value = Case>>(&mut self, strategy: &S, d: Drawn) {
         let Drawn {
-            mut tree,
+            index,
             rng,
             id,
-            index,
+            case,
+            verdict,
+            obs,
         } = d;
-        let halt = matches!(ran, Ran::Halt(_));
-        let Some((verdict, obs)) = self.verdict_of(ran) else {
-            return !halt;
-        };
+        let case = &case;
         self.generated_run += 1;
         if self.config.case_ids {
             self.case_ids.push(&id);
         }
         self.done += 1;
         let targets = self.tally.record(&verdict, &self.failures, &self.warnings);
-        for (k, target) in targets.into_iter().enumerate() {
+        for target in targets {
             let Some(finding) = target.find(&verdict) else {
                 continue;
             };
@@ -303,12 +291,10 @@ impl ProfileRun<'_> {
                 self.unshrunk(&found)
             } else {
                 let t = Instant::now();
-                // The first target shrinks the drawn tree; each further one shrinks its
-                // own copy, drawn again from the same RNG state.
-                let mut fresh = (k > 0).then(|| redraw(strategy, &rng, case)).flatten();
+                // Each target shrinks its own tree, drawn again from the case's RNG state.
+                let mut fresh = redraw(strategy, &rng, case);
                 let shrink_tree: &mut dyn ValueTree<Value = Case> = match fresh.as_mut() {
                     Some(t) => t,
-                    None if k == 0 => &mut tree,
                     None => &mut NoShrink(case.clone()),
                 };
                 let shrunk = shrink(
@@ -326,7 +312,6 @@ impl ProfileRun<'_> {
             self.keep(target, failure);
         }
         self.case_done();
-        true
     }
 
     /// The counterexample once shrinking is over: the shrunk one, checked for state leaking
