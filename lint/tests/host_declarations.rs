@@ -204,3 +204,27 @@ fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
     );
     assert!(fix.message.contains("generic"), "{}", fix.message);
 }
+
+// Issue #29: "a fix never breaks the build": JavaScript has no types, so the map of agents a
+// rewrite declares there has none (its `new Map<unknown, …>()` did not parse: the fix was
+// dropped).
+#[test]
+fn a_javascript_map_of_agents_writes_no_type() {
+    let src = "export function apply(ctx) {\n  ctx.on('agent/turn-end', (agent, turn) => {\n    out(agent.name, turn);\n  });\n}\n";
+    let report = mirrorless_lint::lint_document(
+        Path::new("plugin.js"),
+        src,
+        &Config {
+            root: ".".into(),
+            ..Config::default()
+        },
+    );
+    let fix = report
+        .findings
+        .iter()
+        .find_map(|f| f.fix.as_ref())
+        .expect("the listener has a suggestion");
+    let written: String = fix.edits.iter().map(|e| e.replacement.as_str()).collect();
+    assert!(written.contains("= new Map();"), "{written}");
+    assert!(!written.contains('<'), "{written}");
+}

@@ -634,6 +634,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             });
         let q = if q == '`' { '\'' } else { q };
         let (agent_type, typed_by_receiver) = match &p.types.agent {
+            // JavaScript: no type to write.
+            _ if !self.typescript => (String::new(), None),
             Some(t) => (t.clone(), None),
             None if plain_receiver => {
                 let t = format!(
@@ -656,8 +658,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let indent = self.indent_at(start);
         let nl = self.newline;
         let semi = self.semi;
+        let type_args = if self.typescript {
+            format!("<unknown, {agent_type}>")
+        } else {
+            String::new()
+        };
         let text = format!(
-            "{indent}const {name} = new Map<unknown, {agent_type}>(){semi}{nl}\
+            "{indent}const {name} = new Map{type_args}(){semi}{nl}\
              {indent}{receiver}.on({q}agent/created{q}, ({a}) => {{ {name}.set(agent.session, agent) }}){semi}{nl}\
              {indent}{receiver}.on({q}agent/disposed{q}, ({a}) => {{ {name}.delete(agent.session) }}){semi}{nl}"
         );
