@@ -655,3 +655,37 @@ mod tests {
         assert!(n.declared.contains(&"Local".to_owned()));
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    // Bad input is never a panic (COMMON: "never a panic/hang"): every prefix of texts cut
+    // mid-construct (unclosed braces, quotes, comments; multi-byte characters) is read.
+    #[test]
+    fn every_prefix_of_a_broken_declaration_is_read_without_panic() {
+        let texts = [
+            "interface Events { 'a/b'(x: { y: 'é' }, z: A<B<C>>): void; 'c': (q: Q) => void }",
+            "type E = { data: Data[K] } | { data: unknown; 'x'?: (a: 'ü') => R }\n",
+            "import type { A, B as C } from './h'; export { D as E } from \"./x\"; export * from './y';",
+            "/* unterminated comment 'agent/created'(a: A) interface X {",
+            "declare module './h' { interface Events { 'k'(a: A): void } } // ü\n type T = (",
+            "export declare class Host { on<K extends keyof Events>(name: K, fn: Events[K]): this }",
+        ];
+        for text in texts {
+            for (at, _) in text.char_indices() {
+                let prefix = &text[..at];
+                let code = strip_comments(prefix);
+                assert_eq!(code.len(), prefix.len());
+                for d in type_decls(&code) {
+                    let _ = members(&d.body);
+                    let _ = data_types(&d.body);
+                }
+                let _ = names(&code);
+                let _ = data_types(&code);
+                let _ = split_top(&code, b',');
+                let _ = past_group(&code);
+            }
+        }
+    }
+}
