@@ -233,8 +233,11 @@ pub struct HostNeeds {
 /// A destructuring of `event.data` a rewrite writes without a cast ([`HostNeeds::data_read`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataRead {
-    /// The statement as an edit of the fix writes it (`const { turn } = event.data`).
+    /// The read as an edit of the fix writes it (`const { turn } = event.data`).
     pub statement: String,
+    /// What it becomes when cast, `{types}` standing for the object type of the fields
+    /// (`const { turn } = event.data as {types}`).
+    pub cast: String,
     /// The removed event whose handler it was.
     pub mirror: String,
     /// Each field destructured and the position (after the agent) of the removed event's

@@ -14,7 +14,7 @@ use std::process::Command;
 
 fn no_filter(_: &mut Report) {}
 
-/// `--fix --unsafe-fixes` on `plugin.ts` alone, in memory.
+/// `--fix --unsafe-fixes` on `plugin.ts` alone, in memory; the result is written back.
 fn fix_alone(dir: &Path) -> (String, Outcome) {
     let path = dir.join("plugin.ts");
     let opts = Options {
@@ -37,6 +37,8 @@ fn fix_alone(dir: &Path) -> (String, Outcome) {
         .first()
         .map(|f| f.fixed.clone())
         .unwrap_or_else(|| std::fs::read_to_string(&path).unwrap_or_default());
+    // On disk, for `tsc`.
+    std::fs::write(&path, &text).unwrap();
     (text, outcome)
 }
 
@@ -48,8 +50,8 @@ fn write(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// `tsc --strict --noEmit` on `plugin.ts` in `dir` (which resolves its imports), when installed.
-fn type_checks(dir: &Path) -> Option<Result<(), String>> {
+/// `tsc --strict --noEmit` on `file` in `dir` (which resolves its imports), when installed.
+fn type_checks(dir: &Path, file: &str) -> Option<Result<(), String>> {
     let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/js-tools/node_modules/.bin/tsc");
     if !tsc.is_file() {
         let required = std::env::var("MIRRORLESS_REQUIRE_TSC").is_ok_and(|v| v == "1");
@@ -69,7 +71,7 @@ fn type_checks(dir: &Path) -> Option<Result<(), String>> {
         .args([
             "--strict", "--noEmit", "--pretty", "false", "--types", "", "--target", "es2022",
         ])
-        .args(["--module", "commonjs", "plugin.ts"])
+        .args(["--module", "commonjs", file])
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", tsc.display()));
     Some(if out.status.success() {
@@ -127,7 +129,7 @@ fn a_relative_hosts_declarations_decide_the_rewrite() {
             .any(|n| n.contains("`agent/created`") && n.contains("`Events` at")),
         "{left:?}"
     );
-    if let Some(checked) = type_checks(dir.path()) {
+    if let Some(checked) = type_checks(dir.path(), "plugin.ts") {
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
@@ -166,7 +168,7 @@ export declare class Context {\n  on(name: string, fn: (...args: any[]) => void)
     assert!(!text.contains("typeof ctx.on"), "{text}");
     // `data: any` reads uncast.
     assert!(text.contains("const { turn } = event.data;"), "{text}");
-    if let Some(checked) = type_checks(dir.path()) {
+    if let Some(checked) = type_checks(dir.path(), "plugin.ts") {
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
@@ -227,4 +229,58 @@ fn a_javascript_map_of_agents_writes_no_type() {
     let written: String = fix.edits.iter().map(|e| e.replacement.as_str()).collect();
     assert!(written.contains("= new Map();"), "{written}");
     assert!(!written.contains('<'), "{written}");
+}
+
+// Item 1 (b), the rewrite of a test's collecting listener (read the durable log after the
+// run, `e.data.chunk`): where the host types `data` as `unknown`, the read is cast too.
+#[test]
+fn a_tests_log_read_is_cast_where_the_host_types_data_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = "export type StreamChunk = { delta: string };\n\
+export interface Session { id: string; events: SessionEvent[] }\n\
+export interface Agent { session: Session }\n\
+export type SessionEvent = { type: string; data: unknown };\n\
+export interface Events {\n  \
+'agent/stream-chunk'(agent: Agent, turn: number, step: number, chunk: StreamChunk): void;\n  \
+'session/event'(session: Session, event: SessionEvent): void;\n}\n\
+export interface Context {\n  on<K extends keyof Events>(name: K, fn: Events[K]): () => void;\n}\n\
+export declare function harness(): Context;\n\
+export declare function createAgent(ctx: Context): Agent;\n\
+export declare function run(agent: Agent, prompt: string): Promise<void>;\n";
+    let test = "import { createAgent, harness, run } from './host';\n\
+import type { Context, StreamChunk } from './host';\n\
+declare function it(title: string, f: () => Promise<void>): void;\n\
+declare function expect(x: unknown): { toHaveLength(n: number): void };\n\n\
+it('records raw chunks for replay', async () => {\n  \
+const ctx: Context = harness();\n  \
+const agent = createAgent(ctx);\n\n  \
+const streamed: StreamChunk[] = [];\n  \
+ctx.on('agent/stream-chunk', (_agent, _turn, _step, chunk) => void streamed.push(chunk));\n\n  \
+await run(agent, 'hi');\n\n  \
+expect(streamed).toHaveLength(7);\n});\n";
+    write(dir.path(), &[("plugin.spec.ts", test), ("host.ts", host)]);
+    let path = dir.path().join("plugin.spec.ts");
+    let opts = Options {
+        paths: vec![path.clone()],
+        jobs: Some(1),
+        follow: false,
+        config: Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    };
+    let outcome = fix::run(&opts, FixOptions { unsafe_fixes: true }, &no_filter);
+    let text = outcome
+        .files
+        .first()
+        .map(|f| f.fixed.clone())
+        .unwrap_or_default();
+    assert!(
+        text.contains("[(e.data as { chunk: StreamChunk }).chunk]"),
+        "{text}"
+    );
+    std::fs::write(&path, &text).unwrap();
+    if let Some(checked) = type_checks(dir.path(), "plugin.spec.ts") {
+        checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
 }

@@ -175,13 +175,15 @@ fn settle(
         };
         match types {
             Ok(types) => {
-                let cast = format!("{} as {{ {} }}", read.statement, types.join("; "));
+                let cast = read
+                    .cast
+                    .replace("{types}", &format!("{{ {} }}", types.join("; ")));
                 if patch(fix, &read.statement, &cast) {
                     if !read.warning.is_empty() {
                         fix.message = fix.message.replacen(&read.warning, "", 1);
                     }
                     fix.message.push_str(&format!(
-                        "; the host types `session/event`'s `data` as {data}, so it casts `event.data` to the types its event map (`{}` at {}) gives `{}`'s arguments",
+                        "; the host types `session/event`'s `data` as {data}, so it casts `data` to the types its event map (`{}` at {}) gives `{}`'s arguments",
                         map.name, map.at, read.mirror
                     ));
                 }

@@ -57,7 +57,8 @@ left, as for ML003's deletions.
   host types `data`: the rewrite needs a host that types it by event type (annotate the
   handler's parameters and the rewrite casts to them and is machine-applicable). Where the
   host's event map is in view (below) and its `session/event` entry types `data` otherwise
-  (`unknown`, a record: `tsc` TS2339 on the uncast read), the destructuring is cast to the
+  (`unknown`, a record: `tsc` TS2339 on the uncast read), the destructuring (and a test's read
+  of the durable log below, `[(e.data as { chunk: StreamChunk }).chunk]`) is cast to the
   types the map gives the removed event's arguments, as the file can name them:
   `const { turn, reason } = event.data as { turn: number; reason: import('./host').TurnEndReason }`
   (the file's own name for a type it imports, else an `import('…')` type of a module it imports

@@ -483,7 +483,18 @@ impl<'s, 'c> Fixer<'s, 'c> {
             "read the durable log after the run: `{events}` filtered by `{twin}`, as upstream's tests do (the listener heard every agent of `{}` from its registration on; the log holds `{}`'s events from its start: check that the test runs no other agent and nothing earlier)",
             on.receiver, read.agent
         );
-        Some(Fix::new(Applicability::Suggestion, message, edits))
+        let mut fix = Fix::new(Applicability::Suggestion, message, edits);
+        // `e.data.chunk` reads the log's `data` uncast, as the rewrite of a handler does.
+        if !self.data_typed {
+            fix.host.data_read = Some(DataRead {
+                statement: format!("[e.data.{field}]"),
+                cast: format!("[(e.data as {{types}}).{field}]"),
+                mirror: on.event.clone(),
+                fields: p.positions.clone(),
+                warning: String::new(),
+            });
+        }
+        Some(fix)
     }
 
     /// The edits of the rewrite in place: the name, the parameters, and the body's lead.
@@ -693,8 +704,10 @@ struct NewAgentMap {
 /// The uncast destructuring of `{event}.data` a rewrite of `mirror`'s handler writes, for the
 /// run-level pass to cast as the host declares it ([`HostNeeds::data_read`]).
 fn data_read(p: &Params, mirror: &str, event: &str, warning: &str) -> DataRead {
+    let statement = format!("const {{ {} }} = {event}.data", p.fields.join(", "));
     DataRead {
-        statement: format!("const {{ {} }} = {event}.data", p.fields.join(", ")),
+        cast: format!("{statement} as {{types}}"),
+        statement,
         mirror: mirror.to_owned(),
         fields: p.positions.clone(),
         warning: warning.to_owned(),
