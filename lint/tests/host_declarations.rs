@@ -284,3 +284,43 @@ expect(streamed).toHaveLength(7);\n});\n";
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
+
+// Item 1 (b) on a run that holds the host too: a host that names no removed event is past no
+// prefilter, its text is not kept; the plugin's import still reaches it (read again).
+#[test]
+fn a_host_in_the_run_without_removed_names_is_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = HOST.replace(
+        "  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;\n  'agent/step-end'(agent: Agent, turn: number, step: number): void;\n",
+        "",
+    );
+    assert_ne!(host, HOST, "the host no longer declares the mirrors");
+    let plugin = "import type { Context } from './host';\n\
+declare function out(...args: unknown[]): void;\n\n\
+export function apply(ctx: Context): void {\n  \
+(ctx as any).on('agent/step-end', (agent: { name: string }, turn: number) => {\n    out(agent.name, turn);\n  });\n}\n";
+    write(dir.path(), &[("plugin.ts", plugin), ("host.ts", &host)]);
+    let opts = Options {
+        paths: vec![dir.path().to_path_buf()],
+        jobs: Some(1),
+        follow: false,
+        config: Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    };
+    let report = mirrorless_lint::lint(&opts);
+    let sub = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "ML001")
+        .expect("the subscription is a finding");
+    assert!(sub.fix.is_none(), "{:?}", sub.fix);
+    assert!(
+        sub.note
+            .as_deref()
+            .is_some_and(|n| n.contains("`agent/created`")),
+        "{:?}",
+        sub.note
+    );
+}

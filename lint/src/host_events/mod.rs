@@ -79,8 +79,14 @@ fn patch(fix: &mut Fix, from: &str, to: &str) -> bool {
 
 /// Settles what the run's TypeScript fixes leave to the host's declarations (see the module
 /// documentation): drops or annotates the fixes that name what the host does not declare,
-/// and spells the host's types where a rewrite needs them.
-pub(crate) fn keep_to_declared_events(findings: &mut [Finding], sources: &[Source]) {
+/// and spells the host's types where a rewrite needs them. `dropped(i)`: whether the run
+/// read source `i` without keeping its text (it is read again from disk if an import
+/// reaches it).
+pub(crate) fn keep_to_declared_events(
+    findings: &mut [Finding],
+    sources: &[Source],
+    dropped: &dyn Fn(usize) -> bool,
+) {
     let todo: Vec<(usize, BTreeSet<String>)> = findings
         .iter()
         .enumerate()
@@ -98,7 +104,7 @@ pub(crate) fn keep_to_declared_events(findings: &mut [Finding], sources: &[Sourc
     }
     let by_path: HashMap<&str, &Source> = sources.iter().map(|s| (s.display.as_str(), s)).collect();
     let anchor = anchor(findings, &by_path);
-    let mut world = World::of_run(sources, is_script);
+    let mut world = World::of_run(sources, dropped, is_script);
     let mut maps: HashMap<(String, Option<String>), Option<EventMap>> = HashMap::new();
     for (i, names) in todo {
         let f = &mut findings[i];

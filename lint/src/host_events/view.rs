@@ -76,15 +76,24 @@ fn parse(display: String, path: PathBuf, text: &str) -> File {
 }
 
 impl World {
-    /// The run's scripts, read for their declarations.
-    pub(super) fn of_run(sources: &[Source], is_script: impl Fn(&str) -> bool) -> World {
+    /// The run's scripts whose text the run holds, read for their declarations (one whose
+    /// text was dropped is read from disk when an import reaches it).
+    pub(super) fn of_run(
+        sources: &[Source],
+        dropped: &dyn Fn(usize) -> bool,
+        is_script: impl Fn(&str) -> bool,
+    ) -> World {
         let mut w = World {
             files: Vec::new(),
             by_path: HashMap::new(),
             run: Vec::new(),
             reached: HashMap::new(),
         };
-        for s in sources.iter().filter(|s| is_script(&s.display)) {
+        let held = sources
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
+        for (_, s) in held {
             let id = w.files.len();
             w.files
                 .push(parse(s.display.clone(), key(&s.path), &s.text));
