@@ -523,9 +523,13 @@ pub(super) fn names(code: &str) -> Names {
             }
             continue;
         }
-        if rest.starts_with('{') {
-            let list = rest[1..].split('}').next().unwrap_or("");
-            let after = rest[1 + list.len()..].trim_start_matches('}').trim_start();
+        if let Some(inner) = rest.strip_prefix('{') {
+            let window = &inner[..floor(inner, WINDOW)];
+            let Some(close) = window.find('}') else {
+                continue;
+            };
+            let list = &inner[..close];
+            let after = inner[close + 1..].trim_start();
             let spec = after.strip_prefix("from").and_then(string_lit);
             if let Some(s) = spec {
                 n.specifiers.push(s.to_owned());

@@ -215,14 +215,12 @@ fn settle(
                     map.name, map.at
                 ));
             }
-            Err(map::Unspellable(why)) => {
-                return drop_fix(
-                    f,
-                    format!(
-                        "no fix: the map of agents the rewrite declares needs the agent's type, and {why}; annotate the handler's agent parameter (the map takes its type), or migrate this by hand"
-                    ),
-                );
-            }
+            Err(map::Unspellable(why)) => drop_fix(
+                f,
+                format!(
+                    "no fix: the map of agents the rewrite declares needs the agent's type, and {why}; annotate the handler's agent parameter (the map takes its type), or migrate this by hand"
+                ),
+            ),
         }
     }
 }
