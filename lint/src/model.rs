@@ -209,6 +209,42 @@ pub struct Fix {
     /// line references into code (see `docs_follow`), which `--unsafe-fixes` recomputes.
     #[serde(skip)]
     pub renumbers: Vec<std::ops::Range<usize>>,
+    /// What the rewrite leaves to the host's declarations, which the run-level pass settles
+    /// once it has read them (see `host_events`).
+    #[serde(skip)]
+    pub host: HostNeeds,
+}
+
+/// The parts of a TypeScript rewrite that type-check only as the host declares them (issue
+/// #29 item 1 (b)): the front end sees one file, the run-level pass `host_events` reads the
+/// declarations that file sees (its imports, on disk) and spells them, or drops the fix and
+/// says what is missing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostNeeds {
+    /// A destructuring of `event.data` written without a cast.
+    pub data_read: Option<DataRead>,
+    /// A type the rewrite spells from the receiver's `on` (the agent map's
+    /// `Parameters<Parameters<typeof ctx.on<'agent/created'>>[1]>[0]`), which type-checks only
+    /// where that `on` is generic over the host's event map: the host's own type of the
+    /// `agent/created` listener's agent replaces it.
+    pub agent_type: Option<String>,
+}
+
+/// A destructuring of `event.data` a rewrite writes without a cast ([`HostNeeds::data_read`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataRead {
+    /// The read as an edit of the fix writes it (`const { turn } = event.data`).
+    pub statement: String,
+    /// What it becomes when cast, `{types}` standing for the object type of the fields
+    /// (`const { turn } = event.data as {types}`).
+    pub cast: String,
+    /// The removed event whose handler it was.
+    pub mirror: String,
+    /// Each field destructured and the position (after the agent) of the removed event's
+    /// argument it stands for; `None` when the handler did not take positional arguments.
+    pub fields: Option<Vec<(String, usize)>>,
+    /// The clause of the fix's message warning that the read is uncast (empty when none).
+    pub warning: String,
 }
 
 /// A range of a file that a [`Fix`] depends on (see [`Fix::claims`]).
@@ -235,6 +271,7 @@ impl Fix {
             keeps_references: false,
             claims: Vec::new(),
             renumbers: Vec::new(),
+            host: HostNeeds::default(),
         }
     }
 }

@@ -714,7 +714,9 @@ fn run_level_passes(report: &mut Report, files: Files<'_>, only: Option<&[String
     drop_deletions_used_elsewhere(&mut report.findings, files);
     // Before `in_use`: a rewrite dropped here is one more listener left on the mirror. The
     // host's event map holds a removed event's entry, so its file is a candidate, held.
-    crate::host_events::keep_to_declared_events(&mut report.findings, files.sources);
+    crate::host_events::keep_to_declared_events(&mut report.findings, files.sources, &|i| {
+        files.is_dropped(i)
+    });
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     // Every file with a finding is a candidate, whose text is held.
     crate::docs_follow::follow_declarations(&mut report.findings, files.sources);

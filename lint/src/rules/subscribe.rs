@@ -55,7 +55,15 @@ left, as for ML003's deletions.
   without a cast, which type-checks only there).
 - *Suggestion* when an unannotated handler reads fields and nothing in the file shows how the
   host types `data`: the rewrite needs a host that types it by event type (annotate the
-  handler's parameters and the rewrite casts to them and is machine-applicable).
+  handler's parameters and the rewrite casts to them and is machine-applicable). Where the
+  host's event map is in view (below) and its `session/event` entry types `data` otherwise
+  (`unknown`, a record: `tsc` TS2339 on the uncast read), the destructuring (and a test's read
+  of the durable log below, `[(e.data as { chunk: StreamChunk }).chunk]`) is cast to the
+  types the map gives the removed event's arguments, as the file can name them:
+  `const { turn, reason } = event.data as { turn: number; reason: import('./host').TurnEndReason }`
+  (the file's own name for a type it imports, else an `import('…')` type of a module it imports
+  from); when they cannot be written (the map has no entry for the removed event, does not spell
+  its parameters, or the type is not reachable from the file), no fix, and the note says which.
 - *Suggestion* (`--fix --unsafe-fixes`) when the handler uses the agent, or when the twin
   records more (`user/message` under 2026-08 also records prompts). The session id is not
   reliably the agent id, so the fix looks the agent up in a map of agents by session: the
@@ -111,13 +119,25 @@ left, as for ML003's deletions.
   `--fix` delete the loop's emit in the same run); an array read before the run ends, or a
   listener on another context than the agent's (a forked test's `ctx2.on(…)`), gets the
   usual rewrite.
-- *No fix* when the rewrite would name a live event the host's event map does not declare (the
-  run shows the map when an `interface Events { … }` holding a removed event's entry, merged by
-  name across `declare module` blocks, also declares `session/event`): a map of agents kept by
-  `agent/created`/`agent/disposed` where the host declares no `agent/disposed` would fail `tsc`
-  (TS2345) where the original passed; the note names the missing event. Where the run shows no
-  such map, a rewrite naming `agent/created`/`agent/disposed` is a suggestion that says to check
-  the host declares them.
+- *No fix* when the rewrite would name a live event the host's event map does not declare: a map
+  of agents kept by `agent/created`/`agent/disposed` where the host declares no
+  `agent/disposed` would fail `tsc` (TS2345) where the original passed; the note names the
+  missing event. The map is read from the declarations the file sees, as `tsc` does: the run's
+  scripts and the files its imports reach on disk (relative imports, a package's `types` under
+  `node_modules`, re-exports, side-effect imports such as `import './events'`), so a plugin
+  linted alone sees its host. It is the interfaces of one name merged (across files and
+  `declare module` blocks, as TypeScript merges them), or a `type Events = { … }` literal, that
+  declare `session/event`: the name holding the run's declaration of a removed event, else the
+  only such name, else the only one holding the subscribed event. A module augmentation no
+  import reaches (only the project's `tsconfig.json` includes it) is not seen: an event only it
+  declares is taken as undeclared, which loses a fix but never breaks the build.
+- The map of agents a rewrite declares holds the agent type the map gives `agent/created`
+  (`new Map<unknown, Agent>()`, written as the file can name it, as above) instead of
+  `Parameters<Parameters<typeof ctx.on<'agent/created'>>[1]>[0]`, which type-checks only where
+  `on` is generic over the map (TS2635 on `on(name: string, fn: …)`, an `EventEmitter`, or
+  overloads); no fix when that type cannot be written. Where no map is in view, a rewrite naming
+  `agent/created`/`agent/disposed` or typing its map by `on` is a suggestion that says to check
+  the host declares them and that its `on` is generic.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
   `arguments`, a field the twin does not carry, and a name that reaches `on` through a loop
   over names (`for (const name of ['agent/turn-start', …]) ctx.on(name, …)`: one

@@ -9,28 +9,115 @@
 //! loop caught it), a throwing `session/event` listener as a failed append. Every effect a
 //! plugin has is an `out(…)` line.
 
-use super::shape::{Handler, MIRRORS, Mirror, Shape, Wiring};
+use super::shape::{Data, EventsForm, Handler, HostOn, MIRRORS, Mirror, Shape, Wiring};
+
+/// The durable events the host appends, with their `data` types.
+const DATA: &[(&str, &str)] = &[
+    (
+        "turn/start",
+        "{ turn: number; trigger: { kind: 'message' } }",
+    ),
+    ("turn/end", "{ turn: number; reason: TurnEndReason }"),
+    ("step/start", "{ turn: number; step: number }"),
+    ("step/end", "{ turn: number; step: number }"),
+    (
+        "assistant/chunk",
+        "{ turn: number; step: number; chunk: StreamChunk }",
+    ),
+];
+
+/// The host's files for the shape's host dimensions: `host.ts`, and `events.ts` when the
+/// event map is augmented there.
+pub fn host_files(shape: &Shape) -> Vec<(&'static str, String)> {
+    let mut files = vec![("host.ts", host(shape))];
+    if matches!(shape.events, EventsForm::Augmented | EventsForm::Apart) {
+        let lifecycle = if shape.lifecycle {
+            "    'agent/created'(agent: Agent): void;\n    'agent/disposed'(agent: Agent): void;\n"
+        } else {
+            ""
+        };
+        files.push((
+            "events.ts",
+            format!(
+                "// Entries of the host's event map declared by module augmentation (generated).\n\
+                 import type {{ Agent }} from './host';\n\n\
+                 declare module './host' {{\n  interface Events {{\n{lifecycle}    \
+                 'agent/turn-start'(agent: Agent, turn: number): void;\n  }}\n}}\n"
+            ),
+        ));
+    }
+    files
+}
 
 /// `host.ts` for the shape's host dimensions.
-pub fn host(shape: &Shape) -> String {
-    let data = if shape.data_typed {
-        "export type SessionEvent = {\n  [K in keyof Data]: { type: K; seq: number; time: number; data: Data[K] };\n}[keyof Data];\n"
-    } else {
-        "export type SessionEvent = { type: string; seq: number; time: number; data: unknown };\n"
+fn host(shape: &Shape) -> String {
+    let event = "type: string; seq: number; time: number";
+    let data = match shape.data {
+        Data::Typed => "export type SessionEvent = {\n  [K in keyof Data]: { type: K; seq: number; time: number; data: Data[K] };\n}[keyof Data];\n".to_owned(),
+        Data::Unknown => format!("export type SessionEvent = {{ {event}; data: unknown }};\n"),
+        Data::Any => format!("export type SessionEvent = {{ {event}; data: any }};\n"),
+        Data::Union => {
+            let members: String = DATA
+                .iter()
+                .map(|(t, d)| format!("\n  | {{ type: '{t}'; seq: number; time: number; data: {d} }}"))
+                .collect();
+            format!("export type SessionEvent ={members};\n")
+        }
     };
-    let lifecycle_decl = if shape.lifecycle {
+    let augmented = matches!(shape.events, EventsForm::Augmented | EventsForm::Apart);
+    let lifecycle_decl = if shape.lifecycle && !augmented {
         "  'agent/created'(agent: Agent): void;\n  'agent/disposed'(agent: Agent): void;\n"
     } else {
         ""
     };
-    let methods = if shape.typed_map {
-        "  on<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, false);\n  }\n  \
-         once<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, true);\n  }\n  \
-         emit<K extends keyof Events>(name: K, ...args: Parameters<Events[K]>): void {\n    this.fire(name, args, 'mirror');\n  }\n"
+    let turn_start = if augmented {
+        ""
     } else {
-        "  on(name: string, fn: Listener): () => void {\n    return this.add(name, fn, false);\n  }\n  \
-         once(name: string, fn: Listener): () => void {\n    return this.add(name, fn, true);\n  }\n  \
-         emit(name: string, ...args: unknown[]): void {\n    this.fire(name, args, 'mirror');\n  }\n"
+        "  'agent/turn-start'(agent: Agent, turn: number): void;\n"
+    };
+    let (events_open, events_close, import) = match shape.events {
+        EventsForm::Interface => ("export interface Events {", "}", ""),
+        EventsForm::Alias => ("export type Events = {", "};", ""),
+        EventsForm::Augmented => ("export interface Events {", "}", "import './events';\n"),
+        EventsForm::Apart => ("export interface Events {", "}", ""),
+    };
+    let generic = "  on<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, false);\n  }\n  \
+         once<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, true);\n  }\n  \
+         emit<K extends keyof Events>(name: K, ...args: Parameters<Events[K]>): void {\n    this.fire(name, args, 'mirror');\n  }\n";
+    let (aliases, methods) = match shape.on {
+        HostOn::Map => ("", generic.to_owned()),
+        HostOn::Plain => (
+            "",
+            "  on(name: string, fn: Listener): () => void {\n    return this.add(name, fn, false);\n  }\n  \
+             once(name: string, fn: Listener): () => void {\n    return this.add(name, fn, true);\n  }\n  \
+             emit(name: string, ...args: unknown[]): void {\n    this.fire(name, args, 'mirror');\n  }\n"
+                .to_owned(),
+        ),
+        HostOn::Overloaded => (
+            "",
+            "  on<K extends keyof Events>(name: K, fn: Events[K]): () => void;\n  \
+             on(name: string, fn: (...args: any[]) => void): () => void;\n  \
+             on(name: string, fn: Listener): () => void {\n    return this.add(name, fn, false);\n  }\n  \
+             once<K extends keyof Events>(name: K, fn: Events[K]): () => void;\n  \
+             once(name: string, fn: (...args: any[]) => void): () => void;\n  \
+             once(name: string, fn: Listener): () => void {\n    return this.add(name, fn, true);\n  }\n  \
+             emit<K extends keyof Events>(name: K, ...args: Parameters<Events[K]>): void {\n    this.fire(name, args, 'mirror');\n  }\n"
+                .to_owned(),
+        ),
+        HostOn::Constrained => (
+            "export type EventName = keyof Events & string;\nexport type Handler<K extends EventName> = Events[K];\n",
+            "  on<K extends EventName>(name: K, fn: Handler<K>): () => void {\n    return this.add(name, fn as Listener, false);\n  }\n  \
+             once<K extends EventName>(name: K, fn: Handler<K>): () => void {\n    return this.add(name, fn as Listener, true);\n  }\n  \
+             emit<K extends EventName>(name: K, ...args: Parameters<Handler<K>>): void {\n    this.fire(name, args, 'mirror');\n  }\n"
+                .to_owned(),
+        ),
+        HostOn::Emitter => (
+            "",
+            "  on(name: string | symbol, fn: (...args: any[]) => void): this {\n    this.add(String(name), fn, false);\n    return this;\n  }\n  \
+             once(name: string | symbol, fn: (...args: any[]) => void): this {\n    this.add(String(name), fn, true);\n    return this;\n  }\n  \
+             emit(name: string | symbol, ...args: any[]): boolean {\n    this.fire(String(name), args, 'mirror');\n    return true;\n  }\n"
+                .to_owned(),
+        ),
     };
     let (created, disposed) = if shape.lifecycle {
         (
@@ -40,17 +127,16 @@ pub fn host(shape: &Shape) -> String {
     } else {
         ("", "")
     };
+    let data_map: String = DATA
+        .iter()
+        .map(|(t, d)| format!("  '{t}': {d};\n"))
+        .collect();
     format!(
         r#"// The simulated host (generated): see lint/tests/equivalence/render.rs.
-export type TurnEndReason = {{ kind: 'completed' | 'cancelled' }};
+{import}export type TurnEndReason = {{ kind: 'completed' | 'cancelled' }};
 export type StreamChunk = {{ type: 'text'; delta: string }};
 type Data = {{
-  'turn/start': {{ turn: number; trigger: {{ kind: 'message' }} }};
-  'turn/end': {{ turn: number; reason: TurnEndReason }};
-  'step/start': {{ turn: number; step: number }};
-  'step/end': {{ turn: number; step: number }};
-  'assistant/chunk': {{ turn: number; step: number; chunk: StreamChunk }};
-}};
+{data_map}}};
 {data}
 export const effects: string[] = [];
 /** Every observable effect of a plugin. */
@@ -58,15 +144,14 @@ export function out(...args: unknown[]): void {{
   effects.push(JSON.stringify(args));
 }}
 
-export interface Events {{
-{lifecycle_decl}  'agent/turn-start'(agent: Agent, turn: number): void;
-  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;
+{events_open}
+{lifecycle_decl}{turn_start}  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;
   'agent/step-start'(agent: Agent, turn: number, step: number): void;
   'agent/step-end'(agent: Agent, turn: number, step: number): void;
   'agent/stream-chunk'(agent: Agent, turn: number, step: number, chunk: StreamChunk): void;
   'session/event'(session: Session, event: SessionEvent): void;
-}}
-
+{events_close}
+{aliases}
 type Listener = (...args: any[]) => unknown;
 
 export class Emitter {{
@@ -280,10 +365,22 @@ fn injected(m: &Mirror) -> (String, String) {
 
 /// `plugin.ts`: the code `--fix` rewrites.
 pub fn plugin(shape: &Shape) -> String {
-    let mut s = String::from(
+    // The types the plugin names, and only those: a rewrite naming another one of the host's
+    // must import it (or write `import('./host').T`).
+    let mut types = vec!["Agent"];
+    match shape.wiring {
+        Wiring::Ctx => types.push("Context"),
+        Wiring::Bus => types.push("Host"),
+        Wiring::Agent => {}
+    }
+    if matches!(shape.handler, Handler::EmitsAndListens | Handler::Annotated) {
+        types.extend(["StreamChunk", "TurnEndReason"]);
+    }
+    let mut s = format!(
         "// A generated plugin (lint/tests/equivalence/render.rs).\n\
-         import { out } from './host';\n\
-         import type { Agent, Context, Host, StreamChunk, TurnEndReason } from './host';\n\n",
+         import {{ out }} from './host';\n\
+         import type {{ {} }} from './host';\n\n",
+        types.join(", ")
     );
     let (head, recv) = match shape.wiring {
         Wiring::Ctx => (

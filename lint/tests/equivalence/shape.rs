@@ -12,6 +12,54 @@ pub enum Wiring {
     Agent,
 }
 
+/// How the host's `on` (and `once`, `emit`) is typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostOn {
+    /// `on<K extends keyof Events>(name: K, fn: Events[K])` (`typed`).
+    Map,
+    /// `on(name: string, fn: (...args: any[]) => unknown)` (`untyped`).
+    Plain,
+    /// Two overloads: by the event map, and by any name with an untyped listener
+    /// (`overloaded`).
+    Overloaded,
+    /// Generic through aliases, `on<K extends EventName>(name: K, fn: Handler<K>)` with
+    /// `EventName = keyof Events & string` (`constrained`).
+    Constrained,
+    /// Node's `EventEmitter` style, `on(name: string | symbol, fn: (...args: any[]) => void):
+    /// this` (`emitter`).
+    Emitter,
+}
+
+/// Where and how the host declares its event map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventsForm {
+    /// `export interface Events { … }` in `host.ts` (no name suffix).
+    Interface,
+    /// `export type Events = { … }` in `host.ts` (`+alias`).
+    Alias,
+    /// `host.ts` declares part of `interface Events`; `events.ts`, which `host.ts` imports,
+    /// adds `agent/turn-start` and the lifecycle entries by module augmentation
+    /// (`declare module './host'`, `+augmented`).
+    Augmented,
+    /// As [`EventsForm::Augmented`], but nothing imports `events.ts`: only the project (here
+    /// `tsc`'s file list) includes it, so a linter following imports does not see it
+    /// (`+apart`).
+    Apart,
+}
+
+/// How the host types `session/event`'s `data`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Data {
+    /// A mapped type, by event type (`datatyped`).
+    Typed,
+    /// `data: unknown` (`dataunknown`).
+    Unknown,
+    /// `data: any` (`dataany`).
+    Any,
+    /// A union of one object type per event type, spelled out (`dataunion`).
+    Union,
+}
+
 /// The handler registered on the mirror.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Handler {
@@ -116,12 +164,14 @@ pub const HANDLERS: &[Handler] = &[
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shape {
     pub wiring: Wiring,
-    /// The host's `on`/`emit` are typed by its `Events` map (else `(name: string, …any)`).
-    pub typed_map: bool,
+    /// How the host's `on`/`once`/`emit` are typed.
+    pub on: HostOn,
+    /// Where and how the host declares its `Events`.
+    pub events: EventsForm,
     /// The host declares (and emits) `agent/created` and `agent/disposed`.
     pub lifecycle: bool,
-    /// `session/event`'s `data` is typed by event type (else `unknown`).
-    pub data_typed: bool,
+    /// How `session/event`'s `data` is typed.
+    pub data: Data,
     /// The agents exist before the plugin attaches its listeners.
     pub created_before: bool,
     /// How many agents run a turn (the first is the one compared with).
@@ -131,28 +181,33 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// Whether the host types a listener's parameters by the event map (an unannotated
+    /// listener of an event the map lacks does not type-check).
+    pub fn typed_listeners(&self) -> bool {
+        matches!(
+            self.on,
+            HostOn::Map | HostOn::Overloaded | HostOn::Constrained
+        )
+    }
+
     /// A stable name from every dimension, e.g.
-    /// `ctx-typed-lifecycle-datatyped-before-3-compareid-turn-start`: the known-failure list
-    /// names shapes by it, and [`Shape::parse`] reads it back.
+    /// `ctx-typed-lifecycle-datatyped-before-3-compareid-turn-start+alias`: the known-failure
+    /// list names shapes by it, and [`Shape::parse`] reads it back.
     pub fn name(&self) -> String {
         format!(
-            "{}-{}-{}-{}-{}-{}-{}-{}",
+            "{}-{}-{}-{}-{}-{}-{}-{}{}",
             match self.wiring {
                 Wiring::Ctx => "ctx",
                 Wiring::Bus => "bus",
                 Wiring::Agent => "agent",
             },
-            if self.typed_map { "typed" } else { "untyped" },
+            on_name(self.on),
             if self.lifecycle {
                 "lifecycle"
             } else {
                 "nolifecycle"
             },
-            if self.data_typed {
-                "datatyped"
-            } else {
-                "dataunknown"
-            },
+            data_name(self.data),
             if self.created_before {
                 "before"
             } else {
@@ -161,12 +216,25 @@ impl Shape {
             self.agents,
             handler_name(self.handler),
             self.mirror.name.trim_start_matches("agent/"),
+            match self.events {
+                EventsForm::Interface => "",
+                EventsForm::Alias => "+alias",
+                EventsForm::Augmented => "+augmented",
+                EventsForm::Apart => "+apart",
+            },
         )
     }
 
     /// The shape [`Shape::name`] names, or `None` for a name no shape has.
     pub fn parse(name: &str) -> Option<Shape> {
-        let mut parts = name.splitn(8, '-');
+        let (name_part, events) = match name.split_once('+') {
+            None => (name, EventsForm::Interface),
+            Some((n, "alias")) => (n, EventsForm::Alias),
+            Some((n, "augmented")) => (n, EventsForm::Augmented),
+            Some((n, "apart")) => (n, EventsForm::Apart),
+            Some(_) => return None,
+        };
+        let mut parts = name_part.splitn(8, '-');
         let wiring = match parts.next()? {
             "ctx" => Wiring::Ctx,
             "bus" => Wiring::Bus,
@@ -178,9 +246,11 @@ impl Shape {
             Some(p) if p == no => Some(false),
             _ => None,
         };
-        let typed_map = flag(parts.next(), "typed", "untyped")?;
+        let on_part = parts.next()?;
+        let on = *ONS.iter().find(|o| on_name(**o) == on_part)?;
         let lifecycle = flag(parts.next(), "lifecycle", "nolifecycle")?;
-        let data_typed = flag(parts.next(), "datatyped", "dataunknown")?;
+        let data_part = parts.next()?;
+        let data = *DATAS.iter().find(|d| data_name(**d) == data_part)?;
         let created_before = flag(parts.next(), "before", "after")?;
         let agents = parts.next()?.parse().ok()?;
         let handler_part = parts.next()?;
@@ -193,15 +263,45 @@ impl Shape {
             .find(|m| m.name.trim_start_matches("agent/") == mirror_part)?;
         let shape = Shape {
             wiring,
-            typed_map,
+            on,
+            events,
             lifecycle,
-            data_typed,
+            data,
             created_before,
             agents,
             handler,
             mirror,
         };
         (shape.name() == name).then_some(shape)
+    }
+}
+
+pub const ONS: &[HostOn] = &[
+    HostOn::Map,
+    HostOn::Plain,
+    HostOn::Overloaded,
+    HostOn::Constrained,
+    HostOn::Emitter,
+];
+
+pub const DATAS: &[Data] = &[Data::Typed, Data::Unknown, Data::Any, Data::Union];
+
+fn on_name(o: HostOn) -> &'static str {
+    match o {
+        HostOn::Map => "typed",
+        HostOn::Plain => "untyped",
+        HostOn::Overloaded => "overloaded",
+        HostOn::Constrained => "constrained",
+        HostOn::Emitter => "emitter",
+    }
+}
+
+fn data_name(d: Data) -> &'static str {
+    match d {
+        Data::Typed => "datatyped",
+        Data::Unknown => "dataunknown",
+        Data::Any => "dataany",
+        Data::Union => "dataunion",
     }
 }
 
@@ -244,6 +344,11 @@ impl Choices {
     fn flag(&mut self) -> bool {
         self.next() & 1 == 1
     }
+
+    /// One of `options`, each as likely.
+    fn pick<T: Copy>(&mut self, options: &[T]) -> T {
+        options[(self.next() % options.len() as u64) as usize]
+    }
 }
 
 /// Every (wiring, handler, mirror) once, each with the host dimensions drawn from `seed`,
@@ -254,11 +359,37 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
     for &wiring in WIRINGS {
         for &handler in HANDLERS {
             for &mirror in MIRRORS {
+                // The map and the plain `on` as often as before; each other form of `on`, of
+                // the event map and of `data` less often.
+                let on = if choices.flag() {
+                    choices.pick(&[
+                        HostOn::Map,
+                        HostOn::Map,
+                        HostOn::Overloaded,
+                        HostOn::Constrained,
+                    ])
+                } else {
+                    choices.pick(&[HostOn::Plain, HostOn::Plain, HostOn::Emitter])
+                };
                 let mut shape = Shape {
                     wiring,
-                    typed_map: choices.flag(),
+                    on,
+                    events: choices.pick(&[
+                        EventsForm::Interface,
+                        EventsForm::Interface,
+                        EventsForm::Alias,
+                        EventsForm::Augmented,
+                        EventsForm::Apart,
+                    ]),
                     lifecycle: choices.flag(),
-                    data_typed: choices.flag(),
+                    data: choices.pick(&[
+                        Data::Typed,
+                        Data::Unknown,
+                        Data::Typed,
+                        Data::Unknown,
+                        Data::Any,
+                        Data::Union,
+                    ]),
                     created_before: choices.flag(),
                     agents: if choices.flag() { 3 } else { 1 },
                     handler,
@@ -266,8 +397,11 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
                 };
                 // An uncast read of `data` type-checks only where the host types it (or
                 // gives the listener no type at all).
-                if handler == Handler::MergeReadsData && shape.typed_map {
-                    shape.data_typed = true;
+                if handler == Handler::MergeReadsData
+                    && shape.typed_listeners()
+                    && shape.data == Data::Unknown
+                {
+                    shape.data = Data::Typed;
                 }
                 out.push(shape);
             }

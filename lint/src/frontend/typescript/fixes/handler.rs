@@ -10,6 +10,9 @@ pub(super) struct Params {
     pub(super) agent: Option<String>,
     /// `field: pattern` (or the shorthand `field`) per used parameter.
     pub(super) fields: Vec<String>,
+    /// Each used positional parameter's field and its position after the agent (`None` for a
+    /// payload-object handler): what a cast of `event.data` spells from the host's event map.
+    pub(super) positions: Option<Vec<(String, usize)>>,
     /// Whether this is a 2026-08-style payload-object handler.
     pub(super) payload: bool,
     /// The types the handler's annotations give, when it carries them (see [`Annotations`]).

@@ -96,6 +96,8 @@ pub(super) struct Fixer<'s, 'c> {
     /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
     /// `data` by event type ([`typed_data`]).
     data_typed: bool,
+    /// Whether the file is TypeScript (else the fixes write no type).
+    typescript: bool,
     /// Whether new unannotated listener parameters type-check under `noImplicitAny`: JavaScript,
     /// or TypeScript with a listener of its own whose parameters the receiver types
     /// ([`typed_data::listeners_typed_by_host`]).
@@ -210,6 +212,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 ""
             },
             data_typed,
+            typescript: program.source_type.is_typescript(),
             listeners_typed: data_typed || typed_data::listeners_typed_by_host(program),
             fixes: Vec::new(),
             bodies: Vec::new(),

@@ -9,7 +9,7 @@ use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
-use crate::model::{Applicability, Claim, Edit, Fix};
+use crate::model::{Applicability, Claim, DataRead, Edit, Fix, HostNeeds};
 use oxc_ast::ast::*;
 use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
@@ -73,6 +73,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             let mut out = Params {
                 agent: None,
                 fields: Vec::new(),
+                positions: None,
                 payload: true,
                 types: Annotations {
                     agent: member_type("agent")
@@ -115,6 +116,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let mut out = Params {
             agent: None,
             fields: Vec::new(),
+            positions: Some(Vec::new()),
             payload: false,
             types: Annotations::default(),
         };
@@ -151,8 +153,11 @@ impl<'s, 'c> Fixer<'s, 'c> {
                 None => field_types = None,
             }
             if used(&p.pattern) {
-                out.fields
-                    .push(entry(migrate::positional_field(m, i)?, &p.pattern));
+                let field = migrate::positional_field(m, i)?;
+                out.fields.push(entry(field, &p.pattern));
+                if let Some(positions) = &mut out.positions {
+                    positions.push((field.to_owned(), i));
+                }
             }
         }
         out.types.fields = if params.items.len() > 1 {
@@ -193,7 +198,12 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let Some(plan) = self.plan(call, &on) else {
             return;
         };
-        if let Some(fix) = self.merged_subscription(call, &on, &plan) {
+        if let Some(mut fix) = self.merged_subscription(call, &on, &plan) {
+            if !self.fields_typed(&plan.params)
+                && let Some((t, _)) = self.merge_for.get(&(call.span.start as usize))
+            {
+                fix.host.data_read = Some(data_read(&plan.params, &on.event, &t.event, ""));
+            }
             self.push(on.occurrence, fix);
             return;
         }
@@ -209,7 +219,9 @@ impl<'s, 'c> Fixer<'s, 'c> {
             return;
         };
         let mut claims = Vec::new();
+        let mut host = HostNeeds::default();
         if let Some(map) = plan.new_map {
+            host.agent_type = map.typed_by_receiver;
             edits.push(Edit::new(map.at, map.at, map.text));
             // One map per file and round: the next round finds it and looks agents up there.
             claims.push(Claim {
@@ -241,13 +253,16 @@ impl<'s, 'c> Fixer<'s, 'c> {
             ));
         }
         if !types_shown {
-            message.push_str(&format!(
+            let warning = format!(
                 "; it reads `{}.data` uncast, which type-checks only where the host types `data` by event type (not `unknown`): annotate the handler's parameters and the rewrite casts to them",
                 plan.event
-            ));
+            );
+            message.push_str(&warning);
+            host.data_read = Some(data_read(&plan.params, &on.event, &plan.event, &warning));
         }
         let mut fix = Fix::new(applicability, message, edits);
         fix.claims = claims;
+        fix.host = host;
         self.push(on.occurrence, fix);
     }
 
@@ -258,7 +273,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             return None;
         }
         let receiver = callee_object(&call.callee)?;
-        let (_, migration, occurrence) = call.arguments[0]
+        let (event, migration, occurrence) = call.arguments[0]
             .as_expression()
             .and_then(|e| self.event_arg(e))?;
         let handler = call.arguments[1].as_expression()?.get_inner_expression();
@@ -286,6 +301,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         }
         Some(OnCall {
             receiver: self.src[range(receiver.span())].to_owned(),
+            event,
             migration,
             occurrence,
             params,
@@ -467,7 +483,18 @@ impl<'s, 'c> Fixer<'s, 'c> {
             "read the durable log after the run: `{events}` filtered by `{twin}`, as upstream's tests do (the listener heard every agent of `{}` from its registration on; the log holds `{}`'s events from its start: check that the test runs no other agent and nothing earlier)",
             on.receiver, read.agent
         );
-        Some(Fix::new(Applicability::Suggestion, message, edits))
+        let mut fix = Fix::new(Applicability::Suggestion, message, edits);
+        // `e.data.chunk` reads the log's `data` uncast, as the rewrite of a handler does.
+        if !self.data_typed {
+            fix.host.data_read = Some(DataRead {
+                statement: format!("[e.data.{field}]"),
+                cast: format!("[(e.data as {{types}}).{field}]"),
+                mirror: on.event.clone(),
+                fields: p.positions.clone(),
+                warning: String::new(),
+            });
+        }
+        Some(fix)
     }
 
     /// The edits of the rewrite in place: the name, the parameters, and the body's lead.
@@ -617,10 +644,15 @@ impl<'s, 'c> Fixer<'s, 'c> {
                         .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
             });
         let q = if q == '`' { '\'' } else { q };
-        let agent_type = match &p.types.agent {
-            Some(t) => t.clone(),
+        let (agent_type, typed_by_receiver) = match &p.types.agent {
+            // JavaScript: no type to write.
+            _ if !self.typescript => (String::new(), None),
+            Some(t) => (t.clone(), None),
             None if plain_receiver => {
-                format!("Parameters<Parameters<typeof {receiver}.on<{q}agent/created{q}>>[1]>[0]")
+                let t = format!(
+                    "Parameters<Parameters<typeof {receiver}.on<{q}agent/created{q}>>[1]>[0]"
+                );
+                (t.clone(), Some(t))
             }
             None => return None,
         };
@@ -637,8 +669,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let indent = self.indent_at(start);
         let nl = self.newline;
         let semi = self.semi;
+        let type_args = if self.typescript {
+            format!("<unknown, {agent_type}>")
+        } else {
+            String::new()
+        };
         let text = format!(
-            "{indent}const {name} = new Map<unknown, {agent_type}>(){semi}{nl}\
+            "{indent}const {name} = new Map{type_args}(){semi}{nl}\
              {indent}{receiver}.on({q}agent/created{q}, ({a}) => {{ {name}.set(agent.session, agent) }}){semi}{nl}\
              {indent}{receiver}.on({q}agent/disposed{q}, ({a}) => {{ {name}.delete(agent.session) }}){semi}{nl}"
         );
@@ -649,6 +686,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             at,
             text,
             lookup: format!("{name}.get({{session}})"),
+            typed_by_receiver,
         })
     }
 }
@@ -659,12 +697,29 @@ struct NewAgentMap {
     at: usize,
     text: String,
     lookup: String,
+    /// The agent's type when spelled from the receiver's `on` ([`HostNeeds::agent_type`]).
+    typed_by_receiver: Option<String>,
+}
+
+/// The uncast destructuring of `{event}.data` a rewrite of `mirror`'s handler writes, for the
+/// run-level pass to cast as the host declares it ([`HostNeeds::data_read`]).
+fn data_read(p: &Params, mirror: &str, event: &str, warning: &str) -> DataRead {
+    let statement = format!("const {{ {} }} = {event}.data", p.fields.join(", "));
+    DataRead {
+        cast: format!("{statement} as {{types}}"),
+        statement,
+        mirror: mirror.to_owned(),
+        fields: p.positions.clone(),
+        warning: warning.to_owned(),
+    }
 }
 
 /// The parts of a `recv.on('<removed>', handler)` call ([`Fixer::on_call`]).
 struct OnCall<'b, 'a, 'c> {
     /// The receiver's text (`ctx`, `this.ctx`).
     receiver: String,
+    /// The removed event subscribed to.
+    event: String,
     migration: &'c Migration,
     /// The range the linter reports for the name.
     occurrence: Range<usize>,

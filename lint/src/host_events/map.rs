@@ -1,0 +1,282 @@
+//! The host's event map as a script sees it, and the types a rewrite spells from it: an
+//! entry's parameter types, named as the script can name them, and how the host types
+//! `session/event`'s `data`.
+
+use super::SESSION_EVENT;
+use super::decls::{self, Kind};
+use super::view::{FileId, World};
+use std::collections::{BTreeSet, HashMap};
+
+/// The host's event map: every interface (or type literal) of one name in a script's view.
+pub(super) struct EventMap {
+    /// The interface's name (`Events`).
+    pub(super) name: String,
+    /// Where it is declared (`path:line`).
+    pub(super) at: String,
+    /// Every key of every declaration of that name.
+    pub(super) keys: BTreeSet<String>,
+    /// Each entry's parameter types (when spelled as a signature) and the file declaring it.
+    members: HashMap<String, (FileId, Option<Vec<String>>)>,
+}
+
+/// A type a rewrite cannot write, and why.
+pub(super) struct Unspellable(pub(super) String);
+
+impl EventMap {
+    /// The event map of `view`: the interfaces named `anchor` (the run's declaration of a
+    /// removed event's entry is in it), else the one name whose declarations hold
+    /// `session/event`, else of those the one holding `event`; `None` when there is none, or
+    /// no telling which.
+    pub(super) fn find(
+        world: &World,
+        view: &[FileId],
+        anchor: Option<&str>,
+        event: Option<&str>,
+    ) -> Option<EventMap> {
+        let mut by_name: HashMap<&str, Vec<(FileId, usize)>> = HashMap::new();
+        for &f in view {
+            for (i, d) in world.files[f].decls.iter().enumerate() {
+                if matches!(d.kind, Kind::Interface | Kind::Literal) {
+                    by_name.entry(d.name.as_str()).or_default().push((f, i));
+                }
+            }
+        }
+        let keys_of = |decls: &[(FileId, usize)]| -> BTreeSet<String> {
+            decls
+                .iter()
+                .flat_map(|&(f, i)| decls::members(&world.files[f].decls[i].body))
+                .map(|m| m.key)
+                .collect()
+        };
+        let mut candidates: Vec<&str> = by_name
+            .iter()
+            .filter(|(_, d)| keys_of(d).contains(SESSION_EVENT))
+            .map(|(n, _)| *n)
+            .collect();
+        candidates.sort_unstable();
+        let name = match anchor.filter(|a| candidates.contains(a)) {
+            Some(a) => a,
+            None => match candidates.as_slice() {
+                [one] => *one,
+                _ => {
+                    let with: Vec<&str> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|n| event.is_some_and(|e| keys_of(&by_name[n]).contains(e)))
+                        .collect();
+                    match with.as_slice() {
+                        [one] => *one,
+                        _ => return None,
+                    }
+                }
+            },
+        };
+        let decls = &by_name[name];
+        let mut members = HashMap::new();
+        for &(f, i) in decls {
+            for m in decls::members(&world.files[f].decls[i].body) {
+                members.entry(m.key).or_insert((f, m.params));
+            }
+        }
+        let &(f, i) = decls.first()?;
+        let file = &world.files[f];
+        let line = file.code[..file.decls[i].at].matches('\n').count() + 1;
+        Some(EventMap {
+            name: name.to_owned(),
+            at: format!("{}:{line}", file.display),
+            keys: keys_of(decls),
+            members,
+        })
+    }
+
+    /// The type of parameter `index` of entry `key`, written as `target` can name it.
+    pub(super) fn param_type(
+        &self,
+        world: &mut World,
+        target: FileId,
+        key: &str,
+        index: usize,
+    ) -> Result<String, Unspellable> {
+        let Some((file, params)) = self.members.get(key) else {
+            return Err(Unspellable(format!(
+                "the host's event map (`{}` at {}) has no `{key}` entry to take the type from",
+                self.name, self.at
+            )));
+        };
+        let Some(ty) = params.as_ref().and_then(|p| p.get(index)) else {
+            return Err(Unspellable(format!(
+                "the host's `{key}` entry (`{}` at {}) does not spell its parameters' types",
+                self.name, self.at
+            )));
+        };
+        spell(world, ty, *file, target)
+    }
+
+    /// How the host types `session/event`'s `data`: `Some(type)` when a destructuring of it
+    /// needs a cast (`unknown`, a record, a type not indexed by event), `None` when it is
+    /// typed by event type (or `any`) and reads uncast.
+    pub(super) fn data_needs_cast(&self, world: &mut World) -> Option<String> {
+        let (file, params) = self.members.get(SESSION_EVENT)?;
+        let Some(event_type) = params.as_ref().and_then(|p| p.get(1)) else {
+            return Some("a type the map does not spell".to_owned());
+        };
+        let datas = if event_type.contains('{') {
+            decls::data_types(event_type)
+        } else {
+            let head = event_type
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .next()
+                .unwrap_or_default();
+            let decl_file = world.origin(*file, head).map(|(f, _)| f);
+            let body = decl_file
+                .into_iter()
+                .chain(0..world.files.len())
+                .find_map(|f| {
+                    world.files[f]
+                        .decls
+                        .iter()
+                        .find(|d| d.name == head)
+                        .map(|d| d.body.clone())
+                });
+            body.map(|b| decls::data_types(&b)).unwrap_or_default()
+        };
+        let by_event =
+            |t: &String| t == "any" || t.starts_with('{') || (t.contains('[') && !t.contains("[]"));
+        if !datas.is_empty() && datas.iter().all(by_event) {
+            return None;
+        }
+        Some(match datas.as_slice() {
+            [] => format!("`{event_type}`, whose `data` the linted files do not show"),
+            [one, ..] => format!("`{one}` (in `{event_type}`)"),
+        })
+    }
+}
+
+/// TypeScript's own names, which every file can write.
+const GLOBAL_TYPES: &[&str] = &[
+    "any",
+    "unknown",
+    "never",
+    "void",
+    "undefined",
+    "null",
+    "number",
+    "string",
+    "boolean",
+    "bigint",
+    "symbol",
+    "object",
+    "true",
+    "false",
+    "this",
+    "typeof",
+    "keyof",
+    "readonly",
+    "unique",
+    "infer",
+    "extends",
+    "is",
+    "asserts",
+    "new",
+    "Array",
+    "ReadonlyArray",
+    "Record",
+    "Partial",
+    "Required",
+    "Readonly",
+    "Pick",
+    "Omit",
+    "Exclude",
+    "Extract",
+    "NonNullable",
+    "Parameters",
+    "ReturnType",
+    "InstanceType",
+    "Awaited",
+    "Promise",
+    "PromiseLike",
+    "Map",
+    "Set",
+    "ReadonlyMap",
+    "ReadonlySet",
+    "WeakMap",
+    "WeakSet",
+    "Date",
+    "Error",
+    "RegExp",
+    "Function",
+    "Iterable",
+    "AsyncIterable",
+    "Uint8Array",
+    "ArrayBuffer",
+];
+
+/// `ty`, written in `from`, as `target` can write it: each name `target` binds to the same
+/// declaration kept, another one `target` can import written `import('…').Name`.
+pub(super) fn spell(
+    world: &mut World,
+    ty: &str,
+    from: FileId,
+    target: FileId,
+) -> Result<String, Unspellable> {
+    let mut out = String::new();
+    let mut rest = ty;
+    while let Some(c) = rest.chars().next() {
+        if c == '\'' || c == '"' || c == '`' {
+            let end = rest[1..].find(c).map_or(rest.len(), |e| e + 2);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        if !(c.is_alphabetic() || c == '_' || c == '$') {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        let word = &rest[..end];
+        let after = rest[end..].trim_start();
+        let member = out.trim_end().ends_with('.');
+        let key = after.starts_with(':') || after.starts_with("?:");
+        rest = &rest[end..];
+        if member || key || GLOBAL_TYPES.contains(&word) {
+            out.push_str(word);
+            continue;
+        }
+        let Some(origin) = world.origin(from, word) else {
+            return Err(Unspellable(format!(
+                "`{word}` (in `{ty}`) is not a name {} imports or declares",
+                world.files[from].display
+            )));
+        };
+        if world.origin(target, word).as_ref() == Some(&origin) {
+            out.push_str(word);
+            continue;
+        }
+        let specs: Vec<String> = world.files[target]
+            .names
+            .imports
+            .iter()
+            .map(|(.., s)| s.clone())
+            .collect();
+        let via = specs.into_iter().find(|s| {
+            world
+                .resolve(target, s)
+                .and_then(|t| world.exported_origin(t, &origin.1, 0))
+                .as_ref()
+                == Some(&origin)
+        });
+        match via {
+            Some(s) => out.push_str(&format!("import('{s}').{}", origin.1)),
+            None => {
+                return Err(Unspellable(format!(
+                    "`{word}` (in `{ty}`, declared in {}) is a name {} neither imports nor can import from a module it imports",
+                    world.files[origin.0].display, world.files[target].display
+                )));
+            }
+        }
+    }
+    Ok(out)
+}

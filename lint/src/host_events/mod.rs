@@ -1,0 +1,364 @@
+//! A rewrite never names an event, type or API the host does not declare (issue #29 item 1
+//! (b)).
+//!
+//! The TypeScript fixes write what the original code did not: live event names (`session/event`
+//! in every subscription rewrite, `agent/created`/`agent/disposed` for the map of agents by
+//! session a rewrite declares, a test's stand-in announcing its agent), the agent's type in that
+//! map, and a destructuring of `event.data`. A front end sees one file; what the host declares
+//! is read here, once per run, from the declarations each script sees ([`view`]: the run's
+//! scripts and the files their imports reach on disk, a package's types under `node_modules`
+//! included), as `tsc` reads them:
+//!
+//! - **The host's event map** ([`map::EventMap`]): the interfaces (merged by name, in
+//!   `declare module` blocks too) or type literal of the name that declares `session/event`
+//!   (the one holding the run's declaration of a removed event's entry, or the only one, or
+//!   the only one holding the event the finding is about). A fix naming an event it does not
+//!   declare has no fix, and its note says which event is missing (`tsc`: TS2345, then TS7006
+//!   on the listener's parameters, where the original passed).
+//! - **`data`**: a rewrite that destructures `event.data` uncast (an unannotated handler, in a
+//!   file that does not show how its host types `data`) type-checks only where the host types
+//!   it by event type; where the map's `session/event` entry types it otherwise (`unknown`,
+//!   TS2339), the destructuring is cast to the types the map gives the removed event's
+//!   arguments, as the file can name them (`import('./host').TurnEndReason` when it does not
+//!   import the name), and the fix has none when they cannot be written.
+//! - **The agent's type** in a map of agents the rewrite declares, spelled from the receiver's
+//!   generic `on` (`typeof ctx.on<'agent/created'>`, TS2635 on an `on` that is not generic):
+//!   the type the map gives `agent/created`'s agent, written as the file can name it, or no
+//!   fix.
+//!
+//! When a script sees no map, nothing is known: a suggestion that names an event other than
+//! `session/event` (the durable channel every host of the protocol has) says to check it,
+//! and so does one that types its map of agents by the receiver's `on`; a machine-applicable
+//! fix names only `session/event`, reads `data` only where it is typed, and spells no type of
+//! the host's.
+
+mod decls;
+mod map;
+mod view;
+
+use crate::model::{Applicability, Finding, Fix};
+use crate::source::Source;
+use map::EventMap;
+use std::collections::{BTreeSet, HashMap};
+use view::World;
+
+/// The rule of a declaration.
+const DECLARE: &str = "ML003";
+
+/// The durable channel: the target of every rewrite, which every host of the protocol has.
+const SESSION_EVENT: &str = "session/event";
+
+/// Whether a path is TypeScript or JavaScript.
+fn is_script(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(
+        ext,
+        "ts" | "tsx" | "mts" | "cts" | "js" | "jsx" | "mjs" | "cjs"
+    )
+}
+
+/// Drops the fix, saying why in the finding's note.
+fn drop_fix(f: &mut Finding, why: String) {
+    f.fix = None;
+    f.note = Some(match f.note.take() {
+        Some(n) => format!("{n}; {why}"),
+        None => why,
+    });
+}
+
+/// Replaces the first occurrence of `from` in the fix's edits.
+fn patch(fix: &mut Fix, from: &str, to: &str) -> bool {
+    fix.edits.iter_mut().any(|e| {
+        let Some(at) = e.replacement.find(from) else {
+            return false;
+        };
+        e.replacement.replace_range(at..at + from.len(), to);
+        true
+    })
+}
+
+/// Settles what the run's TypeScript fixes leave to the host's declarations (see the module
+/// documentation): drops or annotates the fixes that name what the host does not declare,
+/// and spells the host's types where a rewrite needs them. `dropped(i)`: whether the run
+/// read source `i` without keeping its text (it is read again from disk if an import
+/// reaches it).
+pub(crate) fn keep_to_declared_events(
+    findings: &mut [Finding],
+    sources: &[Source],
+    dropped: &dyn Fn(usize) -> bool,
+) {
+    let todo: Vec<(usize, BTreeSet<String>)> = findings
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| is_script(&f.path))
+        .filter_map(|(i, f)| {
+            let fix = f.fix.as_ref()?;
+            let names = events_written(fix);
+            let host = &fix.host;
+            (!names.is_empty() || host.data_read.is_some() || host.agent_type.is_some())
+                .then_some((i, names))
+        })
+        .collect();
+    if todo.is_empty() {
+        return;
+    }
+    let by_path: HashMap<&str, &Source> = sources.iter().map(|s| (s.display.as_str(), s)).collect();
+    let anchor = anchor(findings, &by_path);
+    let mut world = World::of_run(sources, dropped, is_script);
+    let mut maps: HashMap<(String, Option<String>), Option<EventMap>> = HashMap::new();
+    for (i, names) in todo {
+        let f = &mut findings[i];
+        let Some(file) = world.run_file(&f.path) else {
+            continue;
+        };
+        let map = maps
+            .entry((f.path.clone(), f.event.clone()))
+            .or_insert_with(|| {
+                let view = world.view(file);
+                EventMap::find(&world, &view, anchor.as_deref(), f.event.as_deref())
+            });
+        match map {
+            Some(map) => settle(f, &names, map, &mut world, file),
+            None => unknown_host(f, &names),
+        }
+    }
+}
+
+/// The name of the interface holding the run's first declaration of a removed event's entry.
+fn anchor(findings: &[Finding], by_path: &HashMap<&str, &Source>) -> Option<String> {
+    findings
+        .iter()
+        .filter(|f| f.rule == DECLARE && is_script(&f.path))
+        .find_map(|f| {
+            let s = by_path.get(f.path.as_str())?;
+            let line = crate::source::LineIndex::new(&s.text).line_range(f.line);
+            let offset = s
+                .text
+                .get(line.clone())?
+                .char_indices()
+                .nth(f.column.saturating_sub(1))
+                .map(|(i, _)| line.start + i)?;
+            enclosing_interface(&s.text, offset)
+        })
+}
+
+/// A fix in a script that sees the host's event map `map`.
+fn settle(
+    f: &mut Finding,
+    names: &BTreeSet<String>,
+    map: &EventMap,
+    world: &mut World,
+    file: view::FileId,
+) {
+    let missing: Vec<&String> = names.iter().filter(|n| !map.keys.contains(*n)).collect();
+    if let Some(first) = missing.first() {
+        let list = missing
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let why = format!(
+            "no fix: the rewrite would name {list}, which the host's event map (`{}` at {}) does not declare, so the host could not type it; declare `{first}` there, or migrate this by hand",
+            map.name, map.at
+        );
+        return drop_fix(f, why);
+    }
+    let Some(fix) = f.fix.as_mut() else { return };
+    if let Some(read) = fix.host.data_read.clone()
+        && let Some(data) = map.data_needs_cast(world)
+    {
+        let types: Result<Vec<String>, map::Unspellable> = match &read.fields {
+            Some(fields) => fields
+                .iter()
+                .map(|(field, at)| {
+                    map.param_type(world, file, &read.mirror, at + 1)
+                        .map(|t| format!("{field}: {t}"))
+                })
+                .collect(),
+            None => Err(map::Unspellable(
+                "the handler takes one payload object, whose type the map does not give field by field".to_owned(),
+            )),
+        };
+        match types {
+            Ok(types) => {
+                let cast = read
+                    .cast
+                    .replace("{types}", &format!("{{ {} }}", types.join("; ")));
+                if patch(fix, &read.statement, &cast) {
+                    if !read.warning.is_empty() {
+                        fix.message = fix.message.replacen(&read.warning, "", 1);
+                    }
+                    fix.message.push_str(&format!(
+                        "; the host types `session/event`'s `data` as {data}, so it casts `data` to the types its event map (`{}` at {}) gives `{}`'s arguments",
+                        map.name, map.at, read.mirror
+                    ));
+                }
+            }
+            Err(map::Unspellable(why)) => {
+                return drop_fix(
+                    f,
+                    format!(
+                        "no fix: the host types `session/event`'s `data` as {data}, so the rewrite's `{}` needs a cast, and {why}; annotate the handler's parameters (the rewrite casts to them), or migrate this by hand",
+                        read.statement
+                    ),
+                );
+            }
+        }
+    }
+    let Some(fix) = f.fix.as_mut() else { return };
+    if let Some(needle) = fix.host.agent_type.clone() {
+        match map.param_type(world, file, "agent/created", 0) {
+            Ok(ty) => {
+                patch(fix, &needle, &ty);
+                fix.message.push_str(&format!(
+                    "; its map holds `{ty}`, the agent the host's event map (`{}` at {}) gives `agent/created`",
+                    map.name, map.at
+                ));
+            }
+            Err(map::Unspellable(why)) => drop_fix(
+                f,
+                format!(
+                    "no fix: the map of agents the rewrite declares needs the agent's type, and {why}; annotate the handler's agent parameter (the map takes its type), or migrate this by hand"
+                ),
+            ),
+        }
+    }
+}
+
+/// A fix in a script that sees no event map: never machine-applicable when it names an event
+/// other than `session/event`, and it says what to check.
+fn unknown_host(f: &mut Finding, names: &BTreeSet<String>) {
+    let beyond: Vec<String> = names
+        .iter()
+        .filter(|n| n.as_str() != SESSION_EVENT)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let Some(fix) = f.fix.as_mut() else { return };
+    if !beyond.is_empty() {
+        // Unknown: never machine-applicable, and it says what to check.
+        fix.applicability = Applicability::Suggestion;
+        fix.message = format!(
+            "{}; it names {}, which no event map in the linted files (or the files they import) shows the host declares: check that it does",
+            fix.message,
+            beyond.join(", ")
+        );
+    }
+    if let Some(needle) = &fix.host.agent_type {
+        fix.applicability = Applicability::Suggestion;
+        fix.message.push_str(&format!(
+            "; its map's type, `{needle}`, needs the receiver's `on` to be generic over the host's event map (else TS2635): check that it is, or annotate the handler's agent parameter"
+        ));
+    }
+}
+
+/// The live event names a fix's edits write: an edit that replaces a string with another
+/// (the event argument of a rewritten call), and in longer text the first argument of `.on(`,
+/// `.once(`, `.emit(` and the type argument of `on<…>`, when a string literal.
+fn events_written(fix: &crate::model::Fix) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for e in &fix.edits {
+        let text = e.replacement.as_str();
+        if let [q, .., last] = text.as_bytes()
+            && matches!(q, b'\'' | b'"' | b'`')
+            && last == q
+            && text.len() > 2
+            && !text[1..text.len() - 1].contains(*q as char)
+        {
+            out.insert(text[1..text.len() - 1].to_owned());
+            continue;
+        }
+        for (at, _) in text.match_indices(['.', ' ', '(']) {
+            let rest = &text[at + 1..];
+            let Some(rest) = ["on(", "once(", "emit(", "on<"]
+                .iter()
+                .find_map(|call| rest.strip_prefix(call))
+            else {
+                continue;
+            };
+            let rest = rest.trim_start();
+            let Some(quote) = rest
+                .chars()
+                .next()
+                .filter(|c| matches!(c, '\'' | '"' | '`'))
+            else {
+                continue;
+            };
+            if let Some(end) = rest[1..].find(quote) {
+                out.insert(rest[1..1 + end].to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The name of the interface whose body holds `offset`, when the innermost `{ … }` around it
+/// is one.
+fn enclosing_interface(text: &str, offset: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = offset.min(bytes.len());
+    while i > 0 {
+        i -= 1;
+        match bytes[i] {
+            b'}' => depth += 1,
+            b'{' if depth > 0 => depth -= 1,
+            b'{' => {
+                let head = text[..i].trim_end();
+                let start = head
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                    .map_or(0, |p| p + 1);
+                let name = &head[start..];
+                // `interface Name {`, `interface Name<T> {` and `extends …` are not handled
+                // beyond the plain form: the map is then unknown.
+                return head[..start]
+                    .trim_end()
+                    .ends_with("interface")
+                    .then(|| name.to_owned())
+                    .filter(|n| !n.is_empty());
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_in_the_interface_around_it() {
+        let text = "declare module 'cordis' {\n  interface Events {\n    'agent/turn-end'(a: A): void\n  }\n}\n";
+        let at = text.find("'agent/turn-end'").unwrap_or_default();
+        assert_eq!(enclosing_interface(text, at).as_deref(), Some("Events"));
+        let text = "const m = { 'agent/turn-end': 1 }";
+        let at = text.find("'agent").unwrap_or_default();
+        assert_eq!(enclosing_interface(text, at), None);
+    }
+
+    #[test]
+    fn the_events_a_rewrite_writes_are_its_calls_first_arguments() {
+        let fix = crate::model::Fix::new(
+            Applicability::Suggestion,
+            "",
+            vec![
+                crate::model::Edit::new(
+                    0,
+                    0,
+                    "ctx.on('session/event', (s, e) => { if (e.type !== 'turn/end') return })\n  ctx.on(\"agent/disposed\", f); new Map<unknown, typeof ctx.on<'agent/created'>>()",
+                ),
+                crate::model::Edit::new(1, 2, "'agent/status'"),
+            ],
+        );
+        let names: Vec<String> = events_written(&fix).into_iter().collect();
+        assert_eq!(
+            names,
+            vec![
+                "agent/created",
+                "agent/disposed",
+                "agent/status",
+                "session/event"
+            ]
+        );
+    }
+}

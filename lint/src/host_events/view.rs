@@ -1,0 +1,322 @@
+//! The declarations a script sees: the run's scripts, and every file its imports reach on disk
+//! (relative imports, and a package's types under `node_modules`), as `tsc` would read them.
+//! A plugin linted alone sees its host through them; a file the imports do not reach (a module
+//! augmentation only the project's `tsconfig.json` includes) is not seen, so a name it alone
+//! declares is taken as undeclared: the fix is dropped, never one that breaks the build.
+
+use super::decls::{self, Names, TypeDecl};
+use crate::source::Source;
+use std::collections::{HashMap, VecDeque};
+use std::path::{Component, Path, PathBuf};
+
+/// At most this many files are read for one script's view (a package's types included).
+const MAX_REACHED: usize = 256;
+/// A file larger than this is not read (a bundled declaration file is not a host's map).
+const MAX_BYTES: u64 = 4 << 20;
+
+/// A file read for its declarations.
+pub(super) struct File {
+    /// How findings name it: the run's display path, or the path on disk.
+    pub(super) display: String,
+    pub(super) path: PathBuf,
+    /// The text without comments.
+    pub(super) code: String,
+    pub(super) decls: Vec<TypeDecl>,
+    pub(super) names: Names,
+}
+
+/// Index of a [`File`] in the [`World`].
+pub(super) type FileId = usize;
+
+/// Every file read so far: the run's scripts, then those their imports reached.
+pub(super) struct World {
+    pub(super) files: Vec<File>,
+    by_path: HashMap<PathBuf, Option<FileId>>,
+    /// The run's scripts.
+    run: Vec<FileId>,
+    reached: HashMap<FileId, Vec<FileId>>,
+}
+
+/// `p` without `.` and with `..` applied, so that two spellings of one path compare equal.
+fn normal(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path a run's file is known by: absolute when the current directory is known.
+fn key(p: &Path) -> PathBuf {
+    let abs = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().map_or_else(|_| p.to_path_buf(), |d| d.join(p))
+    };
+    normal(&abs)
+}
+
+fn parse(display: String, path: PathBuf, text: &str) -> File {
+    let code = decls::strip_comments(text);
+    File {
+        display,
+        path,
+        decls: decls::type_decls(&code),
+        names: decls::names(&code),
+        code,
+    }
+}
+
+impl World {
+    /// The run's scripts whose text the run holds, read for their declarations (one whose
+    /// text was dropped is read from disk when an import reaches it).
+    pub(super) fn of_run(
+        sources: &[Source],
+        dropped: &dyn Fn(usize) -> bool,
+        is_script: impl Fn(&str) -> bool,
+    ) -> World {
+        let mut w = World {
+            files: Vec::new(),
+            by_path: HashMap::new(),
+            run: Vec::new(),
+            reached: HashMap::new(),
+        };
+        let held = sources
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
+        for (_, s) in held {
+            let id = w.files.len();
+            w.files
+                .push(parse(s.display.clone(), key(&s.path), &s.text));
+            w.by_path.insert(key(&s.path), Some(id));
+            w.run.push(id);
+        }
+        w
+    }
+
+    /// The run's file shown as `display`.
+    pub(super) fn run_file(&self, display: &str) -> Option<FileId> {
+        self.run
+            .iter()
+            .copied()
+            .find(|&i| self.files[i].display == display)
+    }
+
+    /// The file at `path`, read when first asked for; `None` when it cannot be read.
+    fn file_at(&mut self, path: &Path) -> Option<FileId> {
+        let k = normal(path);
+        if let Some(known) = self.by_path.get(&k) {
+            return *known;
+        }
+        let read = std::fs::metadata(&k)
+            .ok()
+            .filter(|m| m.is_file() && m.len() <= MAX_BYTES)
+            .and_then(|_| std::fs::read_to_string(&k).ok());
+        let id = read.map(|text| {
+            let display = crate::source::display_path(&k);
+            self.files.push(parse(display, k.clone(), &text));
+            self.files.len() - 1
+        });
+        self.by_path.insert(k, id);
+        id
+    }
+
+    /// The file `spec` names when imported from `from`, as TypeScript resolves it (a relative
+    /// path with its extensions or `index`, a package's `types` under `node_modules`).
+    pub(super) fn resolve(&mut self, from: FileId, spec: &str) -> Option<FileId> {
+        let dir = self.files[from].path.parent()?.to_path_buf();
+        if spec.starts_with('.') || spec.starts_with('/') {
+            return self.with_extensions(&dir.join(spec));
+        }
+        let (package, sub) = match spec.strip_prefix('@') {
+            Some(scoped) => {
+                let mut parts = scoped.splitn(3, '/');
+                let scope = parts.next()?;
+                let name = parts.next()?;
+                (format!("@{scope}/{name}"), parts.next())
+            }
+            None => {
+                let mut parts = spec.splitn(2, '/');
+                (parts.next()?.to_owned(), parts.next())
+            }
+        };
+        let mut at = Some(dir.as_path());
+        while let Some(d) = at {
+            for root in [
+                d.join("node_modules").join(&package),
+                d.join("node_modules/@types")
+                    .join(package.trim_start_matches('@').replace('/', "__")),
+            ] {
+                if !root.is_dir() {
+                    continue;
+                }
+                if let Some(sub) = sub {
+                    if let Some(f) = self.with_extensions(&root.join(sub)) {
+                        return Some(f);
+                    }
+                    continue;
+                }
+                let types = std::fs::read_to_string(root.join("package.json"))
+                    .ok()
+                    .and_then(|m| serde_json::from_str::<serde_json::Value>(&m).ok())
+                    .and_then(|m| {
+                        ["types", "typings"]
+                            .iter()
+                            .find_map(|k| m.get(k)?.as_str().map(str::to_owned))
+                    });
+                if let Some(t) = types
+                    && let Some(f) = self.with_extensions(&root.join(t))
+                {
+                    return Some(f);
+                }
+                if let Some(f) = self.with_extensions(&root.join("index")) {
+                    return Some(f);
+                }
+            }
+            at = d.parent();
+        }
+        None
+    }
+
+    /// `base` as a file, or with a script extension, or as a directory's `index`.
+    fn with_extensions(&mut self, base: &Path) -> Option<FileId> {
+        let s = base.to_string_lossy().into_owned();
+        // `./host.js` in TypeScript source names `./host.ts`.
+        let stem = ["js", "mjs", "cjs", "jsx"]
+            .iter()
+            .find_map(|e| s.strip_suffix(&format!(".{e}")))
+            .map(str::to_owned);
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(stem) = &stem {
+            for e in ["ts", "tsx", "d.ts", "mts", "cts", "d.mts", "d.cts"] {
+                candidates.push(PathBuf::from(format!("{stem}.{e}")));
+            }
+        }
+        candidates.push(base.to_path_buf());
+        for e in ["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"] {
+            candidates.push(PathBuf::from(format!("{s}.{e}")));
+        }
+        for e in ["ts", "tsx", "d.ts", "js"] {
+            candidates.push(base.join(format!("index.{e}")));
+        }
+        let found = candidates
+            .into_iter()
+            .find(|c| c.is_file() || self.by_path.get(&normal(c)).is_some_and(Option::is_some))?;
+        self.file_at(&found)
+    }
+
+    /// What `file` sees: the run's scripts, and the files its imports reach.
+    pub(super) fn view(&mut self, file: FileId) -> Vec<FileId> {
+        let reached = match self.reached.get(&file) {
+            Some(r) => r.clone(),
+            None => {
+                let mut seen = vec![file];
+                let mut queue = VecDeque::from([file]);
+                while let Some(f) = queue.pop_front() {
+                    for spec in self.files[f].names.specifiers.clone() {
+                        if seen.len() >= MAX_REACHED {
+                            break;
+                        }
+                        if let Some(t) = self.resolve(f, &spec)
+                            && !seen.contains(&t)
+                        {
+                            seen.push(t);
+                            queue.push_back(t);
+                        }
+                    }
+                }
+                self.reached.insert(file, seen.clone());
+                seen
+            }
+        };
+        let mut out = self.run.clone();
+        for r in reached {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    /// The declaration `name` stands for in `file`: the file and name it is declared as
+    /// (through imports and re-exports); `None` when the file neither declares nor imports it.
+    pub(super) fn origin(&mut self, file: FileId, name: &str) -> Option<(FileId, String)> {
+        self.origin_at(file, name, 0, true)
+    }
+
+    fn origin_at(
+        &mut self,
+        file: FileId,
+        name: &str,
+        depth: usize,
+        local: bool,
+    ) -> Option<(FileId, String)> {
+        if depth > 8 {
+            return None;
+        }
+        let names = &self.files[file].names;
+        // In the file itself: its imports (a local name), its declarations.
+        if local && let Some((_, imported, spec)) = names.imports.iter().find(|(l, ..)| l == name) {
+            let (imported, spec) = (imported.clone(), spec.clone());
+            if imported == "*" || imported == "default" {
+                return None;
+            }
+            let target = self.resolve(file, &spec)?;
+            return self.exported_origin(target, &imported, depth + 1);
+        }
+        if names.declared.iter().any(|d| d == name) {
+            return Some((file, name.to_owned()));
+        }
+        None
+    }
+
+    /// The declaration `file` exports as `name`.
+    pub(super) fn exported_origin(
+        &mut self,
+        file: FileId,
+        name: &str,
+        depth: usize,
+    ) -> Option<(FileId, String)> {
+        if depth > 8 {
+            return None;
+        }
+        let names = &self.files[file].names;
+        if names.declared.iter().any(|d| d == name) && names.imports.iter().all(|(l, ..)| l != name)
+        {
+            return Some((file, name.to_owned()));
+        }
+        let renamed = format!("{name}=");
+        let export = names
+            .exported
+            .iter()
+            .find(|(e, _)| e == name || e.starts_with(&renamed))
+            .cloned();
+        if let Some((e, spec)) = export {
+            let inner = e.split_once('=').map_or(name, |(_, i)| i).to_owned();
+            return match spec {
+                Some(s) => {
+                    let t = self.resolve(file, &s)?;
+                    self.exported_origin(t, &inner, depth + 1)
+                }
+                None => self.origin_at(file, &inner, depth + 1, true),
+            };
+        }
+        for spec in self.files[file].names.export_all.clone() {
+            if let Some(t) = self.resolve(file, &spec)
+                && let Some(o) = self.exported_origin(t, name, depth + 1)
+            {
+                return Some(o);
+            }
+        }
+        None
+    }
+}
