@@ -10,7 +10,7 @@ Per tree: one untimed run of every build, whose JSON reports must agree (but for
 `rg` and every build once, in an order that rotates every round, so the load of a shared
 machine falls on all alike. Each run is timed by `os.wait4` on the child: wall time
 (perf_counter around fork and wait), CPU time (user + sys, microseconds) and peak resident
-set. Prints medians (and the load average before and after), then the ratios to `rg`. With
+set (GNU time). Prints medians (and the load average before and after), then the ratios to `rg`. With
 `--callgrind`, also the instructions of one `-j 1` run of each build and of `rg -j1` under
 `valgrind --tool=callgrind` (load-independent; hardware counters are often unavailable on
 shared machines).
@@ -44,13 +44,17 @@ def names(bin_path):
 
 
 def timed(cmd):
-    """(wall s, cpu s, max rss KiB) of one run of cmd, output discarded."""
-    with open(os.devnull, "wb") as null:
+    """(wall s, cpu s, max rss KiB) of one run of cmd, output discarded. The command runs
+    under GNU time, whose report gives its peak resident set: a child forked from this
+    Python process would count Python's pages as its own until its `exec`."""
+    with tempfile.NamedTemporaryFile("r") as rss, open(os.devnull, "wb") as null:
         start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=null, stderr=null)
+        p = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + cmd, stdout=null, stderr=null)
+        # The rusage of `time` includes that of the command it waited for.
         _, _, usage = os.wait4(p.pid, 0)
         wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+        kib = int(rss.read().split()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, kib
 
 
 def callgrind(cmd):
