@@ -94,6 +94,11 @@ struct Floor {
     /// Per needle, the names that begin with it (those whose namespace it is, or the name
     /// itself): what a hit of the needle is checked against by [`Catalog::may_contain_name`].
     names: Vec<Vec<Vec<u8>>>,
+    /// Per needle, the events whose names start with it, longest name first — when every
+    /// name starts with a needle and no needle overlaps itself (`agent/`), so that every
+    /// match of a name starts at a needle hit `memmem` reports: [`Catalog::find_names`] then
+    /// looks for names at those hits only. `None` otherwise (the automaton is used).
+    starts: Option<Vec<Vec<usize>>>,
 }
 
 impl Floor {
@@ -110,7 +115,22 @@ impl Floor {
                 minimal.push(n);
             }
         }
-        let names = minimal
+        let starts: Vec<Vec<usize>> = (minimal.iter())
+            .map(|m| {
+                let mut events: Vec<usize> = (0..names.len())
+                    .filter(|&e| names[e].starts_with(m))
+                    .collect();
+                events.sort_by_key(|&e| std::cmp::Reverse(names[e].len()));
+                events
+            })
+            .collect();
+        // A needle with a border (`aa`, `abab`) can overlap itself, and `memmem` reports
+        // non-overlapping hits only.
+        let no_border =
+            |m: &str| (1..m.len()).all(|k| !m.is_char_boundary(k) || !m.ends_with(&m[..k]));
+        let exact = starts.iter().map(Vec::len).sum::<usize>() == names.len()
+            && minimal.iter().all(|m| no_border(m));
+        let tails = minimal
             .iter()
             .map(|m| {
                 (names.iter())
@@ -124,7 +144,8 @@ impl Floor {
                 .iter()
                 .map(|m| memmem::Finder::new(m.as_bytes()).into_owned())
                 .collect(),
-            names,
+            names: tails,
+            starts: exact.then_some(starts),
         }
     }
 }
@@ -232,8 +253,7 @@ impl Catalog {
     pub fn find_names(&self, text: &str) -> Vec<NameMatch> {
         let bytes = text.as_bytes();
         let mut out = Vec::new();
-        for m in self.matcher.find_iter(bytes) {
-            let (start, end) = (m.start(), m.end());
+        for (start, end, event) in self.raw_matches(bytes) {
             let before = start.checked_sub(1).map(|i| bytes[i]);
             let after = bytes.get(end).copied();
             let after2 = bytes.get(end + 1).copied();
@@ -247,11 +267,41 @@ impl Catalog {
             if after == Some(b'.') && after2.is_some_and(|b| b.is_ascii_alphanumeric()) {
                 continue;
             }
-            out.push(NameMatch {
-                start,
-                end,
-                event: m.pattern().as_usize(),
-            });
+            out.push(NameMatch { start, end, event });
+        }
+        out
+    }
+
+    /// The leftmost-longest, non-overlapping occurrences of the names in `bytes` (start, end,
+    /// event), delimited or not. Through the floor when every name starts at a needle hit: a
+    /// SIMD scan for `agent/`, then a comparison of the names at each hit; the automaton
+    /// otherwise.
+    fn raw_matches(&self, bytes: &[u8]) -> Vec<(usize, usize, usize)> {
+        let Some(starts) = &self.floor.starts else {
+            return (self.matcher.find_iter(bytes))
+                .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                .collect();
+        };
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        for (k, needle) in self.floor.needles.iter().enumerate() {
+            hits.extend(needle.find_iter(bytes).map(|at| (at, k)));
+        }
+        if self.floor.needles.len() > 1 {
+            hits.sort_unstable();
+        }
+        let mut out = Vec::new();
+        let mut next = 0;
+        for (at, k) in hits {
+            if at < next {
+                continue;
+            }
+            let rest = &bytes[at..];
+            if let Some(&e) =
+                (starts[k].iter()).find(|&&e| rest.starts_with(self.events[e].name.as_bytes()))
+            {
+                next = at + self.events[e].name.len();
+                out.push((at, next, e));
+            }
         }
         out
     }
@@ -308,6 +358,54 @@ mod tests {
             }
         }
         assert!(exact > 1000, "{exact} texts with a name");
+    }
+
+    /// The search through the floor finds what the automaton finds (issue 32 item 1: the names
+    /// are looked for at the hits of a SIMD scan for `agent/`, not by an automaton stopping at
+    /// every `a`), for the shared catalogue and extra events with and without a namespace.
+    #[test]
+    fn the_floor_search_finds_what_the_automaton_finds() {
+        let extra = |name: &str| Event {
+            name: name.to_owned(),
+            replacement: "x".to_owned(),
+            requirement: None,
+            migration: None,
+        };
+        let catalogs = [
+            Catalog::new(&[]).unwrap(),
+            Catalog::new(&[extra("agent/turn-start-x"), extra("tool/run")]).unwrap(),
+            Catalog::new(&[extra("use strict"), extra("subagent/run")]).unwrap(),
+            Catalog::new(&[extra("aa"), extra("x/y/z")]).unwrap(),
+        ];
+        assert!(catalogs[0].floor.starts.is_some() && catalogs[1].floor.starts.is_some());
+        assert!(catalogs[3].floor.starts.is_none(), "`aa` overlaps itself");
+        let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut found = 0;
+        for c in &catalogs {
+            let mut pieces: Vec<String> = vec![" ".into(), "-".into(), "/".into(), "a".into()];
+            for e in c.events() {
+                pieces.push(e.name.clone());
+                pieces.push(e.name[..e.name.len() / 2].to_owned());
+                pieces.push(e.name[e.name.len() / 2..].to_owned());
+            }
+            for _ in 0..4000 {
+                let text: String = (0..1 + next(8))
+                    .map(|_| pieces[next(pieces.len())].as_str())
+                    .collect();
+                let automaton: Vec<(usize, usize, usize)> = (c.matcher.find_iter(text.as_bytes()))
+                    .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
+                    .collect();
+                found += automaton.len();
+                assert_eq!(c.raw_matches(text.as_bytes()), automaton, "{text:?}");
+            }
+        }
+        assert!(found > 4000, "{found} names found");
     }
 
     #[test]

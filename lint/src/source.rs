@@ -204,7 +204,16 @@ impl<'a> LineIndex<'a> {
         let offset = offset.min(self.text.len());
         let line = self.starts.partition_point(|&s| s <= offset);
         let start = self.starts[line - 1];
-        let col = self.chars_before(offset) - self.chars_before(start);
+        let col = match self.checkpoints {
+            None => offset - start,
+            // Within a checkpoint's span of its line start, counting the line is cheaper
+            // than counting from two checkpoints (a line start is a char boundary).
+            Some(_) if offset - start <= CHECKPOINT => self.text
+                [start..floor_boundary(self.text, offset)]
+                .chars()
+                .count(),
+            Some(_) => self.chars_before(offset) - self.chars_before(start),
+        };
         (line, col + 1)
     }
 

@@ -1,7 +1,9 @@
 //! The walk: which files a run reads. Paths named on the command line are taken as given;
 //! directories are walked in parallel (ripgrep's `ignore` walker, `.gitignore`-aware), filtered
 //! by the configuration's `include`/`exclude`/`allow_paths` globs and by the front ends'
-//! extensions, and returned sorted.
+//! extensions, and returned sorted. Each file is visited (read, for a run) as the walker finds
+//! it, on the walker's threads, as ripgrep searches: no second pass over the list, and every
+//! core busy until the last directory is read.
 
 use crate::config::Config;
 use crate::frontend::FrontEnd;
@@ -25,13 +27,16 @@ pub struct Walk<'a> {
     pub threads: usize,
 }
 
-/// Every file to lint (path, named explicitly), sorted and deduplicated; problems go to
-/// `errors`.
-pub fn walk(
+/// Every file to lint (path, named explicitly, what `visit` returned for it), sorted by path
+/// and deduplicated; problems go to `errors`. `visit` runs once per file found, on the
+/// walker's threads as the walk finds it (a file named on the command line: on the calling
+/// thread).
+pub fn walk<T: Send>(
     opts: Walk<'_>,
     fronts: &[Box<dyn FrontEnd>],
     errors: &mut Vec<FileError>,
-) -> Vec<(PathBuf, bool)> {
+    visit: &(dyn Fn(&Path) -> T + Sync),
+) -> Vec<(PathBuf, bool, T)> {
     let paths: Vec<PathBuf> = if opts.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
@@ -99,7 +104,7 @@ pub fn walk(
                 continue;
             }
             if fronts.iter().any(|f| f.handles(root_path)) {
-                out.push((root_path.clone(), true));
+                out.push((root_path.clone(), true, visit(root_path)));
             } else {
                 errors.push(FileError {
                     path: display_path(root_path),
@@ -114,10 +119,10 @@ pub fn walk(
         let named_excluded = matches(root_path, &exclude) == Some(true)
             || matches(&root_path.join("_"), &exclude) == Some(true);
         let keep = |p: &Path| fronts.iter().any(|f| f.handles(p)) && selected(p, named_excluded);
-        let (files, errs) = walk_dir(root_path, opts, true, &keep);
+        let (files, errs) = walk_dir(root_path, opts, true, &keep, visit);
         if files.is_empty() && errs.is_empty() {
             // Nothing to lint: say so if ignore files are why, rather than pass silently.
-            let (ignored, _) = walk_dir(root_path, opts, false, &keep);
+            let (ignored, _) = walk_dir(root_path, opts, false, &keep, &|_| ());
             if !ignored.is_empty() {
                 errors.push(FileError {
                     path: display_path(root_path),
@@ -135,7 +140,7 @@ pub fn walk(
                         && (named_excluded || matches(p, &exclude) != Some(true))
                         && !is_allowed(p)
                 };
-                let (outside, _) = walk_dir(root_path, opts, true, &unfiltered);
+                let (outside, _) = walk_dir(root_path, opts, true, &unfiltered, &|_| ());
                 if !outside.is_empty() {
                     errors.push(FileError {
                         path: display_path(root_path),
@@ -149,10 +154,11 @@ pub fn walk(
                 }
             }
         }
-        out.extend(files);
+        out.extend(files.into_iter().map(|(p, v)| (p, false, v)));
         errors.extend(errs);
     }
-    out.sort();
+    // Walked before named (`false < true`): the first of each path is kept.
+    out.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     out.dedup_by(|a, b| a.0 == b.0);
     out
 }
@@ -160,29 +166,31 @@ pub fn walk(
 /// A directory whose ignore files could not be applied, and the errors naming them.
 type Unapplied = (PathBuf, Vec<FileError>);
 
-/// Files found by a walk (path, named explicitly) and the walk's errors.
-type Walked = (Vec<(PathBuf, bool)>, Vec<FileError>);
+/// Files found by a walk (path, what `visit` returned) and the walk's errors.
+type Walked<T> = (Vec<(PathBuf, T)>, Vec<FileError>);
 
-/// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts;
-/// `.gitignore`/`.ignore` rules apply when `ignores` is set. Unordered: the caller sorts.
+/// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts and
+/// visiting each on the thread that found it; `.gitignore`/`.ignore` rules apply when
+/// `ignores` is set. Unordered: the caller sorts.
 ///
 /// An ignore file that cannot be applied (too many patterns for the matcher, a bad line, not
 /// a regular file) is an error naming it, and no file below its directory is returned: the
 /// walker would otherwise go on as if the file were empty, and a run (`--fix` included) would
 /// read and write the very files it excludes.
-fn walk_dir(
+fn walk_dir<T: Send>(
     root: &Path,
     opts: Walk<'_>,
     ignores: bool,
     keep: &(dyn Fn(&Path) -> bool + Sync),
-) -> Walked {
+    visit: &(dyn Fn(&Path) -> T + Sync),
+) -> Walked<T> {
     if ignores {
         let broken = ignore_files::unusable_above(root);
         if !broken.is_empty() {
             return (Vec::new(), broken);
         }
     }
-    let found: Mutex<Walked> = Mutex::default();
+    let found: Mutex<Walked<T>> = Mutex::new((Vec::new(), Vec::new()));
     // Directories whose ignore rules could not be applied, with the errors naming the files;
     // nothing below them is kept. Shared with the entry filter, which must be `'static`.
     let unapplied: Arc<Mutex<Vec<Unapplied>>> = Arc::default();
@@ -225,8 +233,10 @@ fn walk_dir(
                             // The rules of this directory's ignore files failed to build.
                             refuse(e.path(), ignore_files::explain(e.path(), err));
                         }
-                        (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()))
-                            .then(|| Ok(e.into_path()))
+                        (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path())).then(|| {
+                            let v = visit(e.path());
+                            Ok((e.into_path(), v))
+                        })
                     }
                     Err(err) if ignore_files::is_parents_error(&err) => {
                         refuse(root, ignore_files::explain_above(root, &err));
@@ -238,14 +248,16 @@ fn walk_dir(
                     && let Ok(mut lists) = found.lock()
                 {
                     match item {
-                        Ok(p) => lists.0.push((p, false)),
+                        Ok(found) => lists.0.push(found),
                         Err(e) => lists.1.push(e),
                     }
                 }
                 ignore::WalkState::Continue
             })
         });
-    let (mut files, mut errors) = found.into_inner().unwrap_or_default();
+    let (mut files, mut errors) = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let unapplied = std::mem::take(&mut *unapplied.lock().unwrap_or_else(|e| e.into_inner()));
     files.retain(|(p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
     errors.extend(unapplied.into_iter().flat_map(|(_, e)| e));

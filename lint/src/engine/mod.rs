@@ -178,12 +178,11 @@ impl Tree {
                 follow: opts.follow,
                 threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
             };
-            let files = crate::walk::walk(walk, &fronts, &mut tree.errors);
-            let read: Vec<Result<(Source, bool), FileError>> = files
-                .into_par_iter()
-                .map(|(path, _named)| read(path, &fronts))
-                .collect();
-            for r in read {
+            // Each file is read (and prefiltered) by the walker's thread that found it.
+            let files = crate::walk::walk(walk, &fronts, &mut tree.errors, &|path| {
+                read(path.to_path_buf(), &fronts)
+            });
+            for (_, _, r) in files {
                 match r {
                     Ok((s, held)) => {
                         tree.sources.push(s);

@@ -52,26 +52,40 @@ impl References {
     }
 
     fn add(&mut self, name: &str, span: Span) {
-        self.names
-            .entry(name.to_owned())
-            .or_default()
-            .push(range(span));
+        push(&mut self.names, name, range(span));
+    }
+
+    fn add_member(&mut self, object: &str, member: &str) {
+        push(&mut self.members, object, member.to_owned());
+    }
+}
+
+/// Appends `item` to the list of `key`, allocating the key only the first time it is seen (a
+/// file references the same few names thousands of times).
+fn push<T>(map: &mut HashMap<String, Vec<T>>, key: &str, item: T) {
+    match map.get_mut(key) {
+        Some(list) => list.push(item),
+        None => {
+            map.insert(key.to_owned(), vec![item]);
+        }
     }
 }
 
 impl<'a> Visit<'a> for References {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.add(it.name.as_str(), it.span);
-        *self.whole.entry(it.name.as_str().to_owned()).or_default() += 1;
+        match self.whole.get_mut(it.name.as_str()) {
+            Some(n) => *n += 1,
+            None => {
+                self.whole.insert(it.name.as_str().to_owned(), 1);
+            }
+        }
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
         if let Expression::Identifier(id) = &it.object {
             self.add(id.name.as_str(), id.span);
-            self.members
-                .entry(id.name.as_str().to_owned())
-                .or_default()
-                .push(it.property.name.as_str().to_owned());
+            self.add_member(id.name.as_str(), it.property.name.as_str());
             return;
         }
         walk::walk_static_member_expression(self, it);
@@ -80,10 +94,7 @@ impl<'a> Visit<'a> for References {
     fn visit_ts_qualified_name(&mut self, it: &TSQualifiedName<'a>) {
         if let TSTypeName::IdentifierReference(id) = &it.left {
             self.add(id.name.as_str(), id.span);
-            self.members
-                .entry(id.name.as_str().to_owned())
-                .or_default()
-                .push(it.right.name.as_str().to_owned());
+            self.add_member(id.name.as_str(), it.right.name.as_str());
             return;
         }
         walk::walk_ts_qualified_name(self, it);
