@@ -91,10 +91,7 @@ fn same_for_every_jobs(
 }
 
 fn mutant(mutation: Arc<dyn Mutation>) -> Box<dyn Driver> {
-    Box::new(MutantDriver {
-        name: mutation.describe().to_owned(),
-        mutation,
-    })
+    Box::new(MutantDriver::new(mutation.describe(), mutation))
 }
 
 #[test]
