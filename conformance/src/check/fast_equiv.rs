@@ -519,7 +519,8 @@ fn message_data() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+    // 4096 cases: 512 let a mutant that reads `"id":null` as present pass now and then.
+    #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Issue #32 item 4: an `assistant/message` read once for all its rules
     /// (`monitor/onepass.rs`) gets the findings each rule's own reading gets, whatever its
