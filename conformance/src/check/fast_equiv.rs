@@ -296,6 +296,12 @@ fn write_chunk(c: &ChunkLine, seq: u64, out: &mut Vec<u8>) {
 /// A log: a header, a turn and step with a text block 0 and a reasoning block 1, the
 /// generated chunks, then the call's end, its message and the ends of step and turn.
 fn log(profile: Profile, chunks: &[ChunkLine]) -> Vec<u8> {
+    log_with_message(profile, chunks, None)
+}
+
+/// [`log`], with the message's `data` given (`CONTENT` stands for the content blocks that
+/// match the chunks, as a JSON array).
+fn log_with_message(profile: Profile, chunks: &[ChunkLine], data: Option<&str>) -> Vec<u8> {
     let mut out = Vec::new();
     let mut seq = 0u64;
     out.extend_from_slice(br#"{"type":"session","version":0,"id":"s","createdAt":0}"#);
@@ -357,7 +363,9 @@ fn log(profile: Profile, chunks: &[ChunkLine]) -> Vec<u8> {
     ));
     let seqs: Vec<String> = cited.iter().map(u64::to_string).collect();
     let content = content.join(",");
-    let message = if profile == Profile::V2026_07 {
+    let message = if let Some(data) = data {
+        data.replace("CONTENT", &format!("[{content}]"))
+    } else if profile == Profile::V2026_07 {
         format!(r#"{{"turn":1,"step":1,"content":[{content}]}}"#)
     } else {
         format!(
@@ -441,6 +449,100 @@ proptest! {
     ) {
         let log = log(profile, &chunks);
         let fast = check(profile, &log, capacity, true);
+        let general = check(profile, &log, 256 * 1024, false);
+        prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    }
+}
+
+/// One member of an `assistant/message`'s `data.message` object, right or wrong.
+fn message_member() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        4 => Just(r#""id":"m""#),
+        1 => Just(r#""id":null"#),
+        1 => Just(r#""id":"""#),
+        1 => Just(r#""id":5"#),
+        4 => Just(r#""role":"assistant""#),
+        1 => Just(r#""role":"user""#),
+        1 => Just(r#""role":null"#),
+        4 => Just(r#""source":{"kind":"model","provider":"p","model":"m"}"#),
+        1 => Just(r#""source":null"#),
+        1 => Just(r#""source":{"kind":"user"}"#),
+        1 => Just(r#""source":{"kind":1e400}"#),
+        4 => Just(r#""content":CONTENT"#),
+        1 => Just(r#""content":null"#),
+        1 => Just(r#""content":[1e400]"#),
+        1 => Just(r#""content":{}"#),
+        1 => Just(r#""message":null"#),
+        1 => Just(r#""other":1"#),
+    ]
+}
+
+/// One member of an `assistant/message`'s `data`, right or wrong; `MESSAGE` stands for a
+/// generated `data.message` object.
+fn data_member() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        4 => Just(r#""turn":1"#),
+        1 => Just(r#""turn":2"#),
+        1 => Just(r#""turn":null"#),
+        4 => Just(r#""step":1"#),
+        1 => Just(r#""step":"1""#),
+        1 => Just(r#""content":CONTENT"#),
+        1 => Just(r#""content":null"#),
+        1 => Just(r#""usage":null"#),
+        1 => Just(r#""usage":{"input":1}"#),
+        1 => Just(r#""interrupted":true"#),
+        1 => Just(r#""callId":"c""#),
+        1 => Just(r#""callId":3"#),
+        1 => Just(r#""name":4"#),
+        1 => Just(r#""id":"x""#),
+        1 => Just(r#""id":null"#),
+        1 => Just(r#""role":"assistant""#),
+        1 => Just(r#""source":{"kind":"model","provider":"p","model":"m"}"#),
+        6 => Just(r#""message":MESSAGE"#),
+        1 => Just(r#""message":null"#),
+        1 => Just(r#""message":5"#),
+        1 => Just(r#""message":[]"#),
+        1 => Just(r#""message":"m""#),
+    ]
+}
+
+/// An `assistant/message` `data` made of generated members (some given twice, some wrong).
+fn message_data() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(data_member(), 0..8),
+        prop::collection::vec(message_member(), 0..7),
+    )
+        .prop_map(|(data, message)| {
+            let message = format!("{{{}}}", message.join(","));
+            format!("{{{}}}", data.join(",")).replace("MESSAGE", &message)
+        })
+}
+
+proptest! {
+    // 4096 cases: 512 let a mutant that reads `"id":null` as present pass now and then.
+    #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue #32 item 4: an `assistant/message` read once for all its rules
+    /// (`monitor/onepass.rs`) gets the findings each rule's own reading gets, whatever its
+    /// members, their order, their values and their repetitions.
+    #[test]
+    fn a_message_read_once_reports_what_each_rule_reports(
+        profile in profile(),
+        data in message_data(),
+    ) {
+        let chunks = [ChunkLine {
+            seq: Num::Right(0),
+            time: Num::Right(0),
+            turn: Num::Right(0),
+            step: Num::Right(0),
+            kind: 0,
+            index: Num::Right(0),
+            block: 0,
+            text: Text::Written("hi".to_owned()),
+            layout: Layout::Exact,
+        }];
+        let log = log_with_message(profile, &chunks, Some(&data));
+        let fast = check(profile, &log, 256 * 1024, true);
         let general = check(profile, &log, 256 * 1024, false);
         prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
     }

@@ -313,11 +313,13 @@ impl LogChecker {
         LogChecker::new(profile).read_all(reader, options)
     }
 
-    /// Without the fast paths for chunk lines: every line is read by its envelope with
-    /// serde_json (the reference the fast paths are compared with).
+    /// Without the fast paths for chunk lines and messages: every line is read by its envelope
+    /// with serde_json, and every rule reads what it needs itself (the reference the fast
+    /// paths are compared with).
     #[cfg(test)]
     pub(super) fn without_fast_paths(mut self) -> LogChecker {
         self.fast = false;
+        self.monitor.message_once = false;
         self
     }
 

@@ -79,15 +79,15 @@ fn author_problem(
 /// message's bytes, is skipped instead of being built as a `Value`. A member given twice fails
 /// the parse, and the caller falls back to the full reading.
 #[derive(Deserialize)]
-struct AuthorFields<'a> {
+pub(super) struct AuthorFields<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
-    source: Option<&'a RawValue>,
+    pub(super) source: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
-    role: Option<&'a RawValue>,
+    pub(super) role: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
+    pub(super) id: Option<&'a RawValue>,
     #[serde(default, borrow, deserialize_with = "present")]
-    message: Option<&'a RawValue>,
+    pub(super) message: Option<&'a RawValue>,
 }
 
 /// A member that is present, `null` included (as a map's `contains_key` sees it).
@@ -132,11 +132,21 @@ fn author_fine_borrowed(kind: &str, profile: Profile, data: &str) -> Option<bool
         }
         _ => None,
     };
+    author_fine_read(kind, profile, &data, nested)
+}
+
+/// [`author_fine_borrowed`] once `data`, and `data.message` when it is an object, are read.
+fn author_fine_read(
+    kind: &str,
+    profile: Profile,
+    data: &AuthorFields<'_>,
+    nested: Option<&AuthorFields<'_>>,
+) -> Option<bool> {
     let has = |f: &AuthorFields<'_>, key: &str| match key {
         "id" => f.id.is_some(),
         _ => f.role.is_some(),
     };
-    let Some((m, _, shape)) = author_place(kind, profile, &data, has, |_| nested) else {
+    let Some((m, _, shape)) = author_place(kind, profile, data, has, |_| nested) else {
         return Some(true);
     };
     let value = |r: Option<&RawValue>| match r {
@@ -171,7 +181,26 @@ impl Monitor {
     pub(super) fn message_author(&mut self, at: Loc, env: &Envelope<'_>) {
         // Nearly every message is fine, which the borrowed reading shows without building the
         // content; anything else is decided by the full reading, as before.
-        if author_fine_borrowed(env.kind, self.profile, env.data.get()) == Some(true) {
+        let fine = author_fine_borrowed(env.kind, self.profile, env.data.get());
+        self.message_author_unless(at, env, fine);
+    }
+
+    /// MSG-8 on a surface message whose `data` (and `data.message`, an object, when `nested`
+    /// is given) were already read with the members the author check reads.
+    pub(super) fn message_author_read(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'_>,
+        data: &AuthorFields<'_>,
+        nested: Option<&AuthorFields<'_>>,
+    ) {
+        let fine = author_fine_read(env.kind, self.profile, data, nested);
+        self.message_author_unless(at, env, fine);
+    }
+
+    /// MSG-8 by the full reading, unless the borrowed one found the author `fine`.
+    fn message_author_unless(&mut self, at: Loc, env: &Envelope<'_>, fine: Option<bool>) {
+        if fine == Some(true) {
             return;
         }
         if let Some((place, problem)) = author_problem_full(env.kind, self.profile, env.data.get())

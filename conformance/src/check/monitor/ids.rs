@@ -47,16 +47,24 @@ impl Monitor {
             }
             _ => return,
         };
+        self.message_id_is(at, env.kind, raw_id, place);
+    }
+
+    /// SURF-3 on a surface event whose id (`None`: absent or `null`) was read at `place`.
+    pub(super) fn message_id_is(
+        &mut self,
+        at: Loc,
+        kind: &str,
+        raw_id: Option<&RawValue>,
+        place: &str,
+    ) {
         let id = raw_id.and_then(|r| serde_json::from_str::<Cow<'_, str>>(r.get()).ok());
         let Some(id) = id.filter(|i| !i.is_empty()) else {
             let observed = raw_id.map_or_else(|| "absent".to_owned(), |r| clip(r.get()));
             self.report_diff(
                 "SURF-3",
                 at,
-                format!(
-                    "`{}` has no message id: `{place}` must be a non-empty string",
-                    env.kind
-                ),
+                format!("`{kind}` has no message id: `{place}` must be a non-empty string"),
                 "a non-empty string",
                 observed,
             );
@@ -69,8 +77,7 @@ impl Monitor {
         match turn.message_ids.iter().find(|(seen, _)| *seen == *id) {
             Some(&(_, first)) => {
                 let msg = format!(
-                    "`{}` reuses message id {} of seq {first} in turn {number}: each message needs its own id",
-                    env.kind,
+                    "`{kind}` reuses message id {} of seq {first} in turn {number}: each message needs its own id",
                     clip(&format!("{id:?}"))
                 );
                 self.report("SURF-3", at, msg);

@@ -2,7 +2,7 @@
 //! the assembly of its chunks, usage (MSG-1 … MSG-6, with CHUNK-1 and CHUNK-3 where they show).
 
 use super::Monitor;
-use super::data::MessageObj;
+use super::data::{Data, MessageObj};
 use super::state::{MessageInfo, Pending};
 use crate::check::assemble::{Call, block_type, first_divergence};
 use crate::check::event::{Envelope, Loc};
@@ -19,6 +19,17 @@ impl Monitor {
             .message
             .and_then(|m| serde_json::from_str::<MessageObj<'_>>(m.get()).ok())
             .unwrap_or_default();
+        self.message_read(at, env, data, msg_obj);
+    }
+
+    /// The message's own rules once its `data` (in its step) and `data.message` are read.
+    pub(super) fn message_read(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'_>,
+        data: Data<'_>,
+        msg_obj: MessageObj<'_>,
+    ) {
         let content_raw = msg_obj.content.or(data.content);
         let content: Vec<Value> =
             match content_raw.map(|c| serde_json::from_str::<Vec<Value>>(c.get())) {
@@ -46,7 +57,11 @@ impl Monitor {
             .and_then(|u| serde_json::from_str(u.get()).ok());
         let interrupted = self.profile == Profile::V2026_08
             && data.interrupted.is_some_and(|v| v.get() == "true");
-        let cited: Option<Vec<u64>> = env.source_event_seqs.and_then(parse_seqs);
+        // Read once by SURF-2 when it could be (the same list, whatever the profile).
+        let cited: Option<Vec<u64>> = match self.citation.take() {
+            Some(seqs) => Some(seqs),
+            None => env.source_event_seqs.and_then(parse_seqs),
+        };
         let infer = self.infer_chunk_fidelity;
         let legacy = self.profile == Profile::V2026_07;
 

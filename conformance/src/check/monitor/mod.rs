@@ -9,6 +9,7 @@ mod data;
 mod failure;
 mod ids;
 mod messages;
+mod onepass;
 mod placement;
 mod shapes;
 mod state;
@@ -46,6 +47,12 @@ pub(super) struct Monitor {
     /// from the citation, reordered delta text). On for recorded logs; off when a driver
     /// checks chunk fidelity exactly against the model script.
     pub(super) infer_chunk_fidelity: bool,
+    /// The current event's `sourceEventSeqs`, once SURF-2 has read them (the message's MSG-1
+    /// reads the same list: one parse per citation).
+    citation: Option<Vec<u64>>,
+    /// Whether an `assistant/message` is read once for all its rules (always, but in the
+    /// tests that compare that with each rule's own reading).
+    pub(super) message_once: bool,
 }
 
 impl Monitor {
@@ -61,6 +68,8 @@ impl Monitor {
             resync: false,
             fork_numbering: false,
             infer_chunk_fidelity: true,
+            citation: None,
+            message_once: true,
         }
     }
 
@@ -167,6 +176,7 @@ impl Monitor {
 
     /// One event.
     pub fn event(&mut self, env: &Envelope<'_>) {
+        self.citation = None;
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
         if let Some(time) = env.time
@@ -212,6 +222,14 @@ impl Monitor {
         let scope = scope.unwrap_or(Scope::Turn);
         self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
+        if surface
+            && !replace
+            && env.kind == "assistant/message"
+            && self.message_once
+            && self.message_read_once(at, env)
+        {
+            return;
+        }
         if surface && !replace {
             self.message_id(at, env);
             self.message_author(at, env);

@@ -30,14 +30,39 @@ impl Monitor {
         let Ok(data) = serde_json::from_str::<Flat<'_>>(env.data.get()) else {
             return;
         };
-        if !data.message.is_some_and(|m| m.get().starts_with('{')) {
+        let object = data.message.is_some_and(|m| m.get().starts_with('{'));
+        self.message_shape_read(
+            at,
+            env,
+            data.content.is_some(),
+            data.call_id.is_some(),
+            object,
+        );
+    }
+
+    /// MSG-9 once `data` is read: whether it has `content` and `callId` (not `null`), and
+    /// whether its `message` is an object.
+    pub(super) fn message_shape_read(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'_>,
+        has_content: bool,
+        has_call_id: bool,
+        message_object: bool,
+    ) {
+        if self.profile != Profile::V2026_07
+            || !matches!(env.kind, "assistant/message" | "tool/result")
+        {
+            return;
+        }
+        if !message_object {
             return;
         }
         let mut missing = Vec::new();
-        if data.content.is_none() {
+        if !has_content {
             missing.push("`content`");
         }
-        if env.kind == "tool/result" && data.call_id.is_none() {
+        if env.kind == "tool/result" && !has_call_id {
             missing.push("`callId`");
         }
         if !missing.is_empty() {

@@ -92,5 +92,6 @@ impl Monitor {
                 seq_list(&seqs),
             );
         }
+        self.citation = Some(seqs);
     }
 }
