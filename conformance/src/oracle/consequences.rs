@@ -391,12 +391,13 @@ impl Verdict {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::oracle::Origin;
     use crate::registry;
 
-    fn finding(requirement: &'static str, position: u64) -> Finding {
+    /// An error finding of `requirement` at log `position`, by the oracle.
+    pub(in crate::oracle) fn finding(requirement: &'static str, position: u64) -> Finding {
         Finding {
             requirement,
             error: true,

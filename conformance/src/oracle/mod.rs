@@ -245,19 +245,8 @@ pub(crate) fn reference_run(case: &Case) -> Observation {
 
 #[cfg(test)]
 mod tests {
+    use super::consequences::tests::finding as at;
     use super::*;
-
-    fn at(requirement: &'static str, position: u64) -> Finding {
-        Finding {
-            requirement,
-            error: true,
-            position: Some(position),
-            message: String::new(),
-            expected: Vec::new(),
-            observed: Vec::new(),
-            origin: Origin::Oracle,
-        }
-    }
 
     fn order(findings: &[Finding]) -> Vec<&'static str> {
         findings.iter().map(|f| f.requirement).collect()
