@@ -120,206 +120,137 @@ fn catches(name: &str, mutation: Arc<dyn Mutation>) {
 
 #[test]
 fn chunk_1_coalescer() {
-    catches("CHUNK-1-coalescer", Arc::new(chunk_1_coalescer::Fault));
+    catches_named("CHUNK-1-coalescer");
 }
 
 #[test]
 fn chunk_1_retry_duplicator() {
-    catches(
-        "CHUNK-1-retry-duplicator",
-        Arc::new(chunk_1_retry_duplicator::Fault),
-    );
+    catches_named("CHUNK-1-retry-duplicator");
 }
 
 #[test]
 fn chunk_1_splitter() {
-    catches("CHUNK-1-splitter", Arc::new(chunk_1_splitter::Fault));
+    catches_named("CHUNK-1-splitter");
 }
 
 #[test]
 fn chunk_3_throw_not_recorded() {
-    catches(
-        "CHUNK-3-throw-not-recorded",
-        Arc::new(chunk_3_throw_not_recorded::Fault),
-    );
+    catches_named("CHUNK-3-throw-not-recorded");
 }
 
 #[test]
 fn chunk_4_failed_stream_dropper() {
-    catches(
-        "CHUNK-4-failed-stream-dropper",
-        Arc::new(chunk_4_failed_stream_dropper::Fault),
-    );
+    catches_named("CHUNK-4-failed-stream-dropper");
 }
 
 #[test]
 fn chunk_5_after_cancel_appender() {
-    catches(
-        "CHUNK-5-after-cancel-appender",
-        Arc::new(chunk_5_after_cancel_appender::Fault),
-    );
+    catches_named("CHUNK-5-after-cancel-appender");
 }
 
 #[test]
 fn live_1_repeated_status() {
-    catches(
-        "LIVE-1-repeated-status",
-        Arc::new(live_1_repeated_status::Fault),
-    );
+    catches_named("LIVE-1-repeated-status");
 }
 
 #[test]
 fn mirror_1_stream_chunk_emitter() {
-    catches(
-        "MIRROR-1-stream-chunk-emitter",
-        Arc::new(mirror_1_stream_chunk_emitter::Fault),
-    );
+    catches_named("MIRROR-1-stream-chunk-emitter");
 }
 
 #[test]
 fn mirror_2_steering_emitter() {
-    catches(
-        "MIRROR-2-steering-emitter",
-        Arc::new(mirror_2_steering_emitter::Fault),
-    );
+    catches_named("MIRROR-2-steering-emitter");
 }
 
 #[test]
 fn mirror_3_turn_start_emitter() {
-    catches(
-        "MIRROR-3-turn-start-emitter",
-        Arc::new(mirror_3_turn_start_emitter::Fault),
-    );
+    catches_named("MIRROR-3-turn-start-emitter");
 }
 
 #[test]
 fn mirror_4_turn_end_emitter() {
-    catches(
-        "MIRROR-4-turn-end-emitter",
-        Arc::new(mirror_4_turn_end_emitter::Fault),
-    );
+    catches_named("MIRROR-4-turn-end-emitter");
 }
 
 #[test]
 fn mirror_5_step_start_emitter() {
-    catches(
-        "MIRROR-5-step-start-emitter",
-        Arc::new(mirror_5_step_start_emitter::Fault),
-    );
+    catches_named("MIRROR-5-step-start-emitter");
 }
 
 #[test]
 fn mirror_6_step_end_emitter() {
-    catches(
-        "MIRROR-6-step-end-emitter",
-        Arc::new(mirror_6_step_end_emitter::Fault),
-    );
+    catches_named("MIRROR-6-step-end-emitter");
 }
 
 #[test]
 fn msg_1_first_chunk_uncited() {
-    catches(
-        "MSG-1-first-chunk-uncited",
-        Arc::new(msg_1_first_chunk_uncited::Fault),
-    );
+    catches_named("MSG-1-first-chunk-uncited");
 }
 
 #[test]
 fn msg_4_usage_dropped() {
-    catches("MSG-4-usage-dropped", Arc::new(msg_4_usage_dropped::Fault));
+    catches_named("MSG-4-usage-dropped");
 }
 
 #[test]
 fn msg_5_interrupted_message_missing() {
-    catches(
-        "MSG-5-interrupted-message-missing",
-        Arc::new(msg_5_interrupted_message_missing::Fault),
-    );
+    catches_named("MSG-5-interrupted-message-missing");
 }
 
 #[test]
 fn seq_1_seq_gap() {
-    catches("SEQ-1-seq-gap", Arc::new(seq_1_seq_gap::Fault));
+    catches_named("SEQ-1-seq-gap");
 }
 
 #[test]
 fn steer_1_steering_wrong_turn() {
-    catches(
-        "STEER-1-steering-wrong-turn",
-        Arc::new(steer_1_steering_wrong_turn::Fault),
-    );
+    catches_named("STEER-1-steering-wrong-turn");
 }
 
 #[test]
 fn steer_2_steering_dropper() {
-    catches(
-        "STEER-2-steering-dropper",
-        Arc::new(steer_2_steering_dropper::Fault),
-    );
+    catches_named("STEER-2-steering-dropper");
 }
 
 #[test]
 fn step_1_odd_step_numbers() {
-    catches(
-        "STEP-1-odd-step-numbers",
-        Arc::new(step_1_odd_step_numbers::Fault),
-    );
+    catches_named("STEP-1-odd-step-numbers");
 }
 
 #[test]
 fn surf_1_user_message_without_surface_op() {
-    catches(
-        "SURF-1-user-message-without-surface-op",
-        Arc::new(surf_1_user_message_without_surface_op::Fault),
-    );
+    catches_named("SURF-1-user-message-without-surface-op");
 }
 
 #[test]
 fn tool_2_result_cites_wrong_event() {
-    catches(
-        "TOOL-2-result-cites-wrong-event",
-        Arc::new(tool_2_result_cites_wrong_event::Fault),
-    );
+    catches_named("TOOL-2-result-cites-wrong-event");
 }
 
 #[test]
 fn turn_1_turns_from_two() {
-    catches(
-        "TURN-1-turns-from-two",
-        Arc::new(turn_1_turns_from_two::Fault),
-    );
+    catches_named("TURN-1-turns-from-two");
 }
 
 #[test]
 fn turn_4_last_turn_open() {
-    catches(
-        "TURN-4-last-turn-open",
-        Arc::new(turn_4_last_turn_open::Fault),
-    );
+    catches_named("TURN-4-last-turn-open");
 }
 
 #[test]
 fn turn_7_continues_after_stop() {
-    catches(
-        "TURN-7-continues-after-stop",
-        Arc::new(turn_7_continues_after_stop::Fault),
-    );
+    catches_named("TURN-7-continues-after-stop");
 }
 
 #[test]
 fn turn_7_max_tokens_not_sticky() {
-    catches(
-        "TURN-7-max-tokens-not-sticky",
-        Arc::new(turn_7_max_tokens_not_sticky::Fault),
-    );
+    catches_named("TURN-7-max-tokens-not-sticky");
 }
 
 #[test]
 fn turn_8_stops_after_tool_results() {
-    catches(
-        "TURN-8-stops-after-tool-results",
-        Arc::new(turn_8_stops_after_tool_results::Fault),
-    );
+    catches_named("TURN-8-stops-after-tool-results");
 }
 
 #[test]
@@ -353,6 +284,15 @@ fn suite_tests_fail_with_the_requirement_and_the_minimal_script() {
     assert!(message.contains("PROPTEST_RNG_SEED=7"), "{message}");
     // The other requirements' tests pass.
     mirrorless_conformance::suite::macros::check_requirement(&report, "CHUNK-2");
+}
+
+/// [`catches`] for the mutant of [`every_mutant`] named `name`.
+fn catches_named(name: &str) {
+    let (name, mutation) = every_mutant()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no mutant named {name}"));
+    catches(name, mutation);
 }
 
 /// Every single-fault mutant, by its fixture name.
