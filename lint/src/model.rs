@@ -228,6 +228,22 @@ pub struct HostNeeds {
     /// where that `on` is generic over the host's event map: the host's own type of the
     /// `agent/created` listener's agent replaces it.
     pub agent_type: Option<String>,
+    /// How a subscription's rewrite read the removed event's handler: the handler's
+    /// parameters stand for the removed mirror's arguments only where the host declares that
+    /// event with the mirror's signature.
+    pub handler: Option<HandlerRead>,
+}
+
+/// A removed event's handler as a rewrite read it ([`HostNeeds::handler`]): positional
+/// arguments, the agent first (2026-07 code), or one payload object (2026-08 code).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerRead {
+    /// The removed event whose handler it was.
+    pub mirror: String,
+    /// The removed mirror's arguments, the agent first (`agent`, `turn`, `reason`).
+    pub arguments: Vec<String>,
+    /// Whether the handler takes one payload object rather than positional arguments.
+    pub payload: bool,
 }
 
 /// A destructuring of `event.data` a rewrite writes without a cast ([`HostNeeds::data_read`]).

@@ -89,6 +89,12 @@ impl EventMap {
         })
     }
 
+    /// The parameter types of entry `key`, when the map declares it as a signature that spells
+    /// them (`None` when it has no such entry, or does not spell them: nothing is known).
+    pub(super) fn signature(&self, key: &str) -> Option<&[String]> {
+        self.members.get(key)?.1.as_deref()
+    }
+
     /// The type of parameter `index` of entry `key`, written as `target` can name it.
     pub(super) fn param_type(
         &self,

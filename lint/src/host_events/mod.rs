@@ -95,8 +95,11 @@ pub(crate) fn keep_to_declared_events(
             let fix = f.fix.as_ref()?;
             let names = events_written(fix);
             let host = &fix.host;
-            (!names.is_empty() || host.data_read.is_some() || host.agent_type.is_some())
-                .then_some((i, names))
+            (!names.is_empty()
+                || host.data_read.is_some()
+                || host.agent_type.is_some()
+                || host.handler.is_some())
+            .then_some((i, names))
         })
         .collect();
     if todo.is_empty() {
@@ -163,6 +166,13 @@ fn settle(
         );
         return drop_fix(f, why);
     }
+    if let Some(why) = f
+        .fix
+        .as_ref()
+        .and_then(|fix| undeclared_shape(fix, names, map))
+    {
+        return drop_fix(f, why);
+    }
     let Some(fix) = f.fix.as_mut() else { return };
     if let Some(read) = fix.host.data_read.clone()
         && let Some(data) = map.data_needs_cast(world)
@@ -223,6 +233,46 @@ fn settle(
             ),
         }
     }
+}
+
+/// Why the host's event map does not give a rewrite the shapes it relies on, when it spells
+/// them: a `session/event` listener called with `(session, event)`, and a removed event whose
+/// handler's parameters are the mirror's arguments (the agent first, or one payload object).
+/// A host that declares an event of the same name with another signature (one payload of its
+/// own, another arity) emits its own event, which the durable twin does not stand for: a
+/// handler reads what it carries (the rewrite would look an agent up where the handler had a
+/// payload, and fail `tsc` or print nothing), and even one that reads nothing would run when
+/// the twin is appended instead of when the host emits it.
+fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Option<String> {
+    let signature = |types: &[String]| types.join(", ");
+    if names.contains(SESSION_EVENT)
+        && let Some(types) = map.signature(SESSION_EVENT)
+        && types.len() != 2
+    {
+        return Some(format!(
+            "no fix: the rewrite subscribes with `(session, event) =>`, and the host's event map (`{}` at {}) declares `{SESSION_EVENT}` as `({})`, so the host would not call it so; migrate this by hand",
+            map.name,
+            map.at,
+            signature(types)
+        ));
+    }
+    let handler = fix.host.handler.as_ref()?;
+    let types = map.signature(&handler.mirror)?;
+    let fits = if handler.payload {
+        types.len() == 1
+    } else {
+        types.len() == handler.arguments.len()
+    };
+    (!fits).then(|| {
+        format!(
+            "no fix: the host's event map (`{}` at {}) declares `{}` as `({})`, not as the removed mirror's `({})`: it is the host's own event of that name, which the mirror's durable twin does not stand for (nor carry what a handler reads); migrate this by hand",
+            map.name,
+            map.at,
+            handler.mirror,
+            signature(types),
+            handler.arguments.join(", ")
+        )
+    })
 }
 
 /// A fix in a script that sees no event map: never machine-applicable when it names an event

@@ -131,6 +131,17 @@ left, as for ML003's deletions.
   only such name, else the only one holding the subscribed event. A module augmentation no
   import reaches (only the project's `tsconfig.json` includes it) is not seen: an event only it
   declares is taken as undeclared, which loses a fix but never breaks the build.
+- *No fix* when the host's event map spells signatures the rewrite does not fit: a
+  `session/event` it calls with anything but `(session, event)` (one payload object
+  `(e: { session; event })`: the rewritten listener would read `event.type` of `undefined`), or
+  the subscribed name declared with a signature other than the removed mirror's (one payload
+  where the mirror passed `(agent, turn, reason)`, or another number of arguments). Such a
+  host emits an event of its own under the mirror's name: the handler reads what that event
+  carries, which the durable twin does not (the rewrite would look an agent up where the
+  handler had a payload, and fail `tsc` or print nothing), and even a handler that reads
+  nothing would run when the twin is appended rather than when the host emits. The note
+  shows both signatures. A map that does not spell the signature (`(...args: any[]) => void`)
+  says nothing, and the fix is judged as before.
 - The map of agents a rewrite declares holds the agent type the map gives `agent/created`
   (`new Map<unknown, Agent>()`, written as the file can name it, as above) instead of
   `Parameters<Parameters<typeof ctx.on<'agent/created'>>[1]>[0]`, which type-checks only where

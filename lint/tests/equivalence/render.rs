@@ -9,7 +9,7 @@
 //! loop caught it), a throwing `session/event` listener as a failed append. Every effect a
 //! plugin has is an `out(…)` line.
 
-use super::shape::{Data, EventsForm, Handler, HostOn, MIRRORS, Mirror, Shape, Wiring};
+use super::shape::{Data, EventsForm, Handler, HostOn, MIRRORS, Mirror, Shape, Signatures, Wiring};
 
 /// The durable events the host appends, with their `data` types.
 const DATA: &[(&str, &str)] = &[
@@ -36,13 +36,18 @@ pub fn host_files(shape: &Shape) -> Vec<(&'static str, String)> {
         } else {
             ""
         };
+        let (types, turn_start) = if shape.signatures == Signatures::Own {
+            ("Agent, OwnEvent", "(e: OwnEvent)")
+        } else {
+            ("Agent", "(agent: Agent, turn: number)")
+        };
         files.push((
             "events.ts",
             format!(
                 "// Entries of the host's event map declared by module augmentation (generated).\n\
-                 import type {{ Agent }} from './host';\n\n\
+                 import type {{ {types} }} from './host';\n\n\
                  declare module './host' {{\n  interface Events {{\n{lifecycle}    \
-                 'agent/turn-start'(agent: Agent, turn: number): void;\n  }}\n}}\n"
+                 'agent/turn-start'{turn_start}: void;\n  }}\n}}\n"
             ),
         ));
     }
@@ -70,10 +75,44 @@ fn host(shape: &Shape) -> String {
     } else {
         ""
     };
+    let own = shape.signatures == Signatures::Own;
+    // The mirrors' names: upstream's positional signatures, or the host's own payload.
+    let sig = |upstream: &'static str| if own { "(e: OwnEvent)" } else { upstream };
     let turn_start = if augmented {
-        ""
+        String::new()
     } else {
-        "  'agent/turn-start'(agent: Agent, turn: number): void;\n"
+        format!(
+            "  'agent/turn-start'{}: void;\n",
+            sig("(agent: Agent, turn: number)")
+        )
+    };
+    let mirror_entries = format!(
+        "  'agent/turn-end'{}: void;\n  'agent/step-start'{}: void;\n  'agent/step-end'{}: void;\n  'agent/stream-chunk'{}: void;\n",
+        sig("(agent: Agent, turn: number, reason: TurnEndReason)"),
+        sig("(agent: Agent, turn: number, step: number)"),
+        sig("(agent: Agent, turn: number, step: number)"),
+        sig("(agent: Agent, turn: number, step: number, chunk: StreamChunk)"),
+    );
+    let session_payload = shape.signatures == Signatures::SessionPayload;
+    let (session_entry, announced) = if session_payload {
+        (
+            "  'session/event'(e: { session: Session; event: SessionEvent }): void;\n",
+            "[{ session, event }]",
+        )
+    } else {
+        (
+            "  'session/event'(session: Session, event: SessionEvent): void;\n",
+            "[session, event]",
+        )
+    };
+    // The host's own events are fired whatever the mode (they are not mirrors); a mirror
+    // only in mode `before`.
+    let fire = if own {
+        "    const own = { agentId: agent.id, label: name + ':' + String(args[0]) };\n    \
+         this.bus.fire(name, [own], 'mirror');\n    agent.fire(name, [own], 'mirror');\n"
+    } else {
+        "    if (this.mode !== 'before') return;\n    \
+         this.bus.fire(name, [agent, ...args], 'mirror');\n    agent.fire(name, [agent, ...args], 'mirror');\n"
     };
     let (events_open, events_close, import) = match shape.events {
         EventsForm::Interface => ("export interface Events {", "}", ""),
@@ -135,6 +174,7 @@ fn host(shape: &Shape) -> String {
         r#"// The simulated host (generated): see lint/tests/equivalence/render.rs.
 {import}export type TurnEndReason = {{ kind: 'completed' | 'cancelled' }};
 export type StreamChunk = {{ type: 'text'; delta: string }};
+export type OwnEvent = {{ agentId: string; label: string }};
 type Data = {{
 {data_map}}};
 {data}
@@ -145,12 +185,7 @@ export function out(...args: unknown[]): void {{
 }}
 
 {events_open}
-{lifecycle_decl}{turn_start}  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;
-  'agent/step-start'(agent: Agent, turn: number, step: number): void;
-  'agent/step-end'(agent: Agent, turn: number, step: number): void;
-  'agent/stream-chunk'(agent: Agent, turn: number, step: number, chunk: StreamChunk): void;
-  'session/event'(session: Session, event: SessionEvent): void;
-{events_close}
+{lifecycle_decl}{turn_start}{mirror_entries}{session_entry}{events_close}
 {aliases}
 type Listener = (...args: any[]) => unknown;
 
@@ -216,14 +251,11 @@ export class Host {{
   dispose(agent: Agent): void {{
 {disposed}  }}
   private announce(session: Session, event: SessionEvent): void {{
-    this.bus.fire('session/event', [session, event], 'append');
-    for (const a of this.agents) if (a.session === session) a.fire('session/event', [session, event], 'append');
+    this.bus.fire('session/event', {announced}, 'append');
+    for (const a of this.agents) if (a.session === session) a.fire('session/event', {announced}, 'append');
   }}
   private mirror(agent: Agent, name: string, ...args: unknown[]): void {{
-    if (this.mode !== 'before') return;
-    this.bus.fire(name, [agent, ...args], 'mirror');
-    agent.fire(name, [agent, ...args], 'mirror');
-  }}
+{fire}  }}
   async runTurn(agent: Agent, turn: number): Promise<void> {{
     const s = agent.session;
     await s.append('turn/start', {{ turn, trigger: {{ kind: 'message' }} }});
@@ -289,8 +321,38 @@ fn other(m: &Mirror) -> &'static str {
     }
 }
 
+/// The listener a handler dimension makes on `recv` for a host's own event of a mirror's
+/// name ([`Signatures::Own`]): it reads the host's payload.
+fn own_listener(shape: &Shape, recv: &str) -> String {
+    let name = shape.mirror.name;
+    let fx = format!("out('fx', '{name}', e.label);");
+    let on = |head: &str, body: String| {
+        format!("  {recv}.on('{name}', {head}(e) => {{\n    {body}\n  }});\n")
+    };
+    match shape.handler {
+        Handler::CompareId => on(
+            "",
+            format!("if (e.agentId !== watched.id) return;\n    {fx}"),
+        ),
+        Handler::Throws => on("", format!("{fx}\n    throw new Error('boom');")),
+        Handler::Async => on("async ", format!("await Promise.resolve();\n    {fx}")),
+        Handler::Once => format!("  {recv}.once('{name}', (e) => {{\n    {fx}\n  }});\n"),
+        Handler::Loop => format!(
+            "  for (const name of ['{name}', '{}'] as const) {{\n    {recv}.on(name, (_e: OwnEvent) => {{\n      out('fx', name);\n    }});\n  }}\n",
+            other(&shape.mirror)
+        ),
+        Handler::Annotated => format!(
+            "  {recv}.on('{name}', (e: OwnEvent) => {{\n    out('fx', '{name}', e.label, e.agentId);\n  }});\n"
+        ),
+        _ => on("", fx),
+    }
+}
+
 /// The listener registration(s) the handler dimension makes on `recv`.
 fn listener(shape: &Shape, recv: &str) -> String {
+    if shape.signatures == Signatures::Own {
+        return own_listener(shape, recv);
+    }
     let m = &shape.mirror;
     let name = m.name;
     let plain = params(m, false);
@@ -373,7 +435,11 @@ pub fn plugin(shape: &Shape) -> String {
         Wiring::Bus => types.push("Host"),
         Wiring::Agent => {}
     }
-    if matches!(shape.handler, Handler::EmitsAndListens | Handler::Annotated) {
+    if shape.signatures == Signatures::Own {
+        if matches!(shape.handler, Handler::Loop | Handler::Annotated) {
+            types.push("OwnEvent");
+        }
+    } else if matches!(shape.handler, Handler::EmitsAndListens | Handler::Annotated) {
         types.extend(["StreamChunk", "TurnEndReason"]);
     }
     let mut s = format!(
@@ -422,7 +488,30 @@ pub fn plugin(shape: &Shape) -> String {
         };
         s.push_str(&format!("\n{head}{}}}\n", listener(&second, recv)));
     }
-    if shape.handler == Handler::EmitsAndListens {
+    if shape.handler == Handler::EmitsAndListens && shape.signatures == Signatures::Own {
+        let m = &shape.mirror;
+        let (data, _) = injected(m);
+        let (param, emitter) = match shape.wiring {
+            Wiring::Ctx => ("ctx: Context, ", "ctx"),
+            Wiring::Bus => ("host: Host, ", "host.bus"),
+            Wiring::Agent => ("", "agent"),
+        };
+        let needs = if data.contains("reason") {
+            "  const reason = { kind: 'cancelled' as const };\n"
+        } else if data.contains("chunk") {
+            "  const chunk = { type: 'text' as const, delta: 'own' };\n"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "\n/** Appends a durable event of its own and fires the host's own event of that name beside it. */\n\
+             export async function inject({param}agent: Agent): Promise<void> {{\n  \
+             const turn = 9;\n  const step = 7;\n  void step;\n{needs}  \
+             await agent.session.append('{}', {data});\n  \
+             {emitter}.emit('{}', {{ agentId: agent.id, label: 'own' }});\n}}\n",
+            m.twin, m.name
+        ));
+    } else if shape.handler == Handler::EmitsAndListens {
         let m = &shape.mirror;
         let (data, args) = injected(m);
         let (param, emitter) = match shape.wiring {

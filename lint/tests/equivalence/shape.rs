@@ -47,6 +47,22 @@ pub enum EventsForm {
     Apart,
 }
 
+/// The signatures the host declares (and calls its listeners with) for the mirrors' names and
+/// `session/event`: upstream's, or a host of its own under the same names, as third-party
+/// harnesses have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signatures {
+    /// Upstream's: `'agent/turn-end'(agent, turn, reason)`, `'session/event'(session, event)`
+    /// (no name suffix).
+    Upstream,
+    /// The host's own events under the mirrors' names, one payload object of its own
+    /// (`{ agentId, label }`), fired whether or not the host fires mirrors: not the removed
+    /// mirrors, so no fix may rewrite them into their durable twins (`+own`).
+    Own,
+    /// `session/event` called with one payload object, `({ session, event })` (`+sessionpayload`).
+    SessionPayload,
+}
+
 /// How the host types `session/event`'s `data`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Data {
@@ -178,6 +194,8 @@ pub struct Shape {
     pub agents: usize,
     pub handler: Handler,
     pub mirror: Mirror,
+    /// The signatures the host declares for the mirrors' names and `session/event`.
+    pub signatures: Signatures,
 }
 
 impl Shape {
@@ -190,12 +208,35 @@ impl Shape {
         )
     }
 
+    /// Whether the handler dimension can be written against a host of its own signatures:
+    /// one that registers no `session/event` listener of its own (its shape would be the
+    /// host's) — and, for [`Signatures::Own`], one that reads no agent beyond the payload's id.
+    pub fn supports(handler: Handler, signatures: Signatures) -> bool {
+        match signatures {
+            Signatures::Upstream => true,
+            Signatures::Own => matches!(
+                handler,
+                Handler::Plain
+                    | Handler::CompareId
+                    | Handler::Throws
+                    | Handler::Async
+                    | Handler::Once
+                    | Handler::Loop
+                    | Handler::Annotated
+                    | Handler::EmitsAndListens
+            ),
+            Signatures::SessionPayload => {
+                !matches!(handler, Handler::Merge | Handler::MergeReadsData)
+            }
+        }
+    }
+
     /// A stable name from every dimension, e.g.
     /// `ctx-typed-lifecycle-datatyped-before-3-compareid-turn-start+alias`: the known-failure
     /// list names shapes by it, and [`Shape::parse`] reads it back.
     pub fn name(&self) -> String {
         format!(
-            "{}-{}-{}-{}-{}-{}-{}-{}{}",
+            "{}-{}-{}-{}-{}-{}-{}-{}{}{}",
             match self.wiring {
                 Wiring::Ctx => "ctx",
                 Wiring::Bus => "bus",
@@ -222,18 +263,30 @@ impl Shape {
                 EventsForm::Augmented => "+augmented",
                 EventsForm::Apart => "+apart",
             },
+            match self.signatures {
+                Signatures::Upstream => "",
+                Signatures::Own => "+own",
+                Signatures::SessionPayload => "+sessionpayload",
+            },
         )
     }
 
     /// The shape [`Shape::name`] names, or `None` for a name no shape has.
     pub fn parse(name: &str) -> Option<Shape> {
-        let (name_part, events) = match name.split_once('+') {
-            None => (name, EventsForm::Interface),
-            Some((n, "alias")) => (n, EventsForm::Alias),
-            Some((n, "augmented")) => (n, EventsForm::Augmented),
-            Some((n, "apart")) => (n, EventsForm::Apart),
-            Some(_) => return None,
-        };
+        let mut suffixes = name.split('+');
+        let name_part = suffixes.next()?;
+        let mut events = EventsForm::Interface;
+        let mut signatures = Signatures::Upstream;
+        for suffix in suffixes {
+            match suffix {
+                "alias" => events = EventsForm::Alias,
+                "augmented" => events = EventsForm::Augmented,
+                "apart" => events = EventsForm::Apart,
+                "own" => signatures = Signatures::Own,
+                "sessionpayload" => signatures = Signatures::SessionPayload,
+                _ => return None,
+            }
+        }
         let mut parts = name_part.splitn(8, '-');
         let wiring = match parts.next()? {
             "ctx" => Wiring::Ctx,
@@ -271,8 +324,9 @@ impl Shape {
             agents,
             handler,
             mirror,
+            signatures,
         };
-        (shape.name() == name).then_some(shape)
+        (shape.name() == name && Shape::supports(handler, signatures)).then_some(shape)
     }
 }
 
@@ -394,7 +448,16 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
                     agents: if choices.flag() { 3 } else { 1 },
                     handler,
                     mirror,
+                    signatures: Signatures::Upstream,
                 };
+                // A host of its own signatures, one shape in six where the handler can be
+                // written against it.
+                if choices.next().is_multiple_of(6) {
+                    let signatures = choices.pick(&[Signatures::Own, Signatures::SessionPayload]);
+                    if Shape::supports(handler, signatures) {
+                        shape.signatures = signatures;
+                    }
+                }
                 // An uncast read of `data` type-checks only where the host types it (or
                 // gives the listener no type at all).
                 if handler == Handler::MergeReadsData

@@ -9,7 +9,7 @@ use super::uses::{AgentRef, Uses};
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
-use crate::model::{Applicability, Claim, DataRead, Edit, Fix, HostNeeds};
+use crate::model::{Applicability, Claim, DataRead, Edit, Fix, HandlerRead, HostNeeds};
 use oxc_ast::ast::*;
 use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
@@ -198,7 +198,17 @@ impl<'s, 'c> Fixer<'s, 'c> {
         let Some(plan) = self.plan(call, &on) else {
             return;
         };
+        // What the host must declare for the handler's parameters to be the mirror's
+        // arguments; the run-level pass checks it against the host's event map.
+        let handler = HandlerRead {
+            mirror: on.event.clone(),
+            arguments: std::iter::once("agent".to_owned())
+                .chain(on.migration.arguments.iter().map(|a| a.name.clone()))
+                .collect(),
+            payload: plan.params.payload,
+        };
         if let Some(mut fix) = self.merged_subscription(call, &on, &plan) {
+            fix.host.handler = Some(handler);
             if !self.fields_typed(&plan.params)
                 && let Some((t, _)) = self.merge_for.get(&(call.span.start as usize))
             {
@@ -211,7 +221,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             && !plan.compares_agent
             && !throws
             && self.fields_typed(&plan.params);
-        if !machine && let Some(fix) = self.log_read(call, &on, &plan) {
+        if !machine && let Some(mut fix) = self.log_read(call, &on, &plan) {
+            fix.host.handler = Some(handler);
             self.push(on.occurrence, fix);
             return;
         }
@@ -219,7 +230,10 @@ impl<'s, 'c> Fixer<'s, 'c> {
             return;
         };
         let mut claims = Vec::new();
-        let mut host = HostNeeds::default();
+        let mut host = HostNeeds {
+            handler: Some(handler),
+            ..HostNeeds::default()
+        };
         if let Some(map) = plan.new_map {
             host.agent_type = map.typed_by_receiver;
             edits.push(Edit::new(map.at, map.at, map.text));
