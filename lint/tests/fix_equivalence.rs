@@ -6,7 +6,8 @@
 //! `Events` is an interface, a type alias, or partly declared by module augmentation in
 //! another file (imported by the host, or only compiled with it); that calls its listeners
 //! with upstream's signatures, or has signatures of its own (`session/event` with one payload
-//! object; its own events, with a payload of their own, under the mirrors' names); that declares
+//! object; `agent/created` with a payload holding the agent; its own events, with a payload of
+//! their own, under the mirrors' names); that declares
 //! `agent/created`/`agent/disposed` or not; that types `session/event`'s `data` by event (a
 //! mapped type or a spelled-out union), as `unknown` or as `any`; agents announced before or
 //! after the listener; one agent or three; handlers reading only the payload,
@@ -158,8 +159,8 @@ const ONCE_FAILED: &[&str] = &[
     "ctx-typed-nolifecycle-dataunknown-before-1-compareobject-step-start",
     "ctx-typed-nolifecycle-dataunknown-before-1-emitsandlistens-step-end",
     "ctx-typed-nolifecycle-dataunknown-before-3-sessionid-step-end",
-    // Hosts with signatures of their own (a `session/event` called with one payload, the
-    // host's own events under the mirrors' names): the fixer rewrote them as upstream's
+    // Hosts with signatures of their own (a `session/event` or `agent/created` called with one
+    // payload, the host's own events under the mirrors' names): the fixer rewrote them as upstream's
     // until it checked the host's signatures (2026-12-05).
     "agent-constrained-lifecycle-datatyped-before-3-annotated-turn-start+augmented+sessionpayload",
     "agent-overloaded-nolifecycle-datatyped-after-3-async-step-start+sessionpayload",
@@ -174,6 +175,8 @@ const ONCE_FAILED: &[&str] = &[
     "ctx-overloaded-nolifecycle-dataunknown-after-1-compareobject-step-start+augmented+sessionpayload",
     "ctx-overloaded-nolifecycle-dataunknown-after-3-compareobject-step-end+sessionpayload",
     "ctx-typed-lifecycle-datatyped-before-3-compareid-turn-start+sessionpayload",
+    "agent-typed-lifecycle-datatyped-before-3-splitscopes-step-start+createdpayload",
+    "bus-untyped-lifecycle-dataunknown-before-1-splitscopes-turn-end+augmented+createdpayload",
 ];
 
 fn js_tools() -> PathBuf {

@@ -256,6 +256,29 @@ fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Opti
             signature(types)
         ));
     }
+    // The map of agents a rewrite keeps is filled by `(agent) => map.set(agent.session,
+    // agent)`: the host must pass `agent/created` and `agent/disposed` the agent its mirrors
+    // passed, not a payload holding it (`{ agent }`, as upstream's later host does).
+    if let Some(handler) = fix.host.handler.as_ref()
+        && let Some(agent) = map.signature(&handler.mirror).and_then(|t| t.first())
+    {
+        for lifecycle in ["agent/created", "agent/disposed"] {
+            if !names.contains(lifecycle) {
+                continue;
+            }
+            if let Some(types) = map.signature(lifecycle)
+                && types != std::slice::from_ref(agent)
+            {
+                return Some(format!(
+                    "no fix: the rewrite keeps a map of agents by session from `{lifecycle}`, called with the agent, and the host's event map (`{}` at {}) declares `{lifecycle}` as `({})` where `{}` passes the agent as `{agent}`; migrate this by hand",
+                    map.name,
+                    map.at,
+                    signature(types),
+                    handler.mirror
+                ));
+            }
+        }
+    }
     let handler = fix.host.handler.as_ref()?;
     let types = map.signature(&handler.mirror)?;
     let fits = if handler.payload {

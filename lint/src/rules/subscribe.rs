@@ -141,7 +141,10 @@ left, as for ML003's deletions.
   handler had a payload, and fail `tsc` or print nothing), and even a handler that reads
   nothing would run when the twin is appended rather than when the host emits. The note
   shows both signatures. A map that does not spell the signature (`(...args: any[]) => void`)
-  says nothing, and the fix is judged as before.
+  says nothing, and the fix is judged as before. Likewise a rewrite that keeps a map of agents
+  by session has no fix when the host declares `agent/created` (or `agent/disposed`) with
+  anything but the agent its mirrors passed (`(e: { agent: Agent })`, as upstream's later host
+  does): the map would hold payloads, not agents.
 - The map of agents a rewrite declares holds the agent type the map gives `agent/created`
   (`new Map<unknown, Agent>()`, written as the file can name it, as above) instead of
   `Parameters<Parameters<typeof ctx.on<'agent/created'>>[1]>[0]`, which type-checks only where

@@ -32,9 +32,9 @@ pub fn host_files(shape: &Shape) -> Vec<(&'static str, String)> {
     let mut files = vec![("host.ts", host(shape))];
     if matches!(shape.events, EventsForm::Augmented | EventsForm::Apart) {
         let lifecycle = if shape.lifecycle {
-            "    'agent/created'(agent: Agent): void;\n    'agent/disposed'(agent: Agent): void;\n"
+            lifecycle_entries(shape, "    ")
         } else {
-            ""
+            String::new()
         };
         let (types, turn_start) = if shape.signatures == Signatures::Own {
             ("Agent, OwnEvent", "(e: OwnEvent)")
@@ -54,6 +54,17 @@ pub fn host_files(shape: &Shape) -> Vec<(&'static str, String)> {
     files
 }
 
+/// The `agent/created` and `agent/disposed` entries of the event map, each line led by
+/// `indent`: called with the agent, or with a payload holding it.
+fn lifecycle_entries(shape: &Shape, indent: &str) -> String {
+    let sig = if shape.signatures == Signatures::CreatedPayload {
+        "(e: { agent: Agent })"
+    } else {
+        "(agent: Agent)"
+    };
+    format!("{indent}'agent/created'{sig}: void;\n{indent}'agent/disposed'{sig}: void;\n")
+}
+
 /// `host.ts` for the shape's host dimensions.
 fn host(shape: &Shape) -> String {
     let event = "type: string; seq: number; time: number";
@@ -71,9 +82,9 @@ fn host(shape: &Shape) -> String {
     };
     let augmented = matches!(shape.events, EventsForm::Augmented | EventsForm::Apart);
     let lifecycle_decl = if shape.lifecycle && !augmented {
-        "  'agent/created'(agent: Agent): void;\n  'agent/disposed'(agent: Agent): void;\n"
+        lifecycle_entries(shape, "  ")
     } else {
-        ""
+        String::new()
     };
     let own = shape.signatures == Signatures::Own;
     // The mirrors' names: upstream's positional signatures, or the host's own payload.
@@ -158,13 +169,16 @@ fn host(shape: &Shape) -> String {
                 .to_owned(),
         ),
     };
-    let (created, disposed) = if shape.lifecycle {
-        (
+    let (created, disposed) = match (shape.lifecycle, shape.signatures) {
+        (true, Signatures::CreatedPayload) => (
+            "    this.bus.emit('agent/created', { agent });\n",
+            "    this.bus.emit('agent/disposed', { agent });\n",
+        ),
+        (true, _) => (
             "    this.bus.emit('agent/created', agent);\n",
             "    this.bus.emit('agent/disposed', agent);\n",
-        )
-    } else {
-        ("", "")
+        ),
+        _ => ("", ""),
     };
     let data_map: String = DATA
         .iter()

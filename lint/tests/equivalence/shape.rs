@@ -61,6 +61,9 @@ pub enum Signatures {
     Own,
     /// `session/event` called with one payload object, `({ session, event })` (`+sessionpayload`).
     SessionPayload,
+    /// `agent/created` and `agent/disposed` called with a payload holding the agent,
+    /// `({ agent })`, as upstream's later host does (`+createdpayload`).
+    CreatedPayload,
 }
 
 /// How the host types `session/event`'s `data`.
@@ -228,6 +231,7 @@ impl Shape {
             Signatures::SessionPayload => {
                 !matches!(handler, Handler::Merge | Handler::MergeReadsData)
             }
+            Signatures::CreatedPayload => true,
         }
     }
 
@@ -267,6 +271,7 @@ impl Shape {
                 Signatures::Upstream => "",
                 Signatures::Own => "+own",
                 Signatures::SessionPayload => "+sessionpayload",
+                Signatures::CreatedPayload => "+createdpayload",
             },
         )
     }
@@ -284,6 +289,7 @@ impl Shape {
                 "apart" => events = EventsForm::Apart,
                 "own" => signatures = Signatures::Own,
                 "sessionpayload" => signatures = Signatures::SessionPayload,
+                "createdpayload" => signatures = Signatures::CreatedPayload,
                 _ => return None,
             }
         }
@@ -326,7 +332,10 @@ impl Shape {
             mirror,
             signatures,
         };
-        (shape.name() == name && Shape::supports(handler, signatures)).then_some(shape)
+        (shape.name() == name
+            && Shape::supports(handler, signatures)
+            && (lifecycle || signatures != Signatures::CreatedPayload))
+            .then_some(shape)
     }
 }
 
@@ -453,7 +462,15 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
                 // A host of its own signatures, one shape in six where the handler can be
                 // written against it.
                 if choices.next().is_multiple_of(6) {
-                    let signatures = choices.pick(&[Signatures::Own, Signatures::SessionPayload]);
+                    let signatures = choices.pick(&[
+                        Signatures::Own,
+                        Signatures::SessionPayload,
+                        Signatures::CreatedPayload,
+                    ]);
+                    // A payload for `agent/created` needs a host that announces agents.
+                    if signatures == Signatures::CreatedPayload {
+                        shape.lifecycle = true;
+                    }
                     if Shape::supports(handler, signatures) {
                         shape.signatures = signatures;
                     }
