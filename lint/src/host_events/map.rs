@@ -3,7 +3,7 @@
 //! `session/event`'s `data`.
 
 use super::SESSION_EVENT;
-use super::decls::{self, Kind};
+use super::decls::{Kind, Param};
 use super::view::{FileId, World};
 use std::collections::{BTreeSet, HashMap};
 
@@ -16,7 +16,7 @@ pub(super) struct EventMap {
     /// Every key of every declaration of that name.
     pub(super) keys: BTreeSet<String>,
     /// Each entry's parameter types (when spelled as a signature) and the file declaring it.
-    members: HashMap<String, (FileId, Option<Vec<String>>)>,
+    members: HashMap<String, (FileId, Option<Vec<Param>>)>,
 }
 
 /// A type a rewrite cannot write, and why.
@@ -44,8 +44,8 @@ impl EventMap {
         let keys_of = |decls: &[(FileId, usize)]| -> BTreeSet<String> {
             decls
                 .iter()
-                .flat_map(|&(f, i)| decls::members(&world.files[f].decls[i].body))
-                .map(|m| m.key)
+                .flat_map(|&(f, i)| &world.files[f].decls[i].members)
+                .map(|m| m.key.clone())
                 .collect()
         };
         let mut candidates: Vec<&str> = by_name
@@ -74,13 +74,15 @@ impl EventMap {
         let decls = &by_name[name];
         let mut members = HashMap::new();
         for &(f, i) in decls {
-            for m in decls::members(&world.files[f].decls[i].body) {
-                members.entry(m.key).or_insert((f, m.params));
+            for m in &world.files[f].decls[i].members {
+                members
+                    .entry(m.key.clone())
+                    .or_insert_with(|| (f, m.params.clone()));
             }
         }
         let &(f, i) = decls.first()?;
         let file = &world.files[f];
-        let line = file.code[..file.decls[i].at].matches('\n').count() + 1;
+        let line = file.decls[i].line;
         Some(EventMap {
             name: name.to_owned(),
             at: format!("{}:{line}", file.display),
@@ -109,7 +111,7 @@ impl EventMap {
                 self.name, self.at
             )));
         };
-        spell(world, ty, *file, target)
+        spell(world, &ty.ty, *file, target)
     }
 
     /// How the host types `session/event`'s `data`: `Some(type)` when a destructuring of it
@@ -120,26 +122,24 @@ impl EventMap {
         let Some(event_type) = params.as_ref().and_then(|p| p.get(1)) else {
             return Some("a type the map does not spell".to_owned());
         };
-        let datas = if event_type.contains('{') {
-            decls::data_types(event_type)
-        } else {
-            let head = event_type
-                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                .next()
-                .unwrap_or_default();
-            let decl_file = world.origin(*file, head).map(|(f, _)| f);
-            let body = decl_file
-                .into_iter()
-                .chain(0..world.files.len())
-                .find_map(|f| {
-                    world.files[f]
-                        .decls
-                        .iter()
-                        .find(|d| d.name == head)
-                        .map(|d| d.body.clone())
-                });
-            body.map(|b| decls::data_types(&b)).unwrap_or_default()
+        let datas = match &event_type.head {
+            Some(head) if event_type.datas.is_empty() => {
+                let decl_file = world.origin(*file, head).map(|(f, _)| f);
+                decl_file
+                    .into_iter()
+                    .chain(0..world.files.len())
+                    .find_map(|f| {
+                        world.files[f]
+                            .decls
+                            .iter()
+                            .find(|d| &d.name == head)
+                            .map(|d| d.datas.clone())
+                    })
+                    .unwrap_or_default()
+            }
+            _ => event_type.datas.clone(),
         };
+        let event_type = &event_type.ty;
         let by_event =
             |t: &String| t == "any" || t.starts_with('{') || (t.contains('[') && !t.contains("[]"));
         if !datas.is_empty() && datas.iter().all(by_event) {

@@ -4,7 +4,7 @@
 //! augmentation only the project's `tsconfig.json` includes) is not seen, so a name it alone
 //! declares is taken as undeclared: the fix is dropped, never one that breaks the build.
 
-use super::decls::{self, Names, TypeDecl};
+use super::decls::{self, Broken, Kind, Names, TypeDecl};
 use crate::source::Source;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Component, Path, PathBuf};
@@ -19,10 +19,10 @@ pub(super) struct File {
     /// How findings name it: the run's display path, or the path on disk.
     pub(super) display: String,
     pub(super) path: PathBuf,
-    /// The text without comments.
-    pub(super) code: String,
     pub(super) decls: Vec<TypeDecl>,
     pub(super) names: Names,
+    /// Set when oxc could not parse it: it then declares nothing that is known.
+    pub(super) broken: Option<Broken>,
 }
 
 /// Index of a [`File`] in the [`World`].
@@ -65,13 +65,13 @@ fn key(p: &Path) -> PathBuf {
 }
 
 fn parse(display: String, path: PathBuf, text: &str) -> File {
-    let code = decls::strip_comments(text);
+    let read = decls::read(&path.to_string_lossy(), text);
     File {
         display,
         path,
-        decls: decls::type_decls(&code),
-        names: decls::names(&code),
-        code,
+        decls: read.decls,
+        names: read.names,
+        broken: read.broken,
     }
 }
 
@@ -245,6 +245,30 @@ impl World {
             }
         }
         out
+    }
+
+    /// The name of the innermost interface or type literal of `file` whose body holds byte
+    /// `offset`.
+    pub(super) fn enclosing_map(&self, file: FileId, offset: usize) -> Option<String> {
+        self.files[file]
+            .decls
+            .iter()
+            .filter(|d| matches!(d.kind, Kind::Interface | Kind::Literal))
+            .filter(|d| d.body.0 < offset && offset < d.body.1)
+            .min_by_key(|d| d.body.1 - d.body.0)
+            .map(|d| d.name.clone())
+    }
+
+    /// The files of `view` oxc could not parse, each as `path:line (why)`: what they declare
+    /// is not known.
+    pub(super) fn unread(&self, view: &[FileId]) -> Vec<String> {
+        view.iter()
+            .filter_map(|&f| {
+                let file = &self.files[f];
+                let b = file.broken.as_ref()?;
+                Some(format!("{}:{} ({})", file.display, b.line, b.message))
+            })
+            .collect()
     }
 
     /// The declaration `name` stands for in `file`: the file and name it is declared as
