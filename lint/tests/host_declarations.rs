@@ -207,6 +207,44 @@ fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
     assert!(fix.message.contains("generic"), "{}", fix.message);
 }
 
+// Item 1 (b) and COMMON ("Bad input: a clear error naming the file and line, never a
+// panic"): a host declaration file the parser cannot read declares nothing that is known; the
+// suggestion says which file and line could not be read, and no machine-applicable fix names
+// an event on its word.
+#[test]
+fn a_host_that_does_not_parse_is_named_in_the_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = HOST.replace(
+        "'session/event'(session: Session, event: SessionEvent): void;",
+        "'session/event'(session: Session, event: SessionEvent): void;\n  'agent/created'(agent: Agent): void;\n  broken(: void;",
+    );
+    write(dir.path(), &[("plugin.ts", PLUGIN), ("host.ts", &broken)]);
+    let path: PathBuf = dir.path().join("plugin.ts");
+    let report = mirrorless_lint::lint_document(
+        &path,
+        PLUGIN,
+        &Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    );
+    let fix = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "ML001" && f.line == 8)
+        .find_map(|f| f.fix.as_ref())
+        .expect("the listener needing its agent has a suggestion");
+    assert_eq!(
+        fix.applicability,
+        mirrorless_lint::model::Applicability::Suggestion
+    );
+    assert!(
+        fix.message.contains("oxc could not parse") && fix.message.contains("host.ts:10 ("),
+        "{}",
+        fix.message
+    );
+}
+
 // Issue #29: "a fix never breaks the build": JavaScript has no types, so the map of agents a
 // rewrite declares there has none (its `new Map<unknown, …>()` did not parse: the fix was
 // dropped).

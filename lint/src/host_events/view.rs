@@ -344,3 +344,27 @@ impl World {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue #29 item 1 (b): the run's declaration of a removed event's entry names the map it
+    // is in, also when the interface is generic, extends another, or the entry follows a
+    // comment holding braces.
+    #[test]
+    fn an_entry_is_in_the_map_around_it() {
+        let text = "declare module 'cordis' {\n  interface Events<T = unknown> extends Base<{ a: 1 }> {\n    // { not a body }\n    'agent/turn-end'(a: { x: T }): void\n  }\n}\nconst m = { 'agent/step-end': 1 }\n";
+        let source = Source {
+            path: PathBuf::from("host.ts"),
+            display: "host.ts".to_owned(),
+            text: text.to_owned(),
+        };
+        let world = World::of_run(std::slice::from_ref(&source), &|_| false, |_| true);
+        let file = world.run_file("host.ts");
+        let at = |needle: &str| text.find(needle).unwrap_or_default() + 1;
+        let map = |needle: &str| file.and_then(|f| world.enclosing_map(f, at(needle)));
+        assert_eq!(map("agent/turn-end").as_deref(), Some("Events"));
+        assert_eq!(map("agent/step-end"), None);
+    }
+}
