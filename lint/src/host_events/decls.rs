@@ -38,14 +38,20 @@ pub(super) struct TypeDecl {
     pub(super) body: (usize, usize),
     /// An interface's or a type literal's quoted members (none for an alias).
     pub(super) members: Vec<Member>,
-    /// The types its `data` members are given, at any depth ([`data_types`]).
+    /// The types its `data` members are given, at any depth ([`data_types_of`]).
     pub(super) datas: Vec<String>,
+    /// The module a `declare module '…'` block around it augments.
+    pub(super) module: Option<String>,
+    /// Whether it has a type parameter without a default (its name alone is no type).
+    pub(super) needs_arguments: bool,
 }
 
 /// A quoted member of an interface or type literal: an event map's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Member {
     pub(super) key: String,
+    /// `'k'?(…)`: the entry's type includes `undefined`.
+    pub(super) optional: bool,
     /// Each parameter's type, for a method signature (`'k'(a: A): void`) or a function-typed
     /// property (`'k': (a: A) => void`); `None` when not spelled so (a rest parameter, an
     /// unannotated one, a named listener type). `this` is no parameter.
@@ -136,6 +142,7 @@ fn collect(program: &Program<'_>, text: &str) -> Read {
         text,
         decls: Vec::new(),
         names: Names::default(),
+        modules: Vec::new(),
     };
     c.visit_program(program);
     declared_in(&program.body, &mut c.names);
@@ -152,6 +159,13 @@ struct Collect<'s> {
     text: &'s str,
     decls: Vec<TypeDecl>,
     names: Names,
+    /// The `declare module '…'` blocks the visit is in, innermost last.
+    modules: Vec<String>,
+}
+
+/// Whether type parameters leave one without a default.
+fn needs_arguments(params: Option<&oxc_ast::ast::TSTypeParameterDeclaration<'_>>) -> bool {
+    params.is_some_and(|p| p.params.iter().any(|t| t.default.is_none()))
 }
 
 impl<'a> Visit<'a> for Collect<'_> {
@@ -163,8 +177,19 @@ impl<'a> Visit<'a> for Collect<'_> {
             body: (it.body.span.start as usize, it.body.span.end as usize),
             members: members(self.text, &it.body.body),
             datas: data_types_of(self.text, |v| v.visit_ts_interface_body(&it.body)),
+            module: self.modules.last().cloned(),
+            needs_arguments: needs_arguments(it.type_parameters.as_deref()),
         });
         walk::walk_ts_interface_declaration(self, it);
+    }
+
+    fn visit_ts_external_module_declaration(
+        &mut self,
+        it: &oxc_ast::ast::TSExternalModuleDeclaration<'a>,
+    ) {
+        self.modules.push(it.id.value.to_string());
+        walk::walk_ts_external_module_declaration(self, it);
+        self.modules.pop();
     }
 
     fn visit_ts_type_alias_declaration(&mut self, it: &TSTypeAliasDeclaration<'a>) {
@@ -181,6 +206,8 @@ impl<'a> Visit<'a> for Collect<'_> {
             body: (span.start as usize, span.end as usize),
             members,
             datas: data_types_of(self.text, |v| v.visit_ts_type(ty)),
+            module: self.modules.last().cloned(),
+            needs_arguments: needs_arguments(it.type_parameters.as_deref()),
         });
         walk::walk_ts_type_alias_declaration(self, it);
     }
@@ -367,10 +394,12 @@ fn members(text: &str, signatures: &[TSSignature<'_>]) -> Vec<Member> {
         .filter_map(|s| match s {
             TSSignature::TSMethodSignature(m) if !m.computed => Some(Member {
                 key: quoted(&m.key)?,
+                optional: m.optional,
                 params: params(text, &m.params),
             }),
             TSSignature::TSPropertySignature(p) if !p.computed => Some(Member {
                 key: quoted(&p.key)?,
+                optional: p.optional,
                 params: property_params(text, p),
             }),
             _ => None,
@@ -518,6 +547,9 @@ mod tests {
                 ("SessionEvent", Kind::Alias, 10)
             ]
         );
+        assert_eq!(read.decls[0].module.as_deref(), Some("./host"));
+        assert!(read.decls[0].needs_arguments);
+        assert_eq!(read.decls[1].module, None);
         assert_eq!(read.decls[1].members[0].key, "c/d");
         assert_eq!(read.decls[2].datas, vec!["A", "unknown"]);
     }

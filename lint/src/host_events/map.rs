@@ -15,8 +15,11 @@ pub(super) struct EventMap {
     pub(super) at: String,
     /// Every key of every declaration of that name.
     pub(super) keys: BTreeSet<String>,
-    /// Each entry's parameter types (when spelled as a signature) and the file declaring it.
-    members: HashMap<String, (FileId, Option<Vec<Param>>)>,
+    /// Each entry's parameter types (when spelled as a signature), whether it is optional,
+    /// and the file declaring it.
+    members: HashMap<String, (FileId, Option<Vec<Param>>, bool)>,
+    /// Every declaration of the map: file, and index in its `decls`.
+    decls: Vec<(FileId, usize)>,
 }
 
 /// A type a rewrite cannot write, and why.
@@ -77,7 +80,7 @@ impl EventMap {
             for m in &world.files[f].decls[i].members {
                 members
                     .entry(m.key.clone())
-                    .or_insert_with(|| (f, m.params.clone()));
+                    .or_insert_with(|| (f, m.params.clone(), m.optional));
             }
         }
         let &(f, i) = decls.first()?;
@@ -88,6 +91,7 @@ impl EventMap {
             at: format!("{}:{line}", file.display),
             keys: keys_of(decls),
             members,
+            decls: decls.clone(),
         })
     }
 
@@ -99,7 +103,7 @@ impl EventMap {
         key: &str,
         index: usize,
     ) -> Result<String, Unspellable> {
-        let Some((file, params)) = self.members.get(key) else {
+        let Some((file, params, _)) = self.members.get(key) else {
             return Err(Unspellable(format!(
                 "the host's event map (`{}` at {}) has no `{key}` entry to take the type from",
                 self.name, self.at
@@ -114,11 +118,70 @@ impl EventMap {
         spell(world, &ty.ty, *file, target)
     }
 
+    /// The type of parameter `index` of entry `key` as `target` can write it: the type the
+    /// entry spells when `target` can name it, else the parameter read from the map itself
+    /// (`Parameters<import('cordis').Events['agent/created']>[0]`) when `target` can name
+    /// the map (a host whose agent type only its event map shows, as upstream's UI plugins
+    /// see it). It names no type but the map's, and the entry's key, which the map declares.
+    pub(super) fn typed(
+        &self,
+        world: &mut World,
+        target: FileId,
+        key: &str,
+        index: usize,
+    ) -> Result<String, Unspellable> {
+        let direct = self.param_type(world, target, key, index);
+        let Err(why) = direct else { return direct };
+        let Some(&(_, Some(ref params), optional)) = self.members.get(key) else {
+            return Err(why);
+        };
+        if index >= params.len() {
+            return Err(why);
+        }
+        let Some(map) = self.spelled(world, target) else {
+            return Err(why);
+        };
+        let entry = format!("{map}['{key}']");
+        let entry = if optional {
+            format!("NonNullable<{entry}>")
+        } else {
+            entry
+        };
+        Ok(format!("Parameters<{entry}>[{index}]"))
+    }
+
+    /// The map's own name as `target` can write it: through a package `target` imports whose
+    /// module a declaration of it augments (`import('cordis').Events`), or as a name a module
+    /// `target` imports exports.
+    fn spelled(&self, world: &mut World, target: FileId) -> Option<String> {
+        for &(f, i) in &self.decls {
+            let d = &world.files[f].decls[i];
+            if d.needs_arguments {
+                continue;
+            }
+            let (module, name) = (d.module.clone(), d.name.clone());
+            match module {
+                Some(m) if !m.starts_with('.') => {
+                    if world.files[target].names.specifiers.contains(&m) {
+                        return Some(format!("import('{m}').{name}"));
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    if let Ok(s) = spell(world, &name, f, target) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// How the host types `session/event`'s `data`: `Some(type)` when a destructuring of it
     /// needs a cast (`unknown`, a record, a type not indexed by event), `None` when it is
     /// typed by event type (or `any`) and reads uncast.
     pub(super) fn data_needs_cast(&self, world: &mut World) -> Option<String> {
-        let (file, params) = self.members.get(SESSION_EVENT)?;
+        let (file, params, _) = self.members.get(SESSION_EVENT)?;
         let Some(event_type) = params.as_ref().and_then(|p| p.get(1)) else {
             return Some("a type the map does not spell".to_owned());
         };

@@ -189,7 +189,7 @@ fn settle(
             Some(fields) => fields
                 .iter()
                 .map(|(field, at)| {
-                    map.param_type(world, file, &read.mirror, at + 1)
+                    map.typed(world, file, &read.mirror, at + 1)
                         .map(|t| format!("{field}: {t}"))
                 })
                 .collect(),
@@ -225,7 +225,7 @@ fn settle(
     }
     let Some(fix) = f.fix.as_mut() else { return };
     if let Some(needle) = fix.host.agent_type.clone() {
-        match map.param_type(world, file, "agent/created", 0) {
+        match map.typed(world, file, "agent/created", 0) {
             Ok(ty) => {
                 patch(fix, &needle, &ty);
                 fix.message.push_str(&format!(

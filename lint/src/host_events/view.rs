@@ -54,6 +54,12 @@ fn normal(p: &Path) -> PathBuf {
     out
 }
 
+/// Whether `p` is a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
+fn is_declaration_file(p: &Path) -> bool {
+    let name = p.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    [".d.ts", ".d.mts", ".d.cts"].iter().any(|e| name.ends_with(e))
+}
+
 /// The path a run's file is known by: absolute when the current directory is known.
 fn key(p: &Path) -> PathBuf {
     let abs = if p.is_absolute() {
@@ -314,7 +320,12 @@ impl World {
             return None;
         }
         let names = &self.files[file].names;
-        if names.declared.iter().any(|d| d == name) && names.imports.iter().all(|(l, ..)| l != name)
+        // A declaration file exports every top-level declaration; another module only what it
+        // marks `export` (a name it declares without is no member of `import('…')`).
+        let ambient = is_declaration_file(&self.files[file].path);
+        if names.declared.iter().any(|d| d == name)
+            && names.imports.iter().all(|(l, ..)| l != name)
+            && (ambient || names.exported.iter().any(|(e, s)| e == name && s.is_none()))
         {
             return Some((file, name.to_owned()));
         }

@@ -80,6 +80,11 @@ fn host(shape: &Shape) -> String {
         EventsForm::Alias => ("export type Events = {", "};", ""),
         EventsForm::Augmented => ("export interface Events {", "}", "import './events';\n"),
         EventsForm::Apart => ("export interface Events {", "}", ""),
+        EventsForm::Hidden => (
+            "type HiddenAgent = Agent;\ntype HiddenReason = TurnEndReason;\ntype HiddenChunk = StreamChunk;\nexport interface Events {",
+            "}",
+            "",
+        ),
     };
     let generic = "  on<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, false);\n  }\n  \
          once<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, true);\n  }\n  \
@@ -127,6 +132,21 @@ fn host(shape: &Shape) -> String {
     } else {
         ("", "")
     };
+    let entries = format!(
+        "{lifecycle_decl}{turn_start}  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;\n  \
+         'agent/step-start'(agent: Agent, turn: number, step: number): void;\n  \
+         'agent/step-end'(agent: Agent, turn: number, step: number): void;\n  \
+         'agent/stream-chunk'(agent: Agent, turn: number, step: number, chunk: StreamChunk): void;\n  \
+         'session/event'(session: Session, event: SessionEvent): void;\n"
+    );
+    let entries = if shape.events == EventsForm::Hidden {
+        entries
+            .replace("agent: Agent", "agent: HiddenAgent")
+            .replace("reason: TurnEndReason", "reason: HiddenReason")
+            .replace("chunk: StreamChunk", "chunk: HiddenChunk")
+    } else {
+        entries
+    };
     let data_map: String = DATA
         .iter()
         .map(|(t, d)| format!("  '{t}': {d};\n"))
@@ -145,12 +165,7 @@ export function out(...args: unknown[]): void {{
 }}
 
 {events_open}
-{lifecycle_decl}{turn_start}  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;
-  'agent/step-start'(agent: Agent, turn: number, step: number): void;
-  'agent/step-end'(agent: Agent, turn: number, step: number): void;
-  'agent/stream-chunk'(agent: Agent, turn: number, step: number, chunk: StreamChunk): void;
-  'session/event'(session: Session, event: SessionEvent): void;
-{events_close}
+{entries}{events_close}
 {aliases}
 type Listener = (...args: any[]) => unknown;
 

@@ -45,6 +45,12 @@ pub enum EventsForm {
     /// `tsc`'s file list) includes it, so a linter following imports does not see it
     /// (`+apart`).
     Apart,
+    /// As [`EventsForm::Interface`], but the entries type the agent and the payloads with
+    /// aliases `host.ts` does not export (`HiddenAgent`, …): a plugin sees those types only
+    /// through the event map, as upstream's UI plugin saw its host's `Agent` (declared in a
+    /// package it does not import, by augmenting `cordis`'s `Events`), so a rewrite naming
+    /// them must go through the map (`+hidden`).
+    Hidden,
 }
 
 /// How the host types `session/event`'s `data`.
@@ -221,6 +227,7 @@ impl Shape {
                 EventsForm::Alias => "+alias",
                 EventsForm::Augmented => "+augmented",
                 EventsForm::Apart => "+apart",
+                EventsForm::Hidden => "+hidden",
             },
         )
     }
@@ -232,6 +239,7 @@ impl Shape {
             Some((n, "alias")) => (n, EventsForm::Alias),
             Some((n, "augmented")) => (n, EventsForm::Augmented),
             Some((n, "apart")) => (n, EventsForm::Apart),
+            Some((n, "hidden")) => (n, EventsForm::Hidden),
             Some(_) => return None,
         };
         let mut parts = name_part.splitn(8, '-');
@@ -380,6 +388,7 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
                         EventsForm::Alias,
                         EventsForm::Augmented,
                         EventsForm::Apart,
+                        EventsForm::Hidden,
                     ]),
                     lifecycle: choices.flag(),
                     data: choices.pick(&[
