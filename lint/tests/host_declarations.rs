@@ -297,7 +297,9 @@ ctx.on('agent/turn-start', (agent, turn) => {\n    out(agent.id, turn);\n  });\n
         .map(|f| f.fixed.clone())
         .unwrap_or_default();
     assert!(
-        text.contains("new Map<unknown, Parameters<import('@acme/host').Events['agent/created']>[0]>()"),
+        text.contains(
+            "new Map<unknown, Parameters<import('@acme/host').Events['agent/created']>[0]>()"
+        ),
         "{text}"
     );
     std::fs::write(&path, &text).unwrap();

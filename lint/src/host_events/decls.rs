@@ -8,9 +8,9 @@
 use crate::frontend::typescript::with_program;
 use oxc_ast::ast::{
     Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters,
-    ImportDeclarationSpecifier, Program, PropertyKey, Statement,
-    TSInterfaceDeclaration, TSModuleReference, TSNamespaceDeclarationBody, TSPropertySignature,
-    TSSignature, TSType, TSTypeAliasDeclaration, TSTypeName,
+    ImportDeclarationSpecifier, Program, PropertyKey, Statement, TSInterfaceDeclaration,
+    TSModuleReference, TSNamespaceDeclarationBody, TSPropertySignature, TSSignature, TSType,
+    TSTypeAliasDeclaration, TSTypeName,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
@@ -283,7 +283,9 @@ impl<'a> Visit<'a> for Collect<'_> {
             _ => None,
         };
         if let Some(id) = name {
-            self.names.exported.push((format!("default={}", id.name), None));
+            self.names
+                .exported
+                .push((format!("default={}", id.name), None));
         }
         walk::walk_export_default_declaration(self, it);
     }
@@ -483,8 +485,11 @@ impl<'a> Visit<'a> for DataTypes<'_> {
                 _ => false,
             };
         if is_data && let Some(ty) = &it.type_annotation {
-            self.out
-                .push(slice(self.text, ty.type_annotation.span()).trim().to_owned());
+            self.out.push(
+                slice(self.text, ty.type_annotation.span())
+                    .trim()
+                    .to_owned(),
+            );
         }
         walk::walk_ts_property_signature(self, it);
     }
@@ -584,7 +589,10 @@ mod tests {
     // says where, and declares nothing.
     #[test]
     fn a_broken_text_says_where_it_stops() {
-        let read = read("host.d.ts", "export interface Events {\n  'a/b'(x: A): void\n");
+        let read = read(
+            "host.d.ts",
+            "export interface Events {\n  'a/b'(x: A): void\n",
+        );
         let broken = read.broken.as_ref().map(|b| b.line);
         assert_eq!(broken, Some(3), "{:?}", read.broken);
         assert!(read.decls.is_empty());

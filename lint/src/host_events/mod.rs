@@ -104,8 +104,9 @@ pub(crate) fn keep_to_declared_events(
     }
     let mut world = World::of_run(sources, dropped, is_script);
     let anchor = anchor(findings, sources, &world);
-    let mut maps: HashMap<(String, Option<String>), (Option<EventMap>, Vec<String>)> =
-        HashMap::new();
+    // Per file and event: the map in view, and the files in view oxc could not parse.
+    type Seen = (Option<EventMap>, Vec<String>);
+    let mut maps: HashMap<(String, Option<String>), Seen> = HashMap::new();
     for (i, names) in todo {
         let f = &mut findings[i];
         let Some(file) = world.run_file(&f.path) else {

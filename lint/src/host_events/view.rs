@@ -56,8 +56,13 @@ fn normal(p: &Path) -> PathBuf {
 
 /// Whether `p` is a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
 fn is_declaration_file(p: &Path) -> bool {
-    let name = p.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    [".d.ts", ".d.mts", ".d.cts"].iter().any(|e| name.ends_with(e))
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| name.ends_with(e))
 }
 
 /// The path a run's file is known by: absolute when the current directory is known.
