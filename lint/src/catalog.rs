@@ -310,6 +310,17 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
+
+    /// An extra event of a project's configuration.
+    fn extra(name: &str) -> Event {
+        Event {
+            name: name.to_owned(),
+            replacement: "x".to_owned(),
+            requirement: None,
+            migration: None,
+        }
+    }
 
     /// The floor is a superset of the exact matches: whatever `find_names` finds,
     /// `may_contain_name` and `may_contain` admit, for the shared catalogue and for extra
@@ -317,24 +328,13 @@ mod tests {
     /// `subagent/`), on texts generated from every name's pieces.
     #[test]
     fn the_floor_admits_every_text_holding_a_name() {
-        let extra = |name: &str| Event {
-            name: name.to_owned(),
-            replacement: "x".to_owned(),
-            requirement: None,
-            migration: None,
-        };
         let catalogs = [
             Catalog::new(&[]).unwrap(),
             Catalog::new(&[extra("use strict"), extra("subagent/run")]).unwrap(),
             Catalog::new(&[extra("a"), extra("x/y/z")]).unwrap(),
         ];
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut next = |n: usize| rng.below(n);
         let mut exact = 0;
         for c in &catalogs {
             let mut pieces: Vec<String> = vec![" ".into(), "\"".into(), "-".into(), "/".into()];
@@ -365,12 +365,6 @@ mod tests {
     /// every `a`), for the shared catalogue and extra events with and without a namespace.
     #[test]
     fn the_floor_search_finds_what_the_automaton_finds() {
-        let extra = |name: &str| Event {
-            name: name.to_owned(),
-            replacement: "x".to_owned(),
-            requirement: None,
-            migration: None,
-        };
         let catalogs = [
             Catalog::new(&[]).unwrap(),
             Catalog::new(&[extra("agent/turn-start-x"), extra("tool/run")]).unwrap(),
@@ -379,13 +373,8 @@ mod tests {
         ];
         assert!(catalogs[0].floor.starts.is_some() && catalogs[1].floor.starts.is_some());
         assert!(catalogs[3].floor.starts.is_none(), "`aa` overlaps itself");
-        let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+        let mut next = |n: usize| rng.below(n);
         let mut found = 0;
         for c in &catalogs {
             let mut pieces: Vec<String> = vec![" ".into(), "-".into(), "/".into(), "a".into()];

@@ -33,6 +33,8 @@ pub mod render;
 pub mod rules;
 pub mod source;
 pub mod suppress;
+#[cfg(test)]
+mod test_rng;
 pub mod walk;
 
 pub use engine::{Options, Report, lint, lint_document, lint_sources, lint_sources_cached};

@@ -4,7 +4,8 @@
 //! any name with an untyped listener, has both as overloads, is generic through aliases
 //! (`on<K extends EventName>(name: K, fn: Handler<K>)`) or is `EventEmitter`-style; whose
 //! `Events` is an interface, a type alias, or partly declared by module augmentation in
-//! another file (imported by the host, or only compiled with it); that calls its listeners
+//! another file (imported by the host, or only compiled with it), or whose entries name the
+//! agent and payload types through aliases it does not export; that calls its listeners
 //! with upstream's signatures, or has signatures of its own (`session/event` with one payload
 //! object; `agent/created` with a payload holding the agent; its own events, with a payload of
 //! their own, under the mirrors' names); that declares
@@ -95,8 +96,8 @@ enum Invariant {
 const KNOWN_FAILURES: &[(&str, Invariant)] = &[];
 
 /// Shapes that once failed an invariant (each was in [`KNOWN_FAILURES`] until the fixer kept
-/// to what the host declares, issue #29 item 1 (b), or failed before the fixer checked the
-/// host's signatures): run whatever the seed draws, so that they keep passing.
+/// to what the host declares, issue #29 item 1 (b), or failed before the change named at its
+/// group): run whatever the seed draws, so that they keep passing.
 const ONCE_FAILED: &[&str] = &[
     "agent-typed-nolifecycle-datatyped-before-3-agentvalue-step-end",
     "agent-typed-nolifecycle-dataunknown-after-1-comparename-step-start",
@@ -177,6 +178,18 @@ const ONCE_FAILED: &[&str] = &[
     "ctx-typed-lifecycle-datatyped-before-3-compareid-turn-start+sessionpayload",
     "agent-typed-lifecycle-datatyped-before-3-splitscopes-step-start+createdpayload",
     "bus-untyped-lifecycle-dataunknown-before-1-splitscopes-turn-end+augmented+createdpayload",
+    // A host whose agent and payload types only its event map shows (`+hidden`): the
+    // rewrites named them as `import('./host').HiddenAgent`, which the host does not export
+    // (TS2694), or had no fix, which at upstream's `3f85f522ea` held back the loop's
+    // `agent/turn-start` emit under `--unsafe-fixes` (issue #29 acceptance: the parents keep
+    // their results). They are typed through the map now.
+    "agent-emitter-lifecycle-dataunknown-after-1-async-stream-chunk+hidden",
+    "agent-emitter-nolifecycle-dataunknown-after-1-merge-stream-chunk+hidden",
+    "agent-overloaded-lifecycle-datatyped-before-3-splitscopes-step-start+hidden",
+    "bus-typed-lifecycle-datatyped-before-3-agentvalue-turn-start+hidden",
+    "bus-untyped-lifecycle-datatyped-before-3-splitscopes-turn-end+hidden",
+    "ctx-constrained-lifecycle-datatyped-after-1-agentvalue-step-end+hidden",
+    "ctx-typed-nolifecycle-dataunknown-before-1-async-turn-end+hidden",
 ];
 
 fn js_tools() -> PathBuf {

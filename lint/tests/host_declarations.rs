@@ -50,8 +50,8 @@ fn write(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// `tsc --strict --noEmit` on `file` in `dir` (which resolves its imports), when installed.
-fn type_checks(dir: &Path, file: &str) -> Option<Result<(), String>> {
+/// `tsc --strict --noEmit` on `files` in `dir` (which resolves their imports), when installed.
+fn type_checks(dir: &Path, files: &[&str]) -> Option<Result<(), String>> {
     let tsc = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/js-tools/node_modules/.bin/tsc");
     if !tsc.is_file() {
         let required = std::env::var("MIRRORLESS_REQUIRE_TSC").is_ok_and(|v| v == "1");
@@ -71,7 +71,8 @@ fn type_checks(dir: &Path, file: &str) -> Option<Result<(), String>> {
         .args([
             "--strict", "--noEmit", "--pretty", "false", "--types", "", "--target", "es2022",
         ])
-        .args(["--module", "commonjs", file])
+        .args(["--module", "commonjs"])
+        .args(files)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", tsc.display()));
     Some(if out.status.success() {
@@ -129,7 +130,7 @@ fn a_relative_hosts_declarations_decide_the_rewrite() {
             .any(|n| n.contains("`agent/created`") && n.contains("`Events` at")),
         "{left:?}"
     );
-    if let Some(checked) = type_checks(dir.path(), "plugin.ts") {
+    if let Some(checked) = type_checks(dir.path(), &["plugin.ts"]) {
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
@@ -168,7 +169,7 @@ export declare class Context {\n  on(name: string, fn: (...args: any[]) => void)
     assert!(!text.contains("typeof ctx.on"), "{text}");
     // `data: any` reads uncast.
     assert!(text.contains("const { turn } = event.data;"), "{text}");
-    if let Some(checked) = type_checks(dir.path(), "plugin.ts") {
+    if let Some(checked) = type_checks(dir.path(), &["plugin.ts"]) {
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
@@ -205,6 +206,106 @@ fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
         fix.message
     );
     assert!(fix.message.contains("generic"), "{}", fix.message);
+}
+
+// Item 1 (b) and COMMON ("Bad input: a clear error naming the file and line, never a
+// panic"): a host declaration file the parser cannot read declares nothing that is known; the
+// suggestion says which file and line could not be read, and no machine-applicable fix names
+// an event on its word.
+#[test]
+fn a_host_that_does_not_parse_is_named_in_the_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = HOST.replace(
+        "'session/event'(session: Session, event: SessionEvent): void;",
+        "'session/event'(session: Session, event: SessionEvent): void;\n  'agent/created'(agent: Agent): void;\n  broken(: void;",
+    );
+    write(dir.path(), &[("plugin.ts", PLUGIN), ("host.ts", &broken)]);
+    let path: PathBuf = dir.path().join("plugin.ts");
+    let report = mirrorless_lint::lint_document(
+        &path,
+        PLUGIN,
+        &Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    );
+    let fix = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "ML001" && f.line == 8)
+        .find_map(|f| f.fix.as_ref())
+        .expect("the listener needing its agent has a suggestion");
+    assert_eq!(
+        fix.applicability,
+        mirrorless_lint::model::Applicability::Suggestion
+    );
+    assert!(
+        fix.message.contains("oxc could not parse") && fix.message.contains("host.ts:10 ("),
+        "{}",
+        fix.message
+    );
+}
+
+// Item 1 (b) at upstream's parents (`3f85f522ea`, `ui-stdio`): the host's `Agent` is declared
+// in a package the UI plugin does not import, which adds the lifecycle entries to the
+// framework's `Events` by augmenting its module; the plugin imports only the framework. The
+// map of agents is typed through the map itself, as the plugin can name it
+// (`Parameters<import('@acme/host').Events['agent/created']>[0]`), never through a name it
+// cannot import, and the rewrite is not dropped (which held back the loop's emit and failed
+// MIRROR-3 there).
+#[test]
+fn an_agent_type_only_the_map_shows_is_named_through_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let framework = "export interface Session { id: string }\n\
+export interface Events {\n  'session/event'(session: Session, event: { type: string; data: any }): void;\n}\n\
+export declare class Context {\n  on<K extends keyof Events>(name: K, fn: Events[K]): () => void;\n}\n";
+    let agent = "import type { Session } from '@acme/host';\n\
+export interface Agent { id: string; session: Session }\n\
+declare module '@acme/host' {\n  interface Events {\n    'agent/created'(agent: Agent): void;\n    \
+'agent/disposed'(agent: Agent): void;\n    'agent/turn-start'(agent: Agent, turn: number): void;\n  }\n}\n";
+    let plugin = "import type { Context } from '@acme/host';\n\
+declare function out(...args: unknown[]): void;\n\n\
+export function apply(ctx: Context): void {\n  \
+ctx.on('agent/turn-start', (agent, turn) => {\n    out(agent.id, turn);\n  });\n}\n";
+    write(
+        dir.path(),
+        &[
+            ("plugin.ts", plugin),
+            ("agent.ts", agent),
+            (
+                "node_modules/@acme/host/package.json",
+                "{\"name\": \"@acme/host\", \"types\": \"index.d.ts\"}",
+            ),
+            ("node_modules/@acme/host/index.d.ts", framework),
+        ],
+    );
+    let path = dir.path().join("plugin.ts");
+    let opts = Options {
+        paths: vec![path.clone(), dir.path().join("agent.ts")],
+        jobs: Some(1),
+        follow: false,
+        config: Config {
+            root: dir.path().to_path_buf(),
+            ..Config::default()
+        },
+    };
+    let outcome = fix::run(&opts, FixOptions { unsafe_fixes: true }, &no_filter);
+    let text = outcome
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("plugin.ts"))
+        .map(|f| f.fixed.clone())
+        .unwrap_or_default();
+    assert!(
+        text.contains(
+            "new Map<unknown, Parameters<import('@acme/host').Events['agent/created']>[0]>()"
+        ),
+        "{text}"
+    );
+    std::fs::write(&path, &text).unwrap();
+    if let Some(checked) = type_checks(dir.path(), &["plugin.ts", "agent.ts"]) {
+        checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
 }
 
 // Issue #29: "a fix never breaks the build": JavaScript has no types, so the map of agents a
@@ -280,7 +381,7 @@ expect(streamed).toHaveLength(7);\n});\n";
         "{text}"
     );
     std::fs::write(&path, &text).unwrap();
-    if let Some(checked) = type_checks(dir.path(), "plugin.spec.ts") {
+    if let Some(checked) = type_checks(dir.path(), &["plugin.spec.ts"]) {
         checked.unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }

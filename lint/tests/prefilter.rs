@@ -10,23 +10,9 @@ use mirrorless_lint::engine::{lint_sources_unfiltered, read_sources};
 use mirrorless_lint::{Options, lint};
 use std::path::Path;
 
-/// A small deterministic generator (xorshift), so a failure names its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
-        list[self.below(list.len())]
-    }
-}
+#[path = "../src/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 const NAMES: &[&str] = &[
     "agent/stream-chunk",

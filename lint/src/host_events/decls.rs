@@ -1,121 +1,19 @@
-//! The type declarations a TypeScript text holds, read without a parser (the host's files
-//! are read only for this, often `.d.ts` files no front end is run on): interfaces (merged by
-//! name, as TypeScript merges them, also inside `declare module` blocks), type aliases, the
-//! quoted members of an event map with their parameters' types, and the names a file
-//! imports, declares and exports.
+//! The type declarations a TypeScript text holds, read from oxc's syntax tree (the host's
+//! files are read only for this, often `.d.ts` files no front end is run on): interfaces
+//! (merged by name, as TypeScript merges them, also inside `declare module` blocks), type
+//! aliases, the quoted members of an event map with their parameters' types, the types of
+//! `data` members, and the names a file imports, declares and exports. A text oxc cannot
+//! parse yields nothing but where and why ([`Read::broken`]), which the fix's note then names.
 
-/// The text with every comment replaced by spaces (byte offsets kept), so that a name in a
-/// comment is never taken for a declaration.
-pub(super) fn strip_comments(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = bytes.to_vec();
-    let mut i = 0;
-    let mut quote: Option<u8> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q || (b == b'\n' && q != b'`') => quote = None,
-            Some(_) => {}
-            None if b == b'\'' || b == b'"' || b == b'`' => quote = Some(b),
-            None if b == b'/' && bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    out[i] = b' ';
-                    i += 1;
-                }
-                continue;
-            }
-            None if b == b'/' && bytes.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..]
-                    .find("*/")
-                    .map_or(bytes.len(), |e| i + 2 + e + 2);
-                for o in &mut out[i..end] {
-                    if *o != b'\n' {
-                        *o = b' ';
-                    }
-                }
-                i = end;
-                continue;
-            }
-            None => {}
-        }
-        i += 1;
-    }
-    // Only ASCII bytes were replaced, and each whole comment: still UTF-8.
-    String::from_utf8(out).unwrap_or_default()
-}
-
-/// How far a clause (`extends …`, an import's names) is looked for: a bounded look keeps a
-/// file full of the keyword linear.
-const WINDOW: usize = 4096;
-
-/// The largest char boundary of `text` at or below `at`.
-fn floor(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-fn is_ident(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
-}
-
-/// Whether `text[at..]` starts the word `word` (not inside a longer identifier).
-fn word_at(text: &str, at: usize, word: &str) -> bool {
-    text[at..].starts_with(word)
-        && !text[..at].chars().next_back().is_some_and(is_ident)
-        && !text[at + word.len()..].chars().next().is_some_and(is_ident)
-}
-
-/// The identifier at the start of `text` (after spaces) and the rest.
-fn ident(text: &str) -> Option<(&str, &str)> {
-    let t = text.trim_start();
-    let end = t.find(|c: char| !is_ident(c)).unwrap_or(t.len());
-    (end > 0 && !t.starts_with(|c: char| c.is_ascii_digit())).then(|| (&t[..end], &t[end..]))
-}
-
-/// `text` past the balanced group opening at its start (`<…>`, `(…)`, `{…}`, `[…]`), quotes
-/// skipped; `None` when it does not close.
-pub(super) fn past_group(text: &str) -> Option<&str> {
-    let (open, close) = match text.as_bytes().first()? {
-        b'<' => (b'<', b'>'),
-        b'(' => (b'(', b')'),
-        b'{' => (b'{', b'}'),
-        b'[' => (b'[', b']'),
-        _ => return None,
-    };
-    let bytes = text.as_bytes();
-    let (mut depth, mut quote, mut i) = (0usize, None, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if b == b'\'' || b == b'"' || b == b'`' => quote = Some(b),
-            // `=>` inside `<…>` is no closing bracket.
-            None if b == b'>' && open == b'<' && i > 0 && bytes[i - 1] == b'=' => {}
-            None if b == open => depth += 1,
-            None if b == close => {
-                depth -= 1;
-                if depth == 0 {
-                    return text.get(i + 1..);
-                }
-            }
-            None => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The text inside the group opening at the start of `text`.
-fn inside_group(text: &str) -> Option<&str> {
-    let rest = past_group(text)?;
-    text.get(1..text.len() - rest.len() - 1)
-}
+use crate::frontend::typescript::with_program;
+use oxc_ast::ast::{
+    Declaration, ExportDefaultDeclarationKind, Expression, FormalParameters,
+    ImportDeclarationSpecifier, Program, PropertyKey, Statement, TSInterfaceDeclaration,
+    TSModuleReference, TSNamespaceDeclarationBody, TSPropertySignature, TSSignature, TSType,
+    TSTypeAliasDeclaration, TSTypeName,
+};
+use oxc_ast_visit::{Visit, walk};
+use oxc_span::{GetSpan, Span};
 
 /// How a type is declared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,285 +31,42 @@ pub(super) enum Kind {
 pub(super) struct TypeDecl {
     pub(super) name: String,
     pub(super) kind: Kind,
-    /// Byte offset of the name.
-    pub(super) at: usize,
-    /// An interface's or a type literal's members (inside the braces); an alias's whole type.
-    pub(super) body: String,
-}
-
-/// Every interface and type alias of a comment-free text.
-pub(super) fn type_decls(code: &str) -> Vec<TypeDecl> {
-    let mut out = Vec::new();
-    for keyword in ["interface", "type"] {
-        for (at, _) in code.match_indices(keyword) {
-            if !word_at(code, at, keyword) {
-                continue;
-            }
-            let Some((name, rest)) = ident(&code[at + keyword.len()..]) else {
-                continue;
-            };
-            let name_at = code.len() - rest.len() - name.len();
-            let mut rest = rest.trim_start();
-            if rest.starts_with('<') {
-                let Some(r) = past_group(rest) else { continue };
-                rest = r.trim_start();
-            }
-            if keyword == "interface" {
-                // `extends A, B<C>` up to the body (a bounded look: never quadratic).
-                let Some(open) = rest[..floor(rest, WINDOW)].find('{') else {
-                    continue;
-                };
-                let Some(body) = inside_group(&rest[open..]) else {
-                    continue;
-                };
-                out.push(TypeDecl {
-                    name: name.to_owned(),
-                    kind: Kind::Interface,
-                    at: name_at,
-                    body: body.to_owned(),
-                });
-                continue;
-            }
-            let Some(value) = rest.strip_prefix('=') else {
-                continue;
-            };
-            let value = value.trim_start();
-            let lead = value.trim_start_matches(['|', '&', ' ', '\t', '\r', '\n']);
-            if lead.starts_with('{')
-                && let Some(after) = past_group(lead)
-                && alias_end(after) == 0
-                && let Some(body) = inside_group(lead)
-            {
-                out.push(TypeDecl {
-                    name: name.to_owned(),
-                    kind: Kind::Literal,
-                    at: name_at,
-                    body: body.to_owned(),
-                });
-                continue;
-            }
-            out.push(TypeDecl {
-                name: name.to_owned(),
-                kind: Kind::Alias,
-                at: name_at,
-                body: value[..alias_end(value)].to_owned(),
-            });
-        }
-    }
-    out.sort_by_key(|d| d.at);
-    out
-}
-
-/// Where a type alias's type ends in `text`: a `;` at depth 0, or a line break at depth 0
-/// after which no operator continues the type.
-fn alias_end(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut depth, mut quote, mut i) = (0i32, None, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'{' | b'(' | b'[' | b'<' => depth += 1,
-                b'>' if i > 0 && bytes[i - 1] == b'=' => {}
-                b'}' | b')' | b']' | b'>' => {
-                    depth -= 1;
-                    if depth < 0 {
-                        return i;
-                    }
-                }
-                b';' if depth == 0 => return i,
-                b'\n' if depth == 0 => {
-                    let next = text[i + 1..].trim_start();
-                    let continues = ["|", "&", "?", ":", ".", "=>", "[", "extends"]
-                        .iter()
-                        .any(|op| next.starts_with(op));
-                    let before = text[..i].trim_end();
-                    let open = ["|", "&", "=", "?", ":", "=>", "<", ","]
-                        .iter()
-                        .any(|op| before.ends_with(op));
-                    if !continues && !open {
-                        return i;
-                    }
-                }
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    text.len()
+    /// The line of the name (1-based).
+    pub(super) line: usize,
+    /// Byte range of an interface's or a type literal's body (braces included), of an alias's
+    /// whole type.
+    pub(super) body: (usize, usize),
+    /// An interface's or a type literal's quoted members (none for an alias).
+    pub(super) members: Vec<Member>,
+    /// The types its `data` members are given, at any depth ([`data_types_of`]).
+    pub(super) datas: Vec<String>,
+    /// The module a `declare module '…'` block around it augments.
+    pub(super) module: Option<String>,
+    /// Whether it has a type parameter without a default (its name alone is no type).
+    pub(super) needs_arguments: bool,
 }
 
 /// A quoted member of an interface or type literal: an event map's entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Member {
     pub(super) key: String,
+    /// `'k'?(…)`: the entry's type includes `undefined`.
+    pub(super) optional: bool,
     /// Each parameter's type, for a method signature (`'k'(a: A): void`) or a function-typed
     /// property (`'k': (a: A) => void`); `None` when not spelled so (a rest parameter, an
-    /// unannotated one, a named listener type).
-    pub(super) params: Option<Vec<String>>,
+    /// unannotated one, a named listener type). `this` is no parameter.
+    pub(super) params: Option<Vec<Param>>,
 }
 
-/// The quoted members at the top level of an interface or type literal body.
-pub(super) fn members(body: &str) -> Vec<Member> {
-    let bytes = body.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match b {
-            b'{' | b'(' | b'[' => depth += 1,
-            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
-            b'\'' | b'"' => {
-                let Some(len) = body[i + 1..].find(b as char) else {
-                    break;
-                };
-                let key = &body[i + 1..i + 1 + len];
-                let after = body[i + 2 + len..].trim_start();
-                let after_optional = after.strip_prefix('?').unwrap_or(after).trim_start();
-                if depth == 0
-                    && (after_optional.starts_with('(') || after_optional.starts_with(':'))
-                {
-                    let params = match after_optional.strip_prefix(':') {
-                        Some(ty) => {
-                            let ty = ty.trim_start();
-                            ty.starts_with('(').then(|| params(ty)).flatten()
-                        }
-                        None => params(after_optional),
-                    };
-                    out.push(Member {
-                        key: key.to_owned(),
-                        params,
-                    });
-                }
-                i += len + 1;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// The types of the parameter list opening at the start of `text` (`this` skipped).
-fn params(text: &str) -> Option<Vec<String>> {
-    let inner = inside_group(text)?;
-    let mut out = Vec::new();
-    for p in split_top(inner, b',') {
-        let p = p.trim();
-        if p.is_empty() {
-            continue;
-        }
-        if p.starts_with("...") {
-            return None;
-        }
-        let (name, rest) = ident(p)?;
-        let rest = rest.trim_start();
-        let ty = rest
-            .strip_prefix('?')
-            .unwrap_or(rest)
-            .trim_start()
-            .strip_prefix(':')?;
-        if name == "this" {
-            continue;
-        }
-        out.push(ty.trim().to_owned());
-    }
-    Some(out)
-}
-
-/// `text` up to the first of `seps` where no bracket or quote is open (all of it when none
-/// is), or up to a bracket closing one it did not open.
-fn until_top<'t>(text: &'t str, seps: &[u8]) -> &'t str {
-    let bytes = text.as_bytes();
-    let (mut depth, mut quote, mut i) = (0i32, None, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'{' | b'(' | b'[' | b'<' => depth += 1,
-                b'>' if i > 0 && bytes[i - 1] == b'=' => {}
-                b'}' | b')' | b']' | b'>' => {
-                    depth -= 1;
-                    if depth < 0 {
-                        return &text[..i];
-                    }
-                }
-                _ if depth == 0 && seps.contains(&b) => return &text[..i],
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    text
-}
-
-/// `text` split at `sep` where no bracket or quote is open.
-pub(super) fn split_top(text: &str, sep: u8) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let (mut depth, mut quote, mut start) = (0i32, None, 0);
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None => match b {
-                b'\'' | b'"' | b'`' => quote = Some(b),
-                b'{' | b'(' | b'[' | b'<' => depth += 1,
-                b'>' if i > 0 && bytes[i - 1] == b'=' => {}
-                b'}' | b')' | b']' | b'>' => depth -= 1,
-                _ if b == sep && depth == 0 => {
-                    out.push(&text[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    out.push(&text[start..]);
-    out
-}
-
-/// The types a type's `data` members are given (`data: unknown`, `data?: Data[K]`), at any
-/// depth of `text`.
-pub(super) fn data_types(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (at, _) in text.match_indices("data") {
-        let key_at = if text[..at].ends_with(['\'', '"']) {
-            at - 1
-        } else {
-            at
-        };
-        if !word_at(text, at, "data") || text[..key_at].trim_end().ends_with('.') {
-            continue;
-        }
-        let rest = text[at + 4..].trim_start_matches(['\'', '"']).trim_start();
-        let Some(ty) = rest
-            .strip_prefix('?')
-            .unwrap_or(rest)
-            .trim_start()
-            .strip_prefix(':')
-        else {
-            continue;
-        };
-        // A member ends at `;`, `,`, the brace closing its type, or its line's end.
-        let ty = ty.trim_start();
-        let end = until_top(ty, b";,\n").len();
-        out.push(ty[..end].trim().to_owned());
-    }
-    out
+/// A parameter's type in an event map's entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Param {
+    /// The type as written.
+    pub(super) ty: String,
+    /// The name it refers to, when a type reference (`SessionEvent`, `ns` of `ns.Event`).
+    pub(super) head: Option<String>,
+    /// The types of the `data` members written in it (`{ type: 'a'; data: A }`).
+    pub(super) datas: Vec<String>,
 }
 
 /// What a file imports, declares and exports, by name.
@@ -420,176 +75,424 @@ pub(super) struct Names {
     /// `(local, imported, specifier)` per imported name (`default` for a default import, `*`
     /// for a namespace).
     pub(super) imports: Vec<(String, String, String)>,
-    /// Every module specifier the file imports or re-exports from (side-effect imports too).
+    /// Every module specifier the file imports or re-exports from (side-effect imports,
+    /// `import('…')` and `require('…')` too).
     pub(super) specifiers: Vec<String>,
-    /// The names it declares (classes, interfaces, types, enums, functions, variables).
+    /// The names it declares (classes, interfaces, types, enums, functions, variables,
+    /// namespaces) at its top level and in its `declare module`/`namespace` blocks.
     pub(super) declared: Vec<String>,
-    /// The names it exports, with the specifier when re-exported from another module.
+    /// The names it exports (`outer=inner` when renamed), with the specifier when re-exported
+    /// from another module.
     pub(super) exported: Vec<(String, Option<String>)>,
     /// The specifiers of its `export * from '…'`.
     pub(super) export_all: Vec<String>,
 }
 
-/// The string literal at the start of `text` (after spaces).
-fn string_lit(text: &str) -> Option<&str> {
-    let t = text.trim_start();
-    let q = t.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-    let end = t[1..].find(q)?;
-    Some(&t[1..1 + end])
+/// Why a text could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Broken {
+    /// The line the parser stopped at (1-based).
+    pub(super) line: usize,
+    pub(super) message: String,
 }
 
-/// `{ a, b as c, type d }` as `(imported, local)` pairs.
-fn braced_names(list: &str) -> Vec<(String, String)> {
-    list.split(',')
-        .filter_map(|item| {
-            let item = item.trim();
-            let item = item.strip_prefix("type ").unwrap_or(item).trim();
-            let (imported, local) = match item.split_once(" as ") {
-                Some((a, b)) => (a.trim(), b.trim()),
-                None => (item, item),
+/// What a file declares, or why it could not be read.
+#[derive(Debug, Default)]
+pub(super) struct Read {
+    /// Its interfaces and type aliases, in order.
+    pub(super) decls: Vec<TypeDecl>,
+    pub(super) names: Names,
+    /// Set when oxc could not parse it: nothing else is then known of it.
+    pub(super) broken: Option<Broken>,
+}
+
+/// The 1-based line of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// Reads the declarations of `text`, the file `path` (its extension decides TypeScript, a
+/// `.d.ts` or JavaScript).
+pub(super) fn read(path: &str, text: &str) -> Read {
+    match with_program(path, text, |program| collect(program, text)) {
+        Ok(read) => read,
+        Err((at, message)) => Read {
+            broken: Some(Broken {
+                line: line_of(text, at),
+                message,
+            }),
+            ..Read::default()
+        },
+    }
+}
+
+/// The source text of `span`.
+fn slice(text: &str, span: Span) -> &str {
+    text.get(span.start as usize..span.end as usize)
+        .unwrap_or_default()
+}
+
+/// Everything [`Read`] holds, from a parsed program.
+fn collect(program: &Program<'_>, text: &str) -> Read {
+    let mut c = Collect {
+        text,
+        decls: Vec::new(),
+        names: Names::default(),
+        modules: Vec::new(),
+    };
+    c.visit_program(program);
+    declared_in(&program.body, &mut c.names);
+    c.decls.sort_by_key(|d| d.body.0);
+    Read {
+        decls: c.decls,
+        names: c.names,
+        broken: None,
+    }
+}
+
+/// The visitor gathering declarations (at any depth) and the specifiers a file names.
+struct Collect<'s> {
+    text: &'s str,
+    decls: Vec<TypeDecl>,
+    names: Names,
+    /// The `declare module '…'` blocks the visit is in, innermost last.
+    modules: Vec<String>,
+}
+
+/// Whether type parameters leave one without a default.
+fn needs_arguments(params: Option<&oxc_ast::ast::TSTypeParameterDeclaration<'_>>) -> bool {
+    params.is_some_and(|p| p.params.iter().any(|t| t.default.is_none()))
+}
+
+impl<'a> Visit<'a> for Collect<'_> {
+    fn visit_ts_interface_declaration(&mut self, it: &TSInterfaceDeclaration<'a>) {
+        self.decls.push(TypeDecl {
+            name: it.id.name.to_string(),
+            kind: Kind::Interface,
+            line: line_of(self.text, it.id.span.start as usize),
+            body: (it.body.span.start as usize, it.body.span.end as usize),
+            members: members(self.text, &it.body.body),
+            datas: data_types_of(self.text, |v| v.visit_ts_interface_body(&it.body)),
+            module: self.modules.last().cloned(),
+            needs_arguments: needs_arguments(it.type_parameters.as_deref()),
+        });
+        walk::walk_ts_interface_declaration(self, it);
+    }
+
+    fn visit_ts_external_module_declaration(
+        &mut self,
+        it: &oxc_ast::ast::TSExternalModuleDeclaration<'a>,
+    ) {
+        self.modules.push(it.id.value.to_string());
+        walk::walk_ts_external_module_declaration(self, it);
+        self.modules.pop();
+    }
+
+    fn visit_ts_type_alias_declaration(&mut self, it: &TSTypeAliasDeclaration<'a>) {
+        let ty = &it.type_annotation;
+        let (kind, members) = match ty {
+            TSType::TSTypeLiteral(lit) => (Kind::Literal, members(self.text, &lit.members)),
+            _ => (Kind::Alias, Vec::new()),
+        };
+        let span = ty.span();
+        self.decls.push(TypeDecl {
+            name: it.id.name.to_string(),
+            kind,
+            line: line_of(self.text, it.id.span.start as usize),
+            body: (span.start as usize, span.end as usize),
+            members,
+            datas: data_types_of(self.text, |v| v.visit_ts_type(ty)),
+            module: self.modules.last().cloned(),
+            needs_arguments: needs_arguments(it.type_parameters.as_deref()),
+        });
+        walk::walk_ts_type_alias_declaration(self, it);
+    }
+
+    fn visit_import_declaration(&mut self, it: &oxc_ast::ast::ImportDeclaration<'a>) {
+        let spec = it.source.value.to_string();
+        self.names.specifiers.push(spec.clone());
+        for s in it.specifiers.iter().flatten() {
+            let (local, imported) = match s {
+                ImportDeclarationSpecifier::ImportSpecifier(s) => {
+                    (s.local.name.to_string(), s.imported.name().to_string())
+                }
+                ImportDeclarationSpecifier::ImportDefaultSpecifier(s) => {
+                    (s.local.name.to_string(), "default".to_owned())
+                }
+                ImportDeclarationSpecifier::ImportNamespaceSpecifier(s) => {
+                    (s.local.name.to_string(), "*".to_owned())
+                }
             };
-            (!imported.is_empty() && imported.chars().all(is_ident))
-                .then(|| (imported.to_owned(), local.to_owned()))
+            self.names.imports.push((local, imported, spec.clone()));
+        }
+    }
+
+    fn visit_export_all_declaration(&mut self, it: &oxc_ast::ast::ExportAllDeclaration<'a>) {
+        let spec = it.source.value.to_string();
+        self.names.specifiers.push(spec.clone());
+        if it.exported.is_none() {
+            self.names.export_all.push(spec);
+        }
+    }
+
+    fn visit_export_from_declaration(&mut self, it: &oxc_ast::ast::ExportFromDeclaration<'a>) {
+        let spec = it.source.value.to_string();
+        self.names.specifiers.push(spec.clone());
+        for s in &it.specifiers {
+            let (inner, outer) = (s.local.name(), s.exported.name());
+            // Re-exported: the name it has there.
+            self.names
+                .exported
+                .push((format!("{outer}={inner}"), Some(spec.clone())));
+        }
+    }
+
+    fn visit_export_named_declaration(&mut self, it: &oxc_ast::ast::ExportNamedDeclaration<'a>) {
+        for s in &it.specifiers {
+            let (inner, outer) = (s.local.name(), s.exported.name());
+            let entry = if inner == outer {
+                outer.to_string()
+            } else {
+                format!("{outer}={inner}")
+            };
+            self.names.exported.push((entry, None));
+        }
+    }
+
+    fn visit_export_declaration(&mut self, it: &oxc_ast::ast::ExportDeclaration<'a>) {
+        let mut bound = Vec::new();
+        declaration_names(&it.declaration, &mut bound);
+        self.names
+            .exported
+            .extend(bound.into_iter().map(|n| (n, None)));
+        walk::walk_export_declaration(self, it);
+    }
+
+    fn visit_export_default_declaration(
+        &mut self,
+        it: &oxc_ast::ast::ExportDefaultDeclaration<'a>,
+    ) {
+        let name = match &it.declaration {
+            ExportDefaultDeclarationKind::FunctionDeclaration(f) => f.id.as_ref(),
+            ExportDefaultDeclarationKind::ClassDeclaration(c) => c.id.as_ref(),
+            ExportDefaultDeclarationKind::TSInterfaceDeclaration(i) => Some(&i.id),
+            _ => None,
+        };
+        if let Some(id) = name {
+            self.names
+                .exported
+                .push((format!("default={}", id.name), None));
+        }
+        walk::walk_export_default_declaration(self, it);
+    }
+
+    fn visit_ts_import_equals_declaration(
+        &mut self,
+        it: &oxc_ast::ast::TSImportEqualsDeclaration<'a>,
+    ) {
+        if let TSModuleReference::ExternalModuleReference(r) = &it.module_reference {
+            self.names.specifiers.push(r.expression.value.to_string());
+        }
+    }
+
+    fn visit_ts_import_type(&mut self, it: &oxc_ast::ast::TSImportType<'a>) {
+        self.names.specifiers.push(it.source.value.to_string());
+        walk::walk_ts_import_type(self, it);
+    }
+
+    fn visit_import_expression(&mut self, it: &oxc_ast::ast::ImportExpression<'a>) {
+        if let Expression::StringLiteral(s) = &it.source {
+            self.names.specifiers.push(s.value.to_string());
+        }
+        walk::walk_import_expression(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &oxc_ast::ast::CallExpression<'a>) {
+        if let Expression::Identifier(callee) = &it.callee
+            && callee.name == "require"
+            && let Some(Expression::StringLiteral(s)) =
+                it.arguments.first().and_then(|a| a.as_expression())
+        {
+            self.names.specifiers.push(s.value.to_string());
+        }
+        walk::walk_call_expression(self, it);
+    }
+}
+
+/// The names a declaration binds (every binding of a `const {a, b} = …`).
+fn declaration_names(d: &Declaration<'_>, out: &mut Vec<String>) {
+    match d {
+        Declaration::VariableDeclaration(v) => {
+            for decl in &v.declarations {
+                out.extend(
+                    decl.id
+                        .get_binding_identifiers()
+                        .iter()
+                        .map(|id| id.name.to_string()),
+                );
+            }
+        }
+        other => out.extend(other.id().map(|id| id.name.to_string())),
+    }
+}
+
+/// The names `stmts` declare, and those of the `declare module`, `declare global` and
+/// `namespace` blocks among them.
+fn declared_in(stmts: &[Statement<'_>], names: &mut Names) {
+    for s in stmts {
+        let decl = match s {
+            Statement::ExportDeclaration(e) => Some(&e.declaration),
+            Statement::ExportDefaultDeclaration(e) => {
+                let id = match &e.declaration {
+                    ExportDefaultDeclarationKind::FunctionDeclaration(f) => f.id.as_ref(),
+                    ExportDefaultDeclarationKind::ClassDeclaration(c) => c.id.as_ref(),
+                    ExportDefaultDeclarationKind::TSInterfaceDeclaration(i) => Some(&i.id),
+                    _ => None,
+                };
+                names.declared.extend(id.map(|id| id.name.to_string()));
+                None
+            }
+            other => other.as_declaration(),
+        };
+        let Some(decl) = decl else { continue };
+        if !matches!(decl, Declaration::TSImportEqualsDeclaration(_)) {
+            declaration_names(decl, &mut names.declared);
+        }
+        match decl {
+            Declaration::TSExternalModuleDeclaration(m) => {
+                if let Some(body) = &m.body {
+                    declared_in(&body.body, names);
+                }
+            }
+            Declaration::TSGlobalDeclaration(g) => declared_in(&g.body.body, names),
+            Declaration::TSNamespaceDeclaration(n) => {
+                let mut body = &n.body;
+                loop {
+                    match body {
+                        TSNamespaceDeclarationBody::TSNamespaceDeclaration(inner) => {
+                            body = &inner.body;
+                        }
+                        TSNamespaceDeclarationBody::TSModuleBlock(b) => {
+                            declared_in(&b.body, names);
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The quoted members among `signatures` (an interface's or type literal's own, not those of
+/// types nested in them).
+fn members(text: &str, signatures: &[TSSignature<'_>]) -> Vec<Member> {
+    signatures
+        .iter()
+        .filter_map(|s| match s {
+            TSSignature::TSMethodSignature(m) if !m.computed => Some(Member {
+                key: quoted(&m.key)?,
+                optional: m.optional,
+                params: params(text, &m.params),
+            }),
+            TSSignature::TSPropertySignature(p) if !p.computed => Some(Member {
+                key: quoted(&p.key)?,
+                optional: p.optional,
+                params: property_params(text, p),
+            }),
+            _ => None,
         })
         .collect()
 }
 
-/// The imports, declarations and exports of a comment-free text.
-pub(super) fn names(code: &str) -> Names {
-    let mut n = Names::default();
-    for (at, _) in code.match_indices("import") {
-        if !word_at(code, at, "import") {
-            continue;
-        }
-        let rest = &code[at + 6..];
-        // `import('x')` in a type or an expression, `import 'x'`.
-        if let Some(spec) = rest
-            .trim_start()
-            .strip_prefix('(')
-            .and_then(string_lit)
-            .or_else(|| string_lit(rest))
-        {
-            n.specifiers.push(spec.to_owned());
-            continue;
-        }
-        let Some(from) = rest[..floor(rest, WINDOW)].find(" from") else {
-            continue;
-        };
-        let clause = rest[..from].trim();
-        if clause.contains(';') || clause.contains('=') {
-            continue;
-        }
-        let Some(spec) = string_lit(&rest[from + 5..]) else {
-            continue;
-        };
-        n.specifiers.push(spec.to_owned());
-        let clause = clause.strip_prefix("type ").unwrap_or(clause).trim();
-        let (head, list) = match clause.find('{') {
-            Some(open) => (
-                &clause[..open],
-                clause[open + 1..].split('}').next().unwrap_or(""),
-            ),
-            None => (clause, ""),
-        };
-        for part in head.split(',') {
-            let part = part.trim();
-            if let Some(ns) = part.strip_prefix("* as ") {
-                n.imports
-                    .push((ns.trim().to_owned(), "*".to_owned(), spec.to_owned()));
-            } else if !part.is_empty() && part.chars().all(is_ident) {
-                n.imports
-                    .push((part.to_owned(), "default".to_owned(), spec.to_owned()));
-            }
-        }
-        for (imported, local) in braced_names(list) {
-            n.imports.push((local, imported, spec.to_owned()));
+/// The key of a member written as a string (`'agent/created'`), not as a name.
+fn quoted(key: &PropertyKey<'_>) -> Option<String> {
+    match key {
+        PropertyKey::StringLiteral(s) => Some(s.value.to_string()),
+        _ => None,
+    }
+}
+
+/// The parameters of a function-typed property (`'k': (a: A) => void`).
+fn property_params(text: &str, p: &TSPropertySignature<'_>) -> Option<Vec<Param>> {
+    match &p.type_annotation.as_ref()?.type_annotation {
+        TSType::TSFunctionType(f) => params(text, &f.params),
+        _ => None,
+    }
+}
+
+/// Each parameter's type; `None` when one is unannotated or a rest parameter.
+fn params(text: &str, params: &FormalParameters<'_>) -> Option<Vec<Param>> {
+    if params.rest.is_some() {
+        return None;
+    }
+    params
+        .items
+        .iter()
+        .map(|p| {
+            let ty = &p.type_annotation.as_ref()?.type_annotation;
+            Some(Param {
+                ty: slice(text, ty.span()).trim().to_owned(),
+                head: head(ty),
+                datas: data_types_of(text, |v| v.visit_ts_type(ty)),
+            })
+        })
+        .collect()
+}
+
+/// The name a type reference starts with.
+fn head(ty: &TSType<'_>) -> Option<String> {
+    let TSType::TSTypeReference(r) = ty else {
+        return None;
+    };
+    let mut name = &r.type_name;
+    loop {
+        match name {
+            TSTypeName::IdentifierReference(id) => return Some(id.name.to_string()),
+            TSTypeName::QualifiedName(q) => name = &q.left,
+            TSTypeName::ThisExpression(_) => return None,
         }
     }
-    for (at, _) in code.match_indices("require(") {
-        if let Some(spec) = string_lit(&code[at + 8..]) {
-            n.specifiers.push(spec.to_owned());
-        }
-    }
-    for (at, _) in code.match_indices("export") {
-        if !word_at(code, at, "export") {
-            continue;
-        }
-        let rest = code[at + 6..].trim_start();
-        let rest = rest.strip_prefix("type ").unwrap_or(rest).trim_start();
-        if let Some(r) = rest.strip_prefix('*') {
-            if let Some(spec) = r.trim_start().strip_prefix("from").and_then(string_lit) {
-                n.export_all.push(spec.to_owned());
-                n.specifiers.push(spec.to_owned());
-            }
-            continue;
-        }
-        if let Some(inner) = rest.strip_prefix('{') {
-            let window = &inner[..floor(inner, WINDOW)];
-            let Some(close) = window.find('}') else {
-                continue;
+}
+
+/// The types `data` members are given (`data: unknown`, `'data'?: Data[K]`) in what `walk`
+/// visits, at any depth.
+fn data_types_of(text: &str, walk: impl FnOnce(&mut DataTypes<'_>)) -> Vec<String> {
+    let mut v = DataTypes {
+        text,
+        out: Vec::new(),
+    };
+    walk(&mut v);
+    v.out
+}
+
+/// The visitor of [`data_types_of`].
+struct DataTypes<'s> {
+    text: &'s str,
+    out: Vec<String>,
+}
+
+impl<'a> Visit<'a> for DataTypes<'_> {
+    fn visit_ts_property_signature(&mut self, it: &TSPropertySignature<'a>) {
+        let is_data = !it.computed
+            && match &it.key {
+                PropertyKey::StaticIdentifier(id) => id.name == "data",
+                PropertyKey::StringLiteral(s) => s.value == "data",
+                _ => false,
             };
-            let list = &inner[..close];
-            let after = inner[close + 1..].trim_start();
-            let spec = after.strip_prefix("from").and_then(string_lit);
-            if let Some(s) = spec {
-                n.specifiers.push(s.to_owned());
-            }
-            for (inner, outer) in braced_names(list) {
-                match spec {
-                    // Re-exported: the name it has there.
-                    Some(s) => n
-                        .exported
-                        .push((format!("{outer}={inner}"), Some(s.to_owned()))),
-                    None if inner == outer => n.exported.push((outer, None)),
-                    None => n.exported.push((format!("{outer}={inner}"), None)),
-                }
-            }
-            continue;
+        if is_data && let Some(ty) = &it.type_annotation {
+            self.out.push(
+                slice(self.text, ty.type_annotation.span())
+                    .trim()
+                    .to_owned(),
+            );
         }
-        let mut words = rest;
-        for modifier in ["declare ", "abstract ", "default ", "async "] {
-            words = words.strip_prefix(modifier).unwrap_or(words).trim_start();
-        }
-        for keyword in [
-            "class",
-            "interface",
-            "type",
-            "enum",
-            "function",
-            "const",
-            "let",
-            "var",
-            "namespace",
-        ] {
-            if let Some(r) = words.strip_prefix(keyword)
-                && r.starts_with(char::is_whitespace)
-                && let Some((name, _)) = ident(r)
-            {
-                n.exported.push((name.to_owned(), None));
-            }
-        }
+        walk::walk_ts_property_signature(self, it);
     }
-    for keyword in [
-        "class",
-        "interface",
-        "type",
-        "enum",
-        "function",
-        "const",
-        "let",
-        "var",
-        "namespace",
-    ] {
-        for (at, _) in code.match_indices(keyword) {
-            if word_at(code, at, keyword)
-                && code[at + keyword.len()..].starts_with(char::is_whitespace)
-                && let Some((name, _)) = ident(&code[at + keyword.len()..])
-            {
-                n.declared.push(name.to_owned());
-            }
-        }
-    }
-    n
 }
 
 #[cfg(test)]
@@ -600,21 +503,32 @@ mod tests {
     // their parameters' types.
     #[test]
     fn an_event_maps_members_carry_their_parameters_types() {
-        let body = "\n  'agent/created'(agent: Agent): void\n  'agent/turn-end': (a: { x: 'no' }, reason: R<T, U>) => void\n  'session/event'?(this: X, s: Session, e: SessionEvent): void\n  'rest'(...args: any[]): void\n  plain(x: 'not/key'): void\n";
-        let got = members(body);
+        let text = "interface E {\n  'agent/created'(agent: Agent): void\n  'agent/turn-end': (a: { x: 'no' }, reason: R<T, U>) => void\n  'session/event'?(this: X, s: Session, e: SessionEvent): void\n  'rest'(...args: any[]): void\n  plain(x: 'not/key'): void\n  nested: { 'inner/key'(a: A): void }\n}\n";
+        let read = read("host.ts", text);
+        assert_eq!(read.broken, None);
+        let got = &read.decls[0].members;
         let keys: Vec<&str> = got.iter().map(|m| m.key.as_str()).collect();
         assert_eq!(
             keys,
             vec!["agent/created", "agent/turn-end", "session/event", "rest"]
         );
-        assert_eq!(got[0].params, Some(vec!["Agent".to_owned()]));
+        let types = |m: &Member| -> Option<Vec<String>> {
+            m.params
+                .as_ref()
+                .map(|p| p.iter().map(|p| p.ty.clone()).collect())
+        };
+        assert_eq!(types(&got[0]), Some(vec!["Agent".to_owned()]));
         assert_eq!(
-            got[1].params,
+            types(&got[1]),
             Some(vec!["{ x: 'no' }".to_owned(), "R<T, U>".to_owned()])
         );
         assert_eq!(
-            got[2].params,
+            types(&got[2]),
             Some(vec!["Session".to_owned(), "SessionEvent".to_owned()])
+        );
+        assert_eq!(
+            got[2].params.as_ref().map(|p| p[1].head.clone()),
+            Some(Some("SessionEvent".to_owned()))
         );
         assert_eq!(got[3].params, None);
     }
@@ -624,39 +538,64 @@ mod tests {
     #[test]
     fn interfaces_and_aliases_are_found_outside_comments() {
         let text = "// interface Fake { 'x'(): void }\ndeclare module './host' {\n  interface Events<T> extends Base {\n    'a/b'(x: T): void\n  }\n}\nexport type Events2 = {\n  'c/d'(): void;\n};\ntype SessionEvent =\n  | { type: 'a'; data: A }\n  | { type: 'b'; data: unknown };\nconst x = 1;\n";
-        let code = strip_comments(text);
-        let decls = type_decls(&code);
-        let got: Vec<(&str, Kind)> = decls.iter().map(|d| (d.name.as_str(), d.kind)).collect();
+        let read = read("host.ts", text);
+        let got: Vec<(&str, Kind, usize)> = read
+            .decls
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind, d.line))
+            .collect();
         assert_eq!(
             got,
             vec![
-                ("Events", Kind::Interface),
-                ("Events2", Kind::Literal),
-                ("SessionEvent", Kind::Alias)
+                ("Events", Kind::Interface, 3),
+                ("Events2", Kind::Literal, 7),
+                ("SessionEvent", Kind::Alias, 10)
             ]
         );
-        assert_eq!(members(&decls[1].body)[0].key, "c/d");
-        assert_eq!(data_types(&decls[2].body), vec!["A", "unknown"]);
+        assert_eq!(read.decls[0].module.as_deref(), Some("./host"));
+        assert!(read.decls[0].needs_arguments);
+        assert_eq!(read.decls[1].module, None);
+        assert_eq!(read.decls[1].members[0].key, "c/d");
+        assert_eq!(read.decls[2].datas, vec!["A", "unknown"]);
     }
 
     // Issue #29 item 1 (b): a type the rewrite spells must be one the file can name.
     #[test]
     fn a_files_imports_declarations_and_exports_are_its_names() {
-        let code = "import { out } from './host';\nimport type { Agent, Ctx as Context } from \"./host\";\nimport * as ns from 'pkg';\nimport './side';\nexport { X as Y } from './x';\nexport * from './all';\nexport declare class Host {}\ninterface Local {}\n";
-        let n = names(code);
+        let code = "import { out } from './host';\nimport type { Agent, Ctx as Context } from \"./host\";\nimport * as ns from 'pkg';\nimport './side';\nexport { X as Y } from './x';\nexport * from './all';\nexport declare class Host {}\ninterface Local {}\nfunction f() { const inner = 1 }\ntype T = import('./typed').T;\nconst r = require('./req');\nexport default function main() {}\n";
+        let n = read("plugin.ts", code).names;
         assert!(
             n.imports
                 .contains(&("Context".into(), "Ctx".into(), "./host".into()))
         );
         assert!(n.imports.contains(&("ns".into(), "*".into(), "pkg".into())));
-        assert!(n.specifiers.contains(&"./side".to_owned()));
+        for spec in ["./side", "./typed", "./req", "./x", "./all"] {
+            assert!(n.specifiers.contains(&spec.to_owned()), "{spec}");
+        }
         assert!(
             n.exported
                 .contains(&("Y=X".to_owned(), Some("./x".to_owned())))
         );
         assert!(n.exported.contains(&("Host".to_owned(), None)));
+        assert!(n.exported.contains(&("default=main".to_owned(), None)));
         assert_eq!(n.export_all, vec!["./all"]);
         assert!(n.declared.contains(&"Local".to_owned()));
+        assert!(n.declared.contains(&"r".to_owned()));
+        // A function's local binding is no name of the module.
+        assert!(!n.declared.contains(&"inner".to_owned()));
+    }
+
+    // COMMON "Bad input: a clear error naming the file and line": a text oxc cannot parse
+    // says where, and declares nothing.
+    #[test]
+    fn a_broken_text_says_where_it_stops() {
+        let read = read(
+            "host.d.ts",
+            "export interface Events {\n  'a/b'(x: A): void\n",
+        );
+        let broken = read.broken.as_ref().map(|b| b.line);
+        assert_eq!(broken, Some(3), "{:?}", read.broken);
+        assert!(read.decls.is_empty());
     }
 }
 
@@ -665,7 +604,8 @@ mod robustness {
     use super::*;
 
     // Bad input is never a panic (COMMON: "never a panic/hang"): every prefix of texts cut
-    // mid-construct (unclosed braces, quotes, comments; multi-byte characters) is read.
+    // mid-construct (unclosed braces, quotes, comments; multi-byte characters) is read, and a
+    // prefix that does not parse says so.
     #[test]
     fn every_prefix_of_a_broken_declaration_is_read_without_panic() {
         let texts = [
@@ -679,16 +619,10 @@ mod robustness {
         for text in texts {
             for (at, _) in text.char_indices() {
                 let prefix = &text[..at];
-                let code = strip_comments(prefix);
-                assert_eq!(code.len(), prefix.len());
-                for d in type_decls(&code) {
-                    let _ = members(&d.body);
-                    let _ = data_types(&d.body);
+                let read = read("host.ts", prefix);
+                if let Some(b) = &read.broken {
+                    assert!(b.line >= 1 && !b.message.is_empty(), "{prefix:?}");
                 }
-                let _ = names(&code);
-                let _ = data_types(&code);
-                let _ = split_top(&code, b',');
-                let _ = past_group(&code);
             }
         }
     }

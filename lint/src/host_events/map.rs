@@ -3,7 +3,7 @@
 //! `session/event`'s `data`.
 
 use super::SESSION_EVENT;
-use super::decls::{self, Kind};
+use super::decls::{Kind, Param};
 use super::view::{FileId, World};
 use std::collections::{BTreeSet, HashMap};
 
@@ -15,8 +15,11 @@ pub(super) struct EventMap {
     pub(super) at: String,
     /// Every key of every declaration of that name.
     pub(super) keys: BTreeSet<String>,
-    /// Each entry's parameter types (when spelled as a signature) and the file declaring it.
-    members: HashMap<String, (FileId, Option<Vec<String>>)>,
+    /// Each entry's parameter types (when spelled as a signature), whether it is optional,
+    /// and the file declaring it.
+    members: HashMap<String, (FileId, Option<Vec<Param>>, bool)>,
+    /// Every declaration of the map: file, and index in its `decls`.
+    decls: Vec<(FileId, usize)>,
 }
 
 /// A type a rewrite cannot write, and why.
@@ -44,8 +47,8 @@ impl EventMap {
         let keys_of = |decls: &[(FileId, usize)]| -> BTreeSet<String> {
             decls
                 .iter()
-                .flat_map(|&(f, i)| decls::members(&world.files[f].decls[i].body))
-                .map(|m| m.key)
+                .flat_map(|&(f, i)| &world.files[f].decls[i].members)
+                .map(|m| m.key.clone())
                 .collect()
         };
         let mut candidates: Vec<&str> = by_name
@@ -74,25 +77,29 @@ impl EventMap {
         let decls = &by_name[name];
         let mut members = HashMap::new();
         for &(f, i) in decls {
-            for m in decls::members(&world.files[f].decls[i].body) {
-                members.entry(m.key).or_insert((f, m.params));
+            for m in &world.files[f].decls[i].members {
+                members
+                    .entry(m.key.clone())
+                    .or_insert_with(|| (f, m.params.clone(), m.optional));
             }
         }
         let &(f, i) = decls.first()?;
         let file = &world.files[f];
-        let line = file.code[..file.decls[i].at].matches('\n').count() + 1;
+        let line = file.decls[i].line;
         Some(EventMap {
             name: name.to_owned(),
             at: format!("{}:{line}", file.display),
             keys: keys_of(decls),
             members,
+            decls: decls.clone(),
         })
     }
 
     /// The parameter types of entry `key`, when the map declares it as a signature that spells
     /// them (`None` when it has no such entry, or does not spell them: nothing is known).
-    pub(super) fn signature(&self, key: &str) -> Option<&[String]> {
-        self.members.get(key)?.1.as_deref()
+    pub(super) fn signature(&self, key: &str) -> Option<Vec<String>> {
+        let params = self.members.get(key)?.1.as_ref()?;
+        Some(params.iter().map(|p| p.ty.clone()).collect())
     }
 
     /// The type of parameter `index` of entry `key`, written as `target` can name it.
@@ -103,7 +110,7 @@ impl EventMap {
         key: &str,
         index: usize,
     ) -> Result<String, Unspellable> {
-        let Some((file, params)) = self.members.get(key) else {
+        let Some((file, params, _)) = self.members.get(key) else {
             return Err(Unspellable(format!(
                 "the host's event map (`{}` at {}) has no `{key}` entry to take the type from",
                 self.name, self.at
@@ -115,37 +122,94 @@ impl EventMap {
                 self.name, self.at
             )));
         };
-        spell(world, ty, *file, target)
+        spell(world, &ty.ty, *file, target)
+    }
+
+    /// The type of parameter `index` of entry `key` as `target` can write it: the type the
+    /// entry spells when `target` can name it, else the parameter read from the map itself
+    /// (`Parameters<import('cordis').Events['agent/created']>[0]`) when `target` can name
+    /// the map (a host whose agent type only its event map shows, as upstream's UI plugins
+    /// see it). It names no type but the map's, and the entry's key, which the map declares.
+    pub(super) fn typed(
+        &self,
+        world: &mut World,
+        target: FileId,
+        key: &str,
+        index: usize,
+    ) -> Result<String, Unspellable> {
+        let direct = self.param_type(world, target, key, index);
+        let Err(why) = direct else { return direct };
+        let Some(&(_, Some(ref params), optional)) = self.members.get(key) else {
+            return Err(why);
+        };
+        if index >= params.len() {
+            return Err(why);
+        }
+        let Some(map) = self.spelled(world, target) else {
+            return Err(why);
+        };
+        let entry = format!("{map}['{key}']");
+        let entry = if optional {
+            format!("NonNullable<{entry}>")
+        } else {
+            entry
+        };
+        Ok(format!("Parameters<{entry}>[{index}]"))
+    }
+
+    /// The map's own name as `target` can write it: through a package `target` imports whose
+    /// module a declaration of it augments (`import('cordis').Events`), or as a name a module
+    /// `target` imports exports.
+    fn spelled(&self, world: &mut World, target: FileId) -> Option<String> {
+        for &(f, i) in &self.decls {
+            let d = &world.files[f].decls[i];
+            if d.needs_arguments {
+                continue;
+            }
+            let (module, name) = (d.module.clone(), d.name.clone());
+            match module {
+                Some(m) if !m.starts_with('.') => {
+                    if world.files[target].names.specifiers.contains(&m) {
+                        return Some(format!("import('{m}').{name}"));
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    if let Ok(s) = spell(world, &name, f, target) {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// How the host types `session/event`'s `data`: `Some(type)` when a destructuring of it
     /// needs a cast (`unknown`, a record, a type not indexed by event), `None` when it is
     /// typed by event type (or `any`) and reads uncast.
     pub(super) fn data_needs_cast(&self, world: &mut World) -> Option<String> {
-        let (file, params) = self.members.get(SESSION_EVENT)?;
+        let (file, params, _) = self.members.get(SESSION_EVENT)?;
         let Some(event_type) = params.as_ref().and_then(|p| p.get(1)) else {
             return Some("a type the map does not spell".to_owned());
         };
-        let datas = if event_type.contains('{') {
-            decls::data_types(event_type)
-        } else {
-            let head = event_type
-                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                .next()
-                .unwrap_or_default();
-            let decl_file = world.origin(*file, head).map(|(f, _)| f);
-            let body = decl_file
-                .into_iter()
-                .chain(0..world.files.len())
-                .find_map(|f| {
-                    world.files[f]
-                        .decls
-                        .iter()
-                        .find(|d| d.name == head)
-                        .map(|d| d.body.clone())
-                });
-            body.map(|b| decls::data_types(&b)).unwrap_or_default()
+        let datas = match &event_type.head {
+            Some(head) if event_type.datas.is_empty() => {
+                let decl_file = world.origin(*file, head).map(|(f, _)| f);
+                decl_file
+                    .into_iter()
+                    .chain(0..world.files.len())
+                    .find_map(|f| {
+                        world.files[f]
+                            .decls
+                            .iter()
+                            .find(|d| &d.name == head)
+                            .map(|d| d.datas.clone())
+                    })
+                    .unwrap_or_default()
+            }
+            _ => event_type.datas.clone(),
         };
+        let event_type = &event_type.ty;
         let by_event =
             |t: &String| t == "any" || t.starts_with('{') || (t.contains('[') && !t.contains("[]"));
         if !datas.is_empty() && datas.iter().all(by_event) {

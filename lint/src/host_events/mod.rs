@@ -105,35 +105,52 @@ pub(crate) fn keep_to_declared_events(
     if todo.is_empty() {
         return;
     }
-    let by_path: HashMap<&str, &Source> = sources.iter().map(|s| (s.display.as_str(), s)).collect();
-    let anchor = anchor(findings, &by_path);
     let mut world = World::of_run(sources, dropped, is_script);
-    let mut maps: HashMap<(String, Option<String>), Option<EventMap>> = HashMap::new();
+    let anchor = anchor(findings, sources, &world);
+    // Per file and event: the map in view, and the files in view oxc could not parse.
+    type Seen = (Option<EventMap>, Vec<String>);
+    let mut maps: HashMap<(String, Option<String>), Seen> = HashMap::new();
     for (i, names) in todo {
         let f = &mut findings[i];
         let Some(file) = world.run_file(&f.path) else {
             continue;
         };
-        let map = maps
+        let (map, unread) = maps
             .entry((f.path.clone(), f.event.clone()))
             .or_insert_with(|| {
                 let view = world.view(file);
-                EventMap::find(&world, &view, anchor.as_deref(), f.event.as_deref())
+                let map = EventMap::find(&world, &view, anchor.as_deref(), f.event.as_deref());
+                (map, world.unread(file))
             });
+        let unread = unread_note(unread);
         match map {
-            Some(map) => settle(f, &names, map, &mut world, file),
-            None => unknown_host(f, &names),
+            Some(map) => settle(f, &names, map, &mut world, file, &unread),
+            None => unknown_host(f, &names, &unread),
         }
     }
 }
 
-/// The name of the interface holding the run's first declaration of a removed event's entry.
-fn anchor(findings: &[Finding], by_path: &HashMap<&str, &Source>) -> Option<String> {
+/// What a note adds when files the script sees could not be parsed.
+fn unread_note(unread: &[String]) -> String {
+    if unread.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (what {} declare{} is not known: oxc could not parse {})",
+        if unread.len() == 1 { "it" } else { "they" },
+        if unread.len() == 1 { "s" } else { "" },
+        unread.join(", ")
+    )
+}
+
+/// The name of the interface (or type literal) holding the run's first declaration of a
+/// removed event's entry.
+fn anchor(findings: &[Finding], sources: &[Source], world: &World) -> Option<String> {
     findings
         .iter()
         .filter(|f| f.rule == DECLARE && is_script(&f.path))
         .find_map(|f| {
-            let s = by_path.get(f.path.as_str())?;
+            let s = sources.iter().find(|s| s.display == f.path)?;
             let line = crate::source::LineIndex::new(&s.text).line_range(f.line);
             let offset = s
                 .text
@@ -141,7 +158,8 @@ fn anchor(findings: &[Finding], by_path: &HashMap<&str, &Source>) -> Option<Stri
                 .char_indices()
                 .nth(f.column.saturating_sub(1))
                 .map(|(i, _)| line.start + i)?;
-            enclosing_interface(&s.text, offset)
+            let file = world.run_file(&f.path)?;
+            world.enclosing_map(file, offset)
         })
 }
 
@@ -152,6 +170,7 @@ fn settle(
     map: &EventMap,
     world: &mut World,
     file: view::FileId,
+    unread: &str,
 ) {
     let missing: Vec<&String> = names.iter().filter(|n| !map.keys.contains(*n)).collect();
     if let Some(first) = missing.first() {
@@ -161,7 +180,7 @@ fn settle(
             .collect::<Vec<_>>()
             .join(", ");
         let why = format!(
-            "no fix: the rewrite would name {list}, which the host's event map (`{}` at {}) does not declare, so the host could not type it; declare `{first}` there, or migrate this by hand",
+            "no fix: the rewrite would name {list}, which the host's event map (`{}` at {}) does not declare{unread}, so the host could not type it; declare `{first}` there, or migrate this by hand",
             map.name, map.at
         );
         return drop_fix(f, why);
@@ -181,7 +200,7 @@ fn settle(
             Some(fields) => fields
                 .iter()
                 .map(|(field, at)| {
-                    map.param_type(world, file, &read.mirror, at + 1)
+                    map.typed(world, file, &read.mirror, at + 1)
                         .map(|t| format!("{field}: {t}"))
                 })
                 .collect(),
@@ -217,7 +236,7 @@ fn settle(
     }
     let Some(fix) = f.fix.as_mut() else { return };
     if let Some(needle) = fix.host.agent_type.clone() {
-        match map.param_type(world, file, "agent/created", 0) {
+        match map.typed(world, file, "agent/created", 0) {
             Ok(ty) => {
                 patch(fix, &needle, &ty);
                 fix.message.push_str(&format!(
@@ -253,27 +272,29 @@ fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Opti
             "no fix: the rewrite subscribes with `(session, event) =>`, and the host's event map (`{}` at {}) declares `{SESSION_EVENT}` as `({})`, so the host would not call it so; migrate this by hand",
             map.name,
             map.at,
-            signature(types)
+            signature(&types)
         ));
     }
     // The map of agents a rewrite keeps is filled by `(agent) => map.set(agent.session,
     // agent)`: the host must pass `agent/created` and `agent/disposed` the agent its mirrors
     // passed, not a payload holding it (`{ agent }`, as upstream's later host does).
     if let Some(handler) = fix.host.handler.as_ref()
-        && let Some(agent) = map.signature(&handler.mirror).and_then(|t| t.first())
+        && let Some(agent) = map
+            .signature(&handler.mirror)
+            .and_then(|t| t.into_iter().next())
     {
         for lifecycle in ["agent/created", "agent/disposed"] {
             if !names.contains(lifecycle) {
                 continue;
             }
             if let Some(types) = map.signature(lifecycle)
-                && types != std::slice::from_ref(agent)
+                && types != std::slice::from_ref(&agent)
             {
                 return Some(format!(
                     "no fix: the rewrite keeps a map of agents by session from `{lifecycle}`, called with the agent, and the host's event map (`{}` at {}) declares `{lifecycle}` as `({})` where `{}` passes the agent as `{agent}`; migrate this by hand",
                     map.name,
                     map.at,
-                    signature(types),
+                    signature(&types),
                     handler.mirror
                 ));
             }
@@ -292,7 +313,7 @@ fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Opti
             map.name,
             map.at,
             handler.mirror,
-            signature(types),
+            signature(&types),
             handler.arguments.join(", ")
         )
     })
@@ -300,7 +321,7 @@ fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Opti
 
 /// A fix in a script that sees no event map: never machine-applicable when it names an event
 /// other than `session/event`, and it says what to check.
-fn unknown_host(f: &mut Finding, names: &BTreeSet<String>) {
+fn unknown_host(f: &mut Finding, names: &BTreeSet<String>, unread: &str) {
     let beyond: Vec<String> = names
         .iter()
         .filter(|n| n.as_str() != SESSION_EVENT)
@@ -311,7 +332,7 @@ fn unknown_host(f: &mut Finding, names: &BTreeSet<String>) {
         // Unknown: never machine-applicable, and it says what to check.
         fix.applicability = Applicability::Suggestion;
         fix.message = format!(
-            "{}; it names {}, which no event map in the linted files (or the files they import) shows the host declares: check that it does",
+            "{}; it names {}, which no event map in the linted files (or the files they import) shows the host declares{unread}: check that it does",
             fix.message,
             beyond.join(", ")
         );
@@ -364,50 +385,9 @@ fn events_written(fix: &crate::model::Fix) -> BTreeSet<String> {
     out
 }
 
-/// The name of the interface whose body holds `offset`, when the innermost `{ … }` around it
-/// is one.
-fn enclosing_interface(text: &str, offset: usize) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = offset.min(bytes.len());
-    while i > 0 {
-        i -= 1;
-        match bytes[i] {
-            b'}' => depth += 1,
-            b'{' if depth > 0 => depth -= 1,
-            b'{' => {
-                let head = text[..i].trim_end();
-                let start = head
-                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-                    .map_or(0, |p| p + 1);
-                let name = &head[start..];
-                // `interface Name {`, `interface Name<T> {` and `extends …` are not handled
-                // beyond the plain form: the map is then unknown.
-                return head[..start]
-                    .trim_end()
-                    .ends_with("interface")
-                    .then(|| name.to_owned())
-                    .filter(|n| !n.is_empty());
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_entry_is_in_the_interface_around_it() {
-        let text = "declare module 'cordis' {\n  interface Events {\n    'agent/turn-end'(a: A): void\n  }\n}\n";
-        let at = text.find("'agent/turn-end'").unwrap_or_default();
-        assert_eq!(enclosing_interface(text, at).as_deref(), Some("Events"));
-        let text = "const m = { 'agent/turn-end': 1 }";
-        let at = text.find("'agent").unwrap_or_default();
-        assert_eq!(enclosing_interface(text, at), None);
-    }
 
     #[test]
     fn the_events_a_rewrite_writes_are_its_calls_first_arguments() {

@@ -4,7 +4,7 @@
 //! augmentation only the project's `tsconfig.json` includes) is not seen, so a name it alone
 //! declares is taken as undeclared: the fix is dropped, never one that breaks the build.
 
-use super::decls::{self, Names, TypeDecl};
+use super::decls::{self, Broken, Kind, Names, TypeDecl};
 use crate::source::Source;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Component, Path, PathBuf};
@@ -19,10 +19,10 @@ pub(super) struct File {
     /// How findings name it: the run's display path, or the path on disk.
     pub(super) display: String,
     pub(super) path: PathBuf,
-    /// The text without comments.
-    pub(super) code: String,
     pub(super) decls: Vec<TypeDecl>,
     pub(super) names: Names,
+    /// Set when oxc could not parse it: it then declares nothing that is known.
+    pub(super) broken: Option<Broken>,
 }
 
 /// Index of a [`File`] in the [`World`].
@@ -54,6 +54,17 @@ fn normal(p: &Path) -> PathBuf {
     out
 }
 
+/// Whether `p` is a declaration file (`.d.ts`, `.d.mts`, `.d.cts`).
+fn is_declaration_file(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|e| name.ends_with(e))
+}
+
 /// The path a run's file is known by: absolute when the current directory is known.
 fn key(p: &Path) -> PathBuf {
     let abs = if p.is_absolute() {
@@ -65,13 +76,13 @@ fn key(p: &Path) -> PathBuf {
 }
 
 fn parse(display: String, path: PathBuf, text: &str) -> File {
-    let code = decls::strip_comments(text);
+    let read = decls::read(&path.to_string_lossy(), text);
     File {
         display,
         path,
-        decls: decls::type_decls(&code),
-        names: decls::names(&code),
-        code,
+        decls: read.decls,
+        names: read.names,
+        broken: read.broken,
     }
 }
 
@@ -247,6 +258,37 @@ impl World {
         out
     }
 
+    /// The name of the innermost interface or type literal of `file` whose body holds byte
+    /// `offset`.
+    pub(super) fn enclosing_map(&self, file: FileId, offset: usize) -> Option<String> {
+        self.files[file]
+            .decls
+            .iter()
+            .filter(|d| matches!(d.kind, Kind::Interface | Kind::Literal))
+            .filter(|d| d.body.0 < offset && offset < d.body.1)
+            .min_by_key(|d| d.body.1 - d.body.0)
+            .map(|d| d.name.clone())
+    }
+
+    /// The files oxc could not parse among `file` and those its imports reach (after
+    /// [`World::view`] of `file`), each as `path:line (why)`: what they declare is not known.
+    /// Another of the run's scripts that fails to parse is not named: the run holds it only
+    /// when no prefilter dropped it (it names no removed event), so naming it would make the
+    /// note depend on the prefilter, and it declares nothing known either way.
+    pub(super) fn unread(&self, file: FileId) -> Vec<String> {
+        let Some(reached) = self.reached.get(&file) else {
+            return Vec::new();
+        };
+        reached
+            .iter()
+            .filter_map(|&f| {
+                let file = &self.files[f];
+                let b = file.broken.as_ref()?;
+                Some(format!("{}:{} ({})", file.display, b.line, b.message))
+            })
+            .collect()
+    }
+
     /// The declaration `name` stands for in `file`: the file and name it is declared as
     /// (through imports and re-exports); `None` when the file neither declares nor imports it.
     pub(super) fn origin(&mut self, file: FileId, name: &str) -> Option<(FileId, String)> {
@@ -290,7 +332,12 @@ impl World {
             return None;
         }
         let names = &self.files[file].names;
-        if names.declared.iter().any(|d| d == name) && names.imports.iter().all(|(l, ..)| l != name)
+        // A declaration file exports every top-level declaration; another module only what it
+        // marks `export` (a name it declares without is no member of `import('…')`).
+        let ambient = is_declaration_file(&self.files[file].path);
+        if names.declared.iter().any(|d| d == name)
+            && names.imports.iter().all(|(l, ..)| l != name)
+            && (ambient || names.exported.iter().any(|(e, s)| e == name && s.is_none()))
         {
             return Some((file, name.to_owned()));
         }
@@ -318,5 +365,29 @@ impl World {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Issue #29 item 1 (b): the run's declaration of a removed event's entry names the map it
+    // is in, also when the interface is generic, extends another, or the entry follows a
+    // comment holding braces.
+    #[test]
+    fn an_entry_is_in_the_map_around_it() {
+        let text = "declare module 'cordis' {\n  interface Events<T = unknown> extends Base<{ a: 1 }> {\n    // { not a body }\n    'agent/turn-end'(a: { x: T }): void\n  }\n}\nconst m = { 'agent/step-end': 1 }\n";
+        let source = Source {
+            path: PathBuf::from("host.ts"),
+            display: "host.ts".to_owned(),
+            text: text.to_owned(),
+        };
+        let world = World::of_run(std::slice::from_ref(&source), &|_| false, |_| true);
+        let file = world.run_file("host.ts");
+        let at = |needle: &str| text.find(needle).unwrap_or_default() + 1;
+        let map = |needle: &str| file.and_then(|f| world.enclosing_map(f, at(needle)));
+        assert_eq!(map("agent/turn-end").as_deref(), Some("Events"));
+        assert_eq!(map("agent/step-end"), None);
     }
 }

@@ -130,6 +130,11 @@ fn host(shape: &Shape) -> String {
         EventsForm::Alias => ("export type Events = {", "};", ""),
         EventsForm::Augmented => ("export interface Events {", "}", "import './events';\n"),
         EventsForm::Apart => ("export interface Events {", "}", ""),
+        EventsForm::Hidden => (
+            "type HiddenAgent = Agent;\ntype HiddenReason = TurnEndReason;\ntype HiddenChunk = StreamChunk;\nexport interface Events {",
+            "}",
+            "",
+        ),
     };
     let generic = "  on<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, false);\n  }\n  \
          once<K extends keyof Events>(name: K, fn: Events[K]): () => void {\n    return this.add(name, fn as Listener, true);\n  }\n  \
@@ -180,6 +185,15 @@ fn host(shape: &Shape) -> String {
         ),
         _ => ("", ""),
     };
+    let entries = format!("{lifecycle_decl}{turn_start}{mirror_entries}{session_entry}");
+    let entries = if shape.events == EventsForm::Hidden {
+        entries
+            .replace("agent: Agent", "agent: HiddenAgent")
+            .replace("reason: TurnEndReason", "reason: HiddenReason")
+            .replace("chunk: StreamChunk", "chunk: HiddenChunk")
+    } else {
+        entries
+    };
     let data_map: String = DATA
         .iter()
         .map(|(t, d)| format!("  '{t}': {d};\n"))
@@ -199,7 +213,7 @@ export function out(...args: unknown[]): void {{
 }}
 
 {events_open}
-{lifecycle_decl}{turn_start}{mirror_entries}{session_entry}{events_close}
+{entries}{events_close}
 {aliases}
 type Listener = (...args: any[]) => unknown;
 

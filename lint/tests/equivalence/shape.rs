@@ -45,6 +45,12 @@ pub enum EventsForm {
     /// `tsc`'s file list) includes it, so a linter following imports does not see it
     /// (`+apart`).
     Apart,
+    /// As [`EventsForm::Interface`], but the entries type the agent and the payloads with
+    /// aliases `host.ts` does not export (`HiddenAgent`, …): a plugin sees those types only
+    /// through the event map, as upstream's UI plugin saw its host's `Agent` (declared in a
+    /// package it does not import, by augmenting `cordis`'s `Events`), so a rewrite naming
+    /// them must go through the map (`+hidden`).
+    Hidden,
 }
 
 /// The signatures the host declares (and calls its listeners with) for the mirrors' names and
@@ -266,6 +272,7 @@ impl Shape {
                 EventsForm::Alias => "+alias",
                 EventsForm::Augmented => "+augmented",
                 EventsForm::Apart => "+apart",
+                EventsForm::Hidden => "+hidden",
             },
             match self.signatures {
                 Signatures::Upstream => "",
@@ -287,6 +294,7 @@ impl Shape {
                 "alias" => events = EventsForm::Alias,
                 "augmented" => events = EventsForm::Augmented,
                 "apart" => events = EventsForm::Apart,
+                "hidden" => events = EventsForm::Hidden,
                 "own" => signatures = Signatures::Own,
                 "sessionpayload" => signatures = Signatures::SessionPayload,
                 "createdpayload" => signatures = Signatures::CreatedPayload,
@@ -443,6 +451,7 @@ pub fn sample(seed: u64, named: &[Shape]) -> Vec<Shape> {
                         EventsForm::Alias,
                         EventsForm::Augmented,
                         EventsForm::Apart,
+                        EventsForm::Hidden,
                     ]),
                     lifecycle: choices.flag(),
                     data: choices.pick(&[

@@ -46,7 +46,7 @@ fn source_type(path: &str) -> SourceType {
 /// that stopped the parser. A `.js`/`.ts` file that only parses as JSX/TSX is retried so.
 /// Each parse is bounded for its own reading of the text (JSX or not): deeply nested files are
 /// parsed on a stack sized for them; too deep or too large ones are refused ([`depth`]).
-fn with_program<R: Send>(
+pub(crate) fn with_program<R: Send>(
     path: &str,
     src: &str,
     f: impl FnOnce(&Program<'_>) -> R + Send,
@@ -552,13 +552,8 @@ mod tests {
             " as ", "=", ":", "==", "=>", ":=", " ", "\n", ".", "A", "b$", "_c", "é", "9", "x.y",
             "{", "}", "'", "ns.A", "$", "  ", "as",
         ];
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut rng = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
+        let mut next = |n: usize| rng.below(n);
         let mut words = 0;
         for _ in 0..3000 {
             let text: String = (0..1 + next(12))
