@@ -137,13 +137,16 @@ pub(super) struct TypeDecl {
     pub(super) at: usize,
     /// An interface's or a type literal's members (inside the braces); an alias's whole type.
     pub(super) body: String,
+    /// An interface's or a type literal's quoted members ([`members`] of its body, read once
+    /// per file, not once per script whose view holds it); none for an alias.
+    pub(super) members: Vec<Member>,
 }
 
 /// Every interface and type alias of a comment-free text.
 pub(super) fn type_decls(code: &str) -> Vec<TypeDecl> {
     let mut out = Vec::new();
     for keyword in ["interface", "type"] {
-        for (at, _) in code.match_indices(keyword) {
+        for at in memchr::memmem::find_iter(code.as_bytes(), keyword) {
             if !word_at(code, at, keyword) {
                 continue;
             }
@@ -169,6 +172,7 @@ pub(super) fn type_decls(code: &str) -> Vec<TypeDecl> {
                     kind: Kind::Interface,
                     at: name_at,
                     body: body.to_owned(),
+                    members: members(body),
                 });
                 continue;
             }
@@ -187,6 +191,7 @@ pub(super) fn type_decls(code: &str) -> Vec<TypeDecl> {
                     kind: Kind::Literal,
                     at: name_at,
                     body: body.to_owned(),
+                    members: members(body),
                 });
                 continue;
             }
@@ -195,6 +200,7 @@ pub(super) fn type_decls(code: &str) -> Vec<TypeDecl> {
                 kind: Kind::Alias,
                 at: name_at,
                 body: value[..alias_end(value)].to_owned(),
+                members: Vec::new(),
             });
         }
     }
@@ -457,7 +463,7 @@ fn braced_names(list: &str) -> Vec<(String, String)> {
 /// The imports, declarations and exports of a comment-free text.
 pub(super) fn names(code: &str) -> Names {
     let mut n = Names::default();
-    for (at, _) in code.match_indices("import") {
+    for at in memchr::memmem::find_iter(code.as_bytes(), "import") {
         if !word_at(code, at, "import") {
             continue;
         }
@@ -505,12 +511,12 @@ pub(super) fn names(code: &str) -> Names {
             n.imports.push((local, imported, spec.to_owned()));
         }
     }
-    for (at, _) in code.match_indices("require(") {
+    for at in memchr::memmem::find_iter(code.as_bytes(), "require(") {
         if let Some(spec) = string_lit(&code[at + 8..]) {
             n.specifiers.push(spec.to_owned());
         }
     }
-    for (at, _) in code.match_indices("export") {
+    for at in memchr::memmem::find_iter(code.as_bytes(), "export") {
         if !word_at(code, at, "export") {
             continue;
         }
@@ -580,7 +586,7 @@ pub(super) fn names(code: &str) -> Names {
         "var",
         "namespace",
     ] {
-        for (at, _) in code.match_indices(keyword) {
+        for at in memchr::memmem::find_iter(code.as_bytes(), keyword) {
             if word_at(code, at, keyword)
                 && code[at + keyword.len()..].starts_with(char::is_whitespace)
                 && let Some((name, _)) = ident(&code[at + keyword.len()..])

@@ -44,8 +44,8 @@ impl EventMap {
         let keys_of = |decls: &[(FileId, usize)]| -> BTreeSet<String> {
             decls
                 .iter()
-                .flat_map(|&(f, i)| decls::members(&world.files[f].decls[i].body))
-                .map(|m| m.key)
+                .flat_map(|&(f, i)| &world.files[f].decls[i].members)
+                .map(|m| m.key.clone())
                 .collect()
         };
         let mut candidates: Vec<&str> = by_name
@@ -74,8 +74,10 @@ impl EventMap {
         let decls = &by_name[name];
         let mut members = HashMap::new();
         for &(f, i) in decls {
-            for m in decls::members(&world.files[f].decls[i].body) {
-                members.entry(m.key).or_insert((f, m.params));
+            for m in &world.files[f].decls[i].members {
+                members
+                    .entry(m.key.clone())
+                    .or_insert_with(|| (f, m.params.clone()));
             }
         }
         let &(f, i) = decls.first()?;

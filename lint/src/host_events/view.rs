@@ -6,6 +6,7 @@
 
 use super::decls::{self, Names, TypeDecl};
 use crate::source::Source;
+use rayon::prelude::*;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Component, Path, PathBuf};
 
@@ -89,15 +90,28 @@ impl World {
             run: Vec::new(),
             reached: HashMap::new(),
         };
-        let held = sources
+        let held: Vec<&Source> = sources
             .iter()
             .enumerate()
-            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
-        for (_, s) in held {
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display))
+            .map(|(_, s)| s)
+            .collect();
+        // Read on every core, largest first (each file is read on its own), kept in run order.
+        let mut order: Vec<usize> = (0..held.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(held[i].text.len()));
+        let mut parsed: Vec<(usize, File)> = order
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|i| {
+                let s = held[i];
+                (i, parse(s.display.clone(), key(&s.path), &s.text))
+            })
+            .collect();
+        parsed.sort_by_key(|(i, _)| *i);
+        for (_, file) in parsed {
             let id = w.files.len();
-            w.files
-                .push(parse(s.display.clone(), key(&s.path), &s.text));
-            w.by_path.insert(key(&s.path), Some(id));
+            w.by_path.insert(file.path.clone(), Some(id));
+            w.files.push(file);
             w.run.push(id);
         }
         w
