@@ -636,10 +636,16 @@ fn analyze_candidates(
     config: &Config,
     cache: Option<&Cache>,
 ) -> Vec<PerFile> {
-    sources
-        .par_iter()
-        .enumerate()
-        .filter(|(i, _)| resolved.candidate[*i])
+    // Largest first, one file a task: a large file analysed last on one core while the other
+    // waits is what a run's wall time would end on (issue 32 item 1).
+    let mut order: Vec<usize> = (0..sources.len())
+        .filter(|&i| resolved.candidate[i])
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sources[i].text.len()));
+    let mut out: Vec<PerFile> = order
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| (i, &sources[i]))
         .map(|(i, s)| {
             let ident_hit = resolved.ident_hit[i];
             if let Some((findings, suppressed)) =
@@ -664,7 +670,9 @@ fn analyze_candidates(
             };
             (i, findings, suppressed, syntax, false)
         })
-        .collect()
+        .collect();
+    out.sort_by_key(|p| p.0);
+    out
 }
 
 /// Adds each file's findings to the report (and its suppressions to the count, for the files

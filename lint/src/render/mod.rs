@@ -44,6 +44,32 @@ pub fn render(report: &Report, format: Format, color: bool) -> String {
     }
 }
 
+/// Whether a character of `text` at or beyond U+007F is one `escaped` picks: the text is read
+/// 64 bytes at a time, and a stretch below U+007F (most of a report) decodes no character.
+fn any_char(text: &str, escaped: impl Fn(char) -> bool) -> bool {
+    let bytes = text.as_bytes();
+    // Always a character boundary: the start, past whole characters, or after a byte below
+    // U+007F.
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = (i + 64).min(bytes.len());
+        if !bytes[i..end].iter().fold(false, |a, &b| a | (b >= 0x7f)) {
+            i = end;
+            continue;
+        }
+        for c in text[i..].chars() {
+            if i >= end {
+                break;
+            }
+            if escaped(c) {
+                return true;
+            }
+            i += c.len_utf8();
+        }
+    }
+    false
+}
+
 /// JSON text with every non-ASCII character of the terminal-escape class ([`escape_control`]:
 /// DEL, the C1 controls such as U+009B (a one-character CSI), line separators, bidirectional
 /// controls) written as a `\u` escape. serde_json escapes only U+0000–U+001F, and a report
@@ -57,7 +83,7 @@ pub fn json_controls_escaped(json: String) -> String {
             || (!c.is_ascii()
                 && matches!(escape_control(c.encode_utf8(&mut [0; 4])), Cow::Owned(_)))
     };
-    if !json.chars().any(escaped) {
+    if !any_char(&json, escaped) {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 16);
@@ -140,8 +166,46 @@ pub fn step_summary_within(report: &Report, docs: Option<&str>, limit: usize) ->
 
 #[cfg(test)]
 mod tests {
-    use super::{escape_control, json_controls_escaped, terminal_text};
+    use super::{any_char, escape_control, json_controls_escaped, terminal_text};
     use std::borrow::Cow;
+
+    /// Issue 32 item 1 (rendering without decoding every character): the 64-byte stretches
+    /// find what a scan of every character finds, wherever the character falls (either side
+    /// of a stretch's end, split across it, first, last) among ASCII and other characters.
+    #[test]
+    fn the_stretch_scan_finds_what_the_character_scan_finds() {
+        let pieces = [
+            "a",
+            "\u{7f}",
+            "é",
+            "\u{9b}",
+            "—",
+            "\u{2028}",
+            "😀",
+            "xyzxyzxyz",
+            "\n",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let picks = |c: char| c == '\u{7f}' || c == '\u{9b}' || c == '\u{2028}';
+        let mut found = 0;
+        for _ in 0..4000 {
+            let mut text = "q".repeat(next(130));
+            for _ in 0..next(4) {
+                text.push_str(pieces[next(pieces.len())]);
+                text.push_str(&"w".repeat(next(70)));
+            }
+            let expected = text.chars().any(picks);
+            found += usize::from(expected);
+            assert_eq!(any_char(&text, picks), expected, "{text:?}");
+        }
+        assert!(found > 500, "{found}");
+    }
 
     /// Every character there is, between two ordinary ones: what a terminal or CI log gets
     /// holds none of the characters the escape class names.

@@ -264,6 +264,17 @@ struct Parsed {
 }
 
 fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
+    parse_and_classify_as(path, src, cx, true)
+}
+
+/// [`parse_and_classify`]; with `focused`, the fixer visits only the functions that can hold
+/// a fix ([`fixes::Focus`]), else every function (what the focused visit must agree with).
+fn parse_and_classify_as(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+    focused: bool,
+) -> Result<Parsed, (usize, String)> {
     with_program(path, src, |program| {
         let scope = syntax::Scope::of(program);
         let resolver = syntax::Resolver {
@@ -278,7 +289,9 @@ fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, 
             scope: &scope,
             path,
         };
-        let mut fixer = fixes::Fixer::new(src, cx, resolver, program);
+        let focus =
+            focused.then(|| fixes::Focus::of(src, cx, c.occurrences.iter().map(|(r, ..)| r)));
+        let mut fixer = fixes::Fixer::new(src, cx, resolver, program, focus);
         fixer.visit_program(program);
         let mut tokens = std::mem::take(&mut c.strings);
         for com in &program.comments {

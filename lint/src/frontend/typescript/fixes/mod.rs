@@ -36,6 +36,7 @@ mod declarations;
 mod emits;
 mod entries;
 mod exprs;
+mod focus;
 mod handler;
 mod merge;
 mod semicolons;
@@ -59,6 +60,8 @@ use oxc_span::{GetSpan, Span};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use uses::Uses;
+
+pub(super) use focus::Focus;
 
 /// Collects the fixes of one parsed program.
 pub(super) struct Fixer<'s, 'c> {
@@ -112,6 +115,9 @@ pub(super) struct Fixer<'s, 'c> {
     /// The agents a test's stand-in `turn/start` announced with `agent/created` this round, by
     /// the enclosing function's body start and the agent's text (once each).
     announced: HashSet<(usize, String)>,
+    /// Where a fix can be: a function holding none of its places is not visited ([`focus`]);
+    /// `None` visits every function.
+    focus: Option<Focus>,
 }
 
 /// What the fixer found in a file.
@@ -156,6 +162,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         cx: Context<'c>,
         resolver: Resolver<'c>,
         program: &Program<'_>,
+        focus: Option<Focus>,
     ) -> Self {
         let path = resolver.path;
         let mut comments: Vec<(usize, usize)> = program
@@ -218,7 +225,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             bodies: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::new(),
+            focus,
         }
+    }
+
+    /// Whether a function at `span` can hold a fix (see [`focus`]).
+    fn in_focus(&self, span: Span) -> bool {
+        self.focus.as_ref().is_none_or(|f| f.holds(span))
     }
 
     /// The fixes of the program, once visited: with claims on the imports that only several
@@ -413,6 +426,9 @@ impl Fixer<'_, '_> {
 
 impl<'a> Visit<'a> for Fixer<'_, '_> {
     fn visit_function(&mut self, it: &Function<'a>, flags: oxc_syntax::scope::ScopeFlags) {
+        if !self.in_focus(it.span) {
+            return;
+        }
         let Some(body) = &it.body else {
             return walk::walk_function(self, it, flags);
         };
@@ -435,6 +451,9 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
     }
 
     fn visit_arrow_function_expression(&mut self, it: &ArrowFunctionExpression<'a>) {
+        if !self.in_focus(it.span) {
+            return;
+        }
         self.enter_function(
             &it.params,
             &|u: &mut Uses| u.visit_arrow_function_body(&it.body),
