@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -86,6 +86,11 @@ pub struct CheckArgs {
     /// are.
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
+    /// Threads (default: one per core). Logs are checked side by side; with fewer logs than
+    /// threads, each log is read and its chunk lines scanned on a second thread while the
+    /// first checks them in order (the report is the same). `-j 1` uses one thread.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// Where the profile of a file came from.
@@ -159,15 +164,30 @@ pub fn run(args: CheckArgs) -> ExitCode {
         ..ReadOptions::default()
     };
     let inputs: Vec<Input> = args.logs.iter().flat_map(|p| expand(p)).collect();
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    // A second thread per log only when there are threads to spare.
+    let pipelined = inputs.len() < jobs;
+    let check = |input: Input| match input {
+        Input::Log(path) => check_log(&path, args.profile, &options, pipelined),
+        Input::Live(path) => check_trace(&path, args.profile, &options),
+        Input::Failed(report) => *report,
+    };
     // `collect` on an indexed parallel iterator keeps the input order.
-    let mut files: Vec<FileReport> = inputs
-        .into_par_iter()
-        .map(|input| match input {
-            Input::Log(path) => check_log(&path, args.profile, &options),
-            Input::Live(path) => check_trace(&path, args.profile, &options),
-            Input::Failed(report) => *report,
+    let pool = (jobs > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs)
+                .build()
+                .ok()
         })
-        .collect();
+        .flatten();
+    let mut files: Vec<FileReport> = match pool {
+        Some(pool) => pool.install(|| inputs.into_par_iter().map(check).collect()),
+        None => inputs.into_iter().map(check).collect(),
+    };
     if let Some(live) = &args.live {
         files.push(check_trace(live, args.profile, &options));
     }
@@ -390,8 +410,8 @@ fn open_input(path: &Path) -> std::io::Result<File> {
 
 /// Opens a log: `-` is standard input. Returns the first bytes (for detection, only when
 /// `detect` is set) and a reader positioned at the start of the log.
-fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufRead>)> {
-    let mut input: Box<dyn Read> = if path == Path::new("-") {
+fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn Read + Send>)> {
+    let mut input: Box<dyn Read + Send> = if path == Path::new("-") {
         Box::new(std::io::stdin())
     } else {
         Box::new(open_input(path)?)
@@ -403,13 +423,15 @@ fn open_log(path: &Path, detect: bool) -> std::io::Result<(Vec<u8>, Box<dyn BufR
             .read_to_end(&mut prefix)?;
     }
     let replay = std::io::Cursor::new(prefix.clone()).chain(input);
-    Ok((
-        prefix,
-        Box::new(BufReader::with_capacity(256 * 1024, replay)),
-    ))
+    Ok((prefix, Box::new(replay)))
 }
 
-fn check_log(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> FileReport {
+fn check_log(
+    path: &Path,
+    flag: Option<Profile>,
+    options: &ReadOptions,
+    pipelined: bool,
+) -> FileReport {
     let (prefix, reader) = match open_log(path, flag.is_none()) {
         Ok(opened) => opened,
         Err(e) => {
@@ -432,7 +454,16 @@ fn check_log(path: &Path, flag: Option<Profile>, options: &ReadOptions) -> FileR
         }
     };
     drop(prefix);
-    let outcome: CheckOutcome = match LogChecker::check_reader_with(profile, reader, options) {
+    let checked = if pipelined {
+        LogChecker::check_read_pipelined(profile, reader, options)
+    } else {
+        LogChecker::check_reader_with(
+            profile,
+            BufReader::with_capacity(256 * 1024, reader),
+            options,
+        )
+    };
+    let outcome: CheckOutcome = match checked {
         Ok(o) => o,
         Err(e) => return unreadable(path, "log", profile, source, &e),
     };

@@ -581,3 +581,142 @@ fn the_writers_shape_takes_the_fast_path_and_conforms() {
         assert_eq!(fast, check(profile, &log, 256 * 1024, false));
     }
 }
+
+/// A reader that hands out its bytes in reads of the given sizes, in turn (a pipe, a slow
+/// disk): the reading thread's batches then end anywhere.
+struct Trickle {
+    bytes: Vec<u8>,
+    at: usize,
+    sizes: Vec<usize>,
+    read: usize,
+}
+
+impl std::io::Read for Trickle {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.sizes[self.read % self.sizes.len()].max(1);
+        self.read += 1;
+        let n = size.min(out.len()).min(self.bytes.len() - self.at);
+        out[..n].copy_from_slice(&self.bytes[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// How one line of a generated log is changed before it is checked on two threads.
+#[derive(Debug, Clone, Copy)]
+enum LineDamage {
+    Kept,
+    /// Ends in `\r\n`.
+    CarriageReturn,
+    /// Starts with a UTF-8 byte order mark.
+    Bom,
+    /// Followed by a blank line.
+    Blank,
+    /// Cut in the middle (and so not a JSON object).
+    Cut,
+}
+
+fn line_damage() -> impl Strategy<Value = LineDamage> {
+    prop_oneof![
+        16 => Just(LineDamage::Kept),
+        1 => Just(LineDamage::CarriageReturn),
+        1 => Just(LineDamage::Bom),
+        1 => Just(LineDamage::Blank),
+        1 => Just(LineDamage::Cut),
+    ]
+}
+
+/// `log` with its lines damaged in turn by `damage`, and without its last newline when
+/// `unterminated`.
+fn damaged(log: &[u8], damage: &[LineDamage], unterminated: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(log.len() + 64);
+    for (i, line) in log.split_inclusive(|&b| b == b'\n').enumerate() {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        match damage
+            .get(i % damage.len().max(1))
+            .copied()
+            .unwrap_or(LineDamage::Kept)
+        {
+            LineDamage::Kept => out.extend_from_slice(line),
+            LineDamage::CarriageReturn => {
+                out.extend_from_slice(body);
+                out.extend_from_slice(b"\r\n");
+            }
+            LineDamage::Bom => {
+                out.extend_from_slice(b"\xEF\xBB\xBF");
+                out.extend_from_slice(line);
+            }
+            LineDamage::Blank => {
+                out.extend_from_slice(line);
+                out.extend_from_slice(b"  \n");
+            }
+            LineDamage::Cut => {
+                out.extend_from_slice(&body[..body.len() / 2]);
+                out.push(b'\n');
+            }
+        }
+    }
+    if unterminated && out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue #32 items 2 and 4 ("run uses every core"; "byte-identical reports"): a log read
+    /// and scanned on a second thread (`check/pipeline.rs`) has the outcome of the same log
+    /// read on one, whatever its chunk lines and message, damaged lines (`\r`, byte order
+    /// marks, blank, cut, over-long lines, no last newline), and wherever the reads and the
+    /// batches cut it.
+    #[test]
+    fn a_second_thread_reports_what_one_thread_reports(
+        profile in profile(),
+        chunks in prop::collection::vec(chunk_line(), 0..40),
+        data in prop::option::of(message_data()),
+        damage in prop::collection::vec(line_damage(), 1..12),
+        unterminated in any::<bool>(),
+        sizes in prop::collection::vec(prop_oneof![1usize..200, Just(64 * 1024)], 1..6),
+        batch in prop_oneof![Just(256 * 1024), 16usize..700],
+        max_line in prop_oneof![3 => Just(super::DEFAULT_MAX_LINE_BYTES), 1 => 100usize..400],
+    ) {
+        let log = damaged(&log_with_message(profile, &chunks, data.as_deref()), &damage, unterminated);
+        let options = ReadOptions {
+            context_findings: 50,
+            max_line_bytes: max_line,
+            ..ReadOptions::default()
+        };
+        let input = Trickle { bytes: log.clone(), at: 0, sizes, read: 0 };
+        let two = LogChecker::new(profile)
+            .read_pipelined(input, &options, batch)
+            .expect("a log in memory");
+        let one = LogChecker::new(profile)
+            .read_all(BufReader::with_capacity(256 * 1024, &log[..]), &options)
+            .expect("a log in memory");
+        prop_assert_eq!(two, one, "{}", String::from_utf8_lossy(&log));
+    }
+}
+
+/// Issue #32 item 4: a read error on the reading thread is the caller's error, as it is
+/// on one thread, after the lines before it were checked.
+#[test]
+fn a_read_error_on_the_second_thread_is_returned() {
+    struct Failing(usize);
+    impl std::io::Read for Failing {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            if self.0 == 0 {
+                return Err(std::io::Error::other("disk on fire"));
+            }
+            self.0 -= 1;
+            let line = b"{\"type\":\"session\",\"version\":0,\"id\":\"s\"}\n";
+            let n = line.len().min(out.len());
+            out[..n].copy_from_slice(&line[..n]);
+            Ok(n)
+        }
+    }
+    let e = LogChecker::new(Profile::V2026_08)
+        .read_pipelined(Failing(3), &ReadOptions::default(), 64)
+        .expect_err("the read error");
+    assert_eq!(e.to_string(), "disk on fire");
+}

@@ -37,6 +37,7 @@ mod finding;
 mod lines;
 mod live;
 mod monitor;
+mod pipeline;
 mod reader;
 mod values;
 

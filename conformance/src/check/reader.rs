@@ -2,10 +2,11 @@
 
 use super::event::{Chunk, ChunkData, Envelope};
 use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
-use super::fastline::{FastLine, scan_chunk_line};
+use super::fastline::{DeltaLine, FastLine, scan_chunk_line};
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::Monitor;
+use super::pipeline::{self, Prescan, Prescans};
 use super::values::{clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
@@ -13,8 +14,9 @@ use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 /// The result of checking one log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -313,6 +315,32 @@ impl LogChecker {
         LogChecker::new(profile).read_all(reader, options)
     }
 
+    /// [`check_reader_with`](Self::check_reader_with) on two threads: a second thread reads
+    /// `input` in batches and runs the chunk-line scanner over them while this one checks
+    /// the lines in order. The outcome is the same as with one thread; memory is bounded by a
+    /// few batches of 256 KiB. Only an I/O error is an `Err`.
+    pub fn check_read_pipelined<R: Read + Send>(
+        profile: Profile,
+        input: R,
+        options: &ReadOptions,
+    ) -> io::Result<CheckOutcome> {
+        LogChecker::new(profile).read_pipelined(input, options, pipeline::BATCH_BYTES)
+    }
+
+    /// Reads a whole log from `input` into this checker on two threads, in batches of at
+    /// most `batch_bytes` (see [`check_read_pipelined`](Self::check_read_pipelined)).
+    pub(super) fn read_pipelined<R: Read + Send>(
+        self,
+        input: R,
+        options: &ReadOptions,
+        batch_bytes: usize,
+    ) -> io::Result<CheckOutcome> {
+        pipeline::with_pipe(input, batch_bytes, |reader| {
+            let prescans = reader.prescans();
+            self.read_lines(reader, options, Some(&prescans))
+        })
+    }
+
     /// Without the fast paths for chunk lines and messages: every line is read by its envelope
     /// with serde_json, and every rule reads what it needs itself (the reference the fast
     /// paths are compared with).
@@ -326,9 +354,20 @@ impl LogChecker {
     /// Reads a whole log from `reader` into this checker (see
     /// [`check_reader_with`](Self::check_reader_with)).
     pub(super) fn read_all<R: BufRead>(
+        self,
+        reader: R,
+        options: &ReadOptions,
+    ) -> io::Result<CheckOutcome> {
+        self.read_lines(reader, options, None)
+    }
+
+    /// [`read_all`](Self::read_all), taking the chunk lines another thread has read from
+    /// `prescans` (see `pipeline.rs`).
+    fn read_lines<R: BufRead>(
         mut self,
         mut reader: R,
         options: &ReadOptions,
+        prescans: Option<&RefCell<Prescans>>,
     ) -> io::Result<CheckOutcome> {
         let max_line_bytes = options.max_line_bytes;
         let profile = self.profile;
@@ -348,6 +387,8 @@ impl LogChecker {
             // Every whole line in the buffer is checked where it is; the reader moves on once
             // per buffer, and the context ring copies only the last lines of each buffer.
             let mut used = 0;
+            // The scans of the reader's batch; `fill_buf` swaps them, so not held across it.
+            let table = prescans.map(RefCell::borrow);
             while let Some(len) =
                 memchr::memchr(b'\n', &available[used..]).filter(|&e| e <= max_line_bytes)
             {
@@ -357,12 +398,16 @@ impl LogChecker {
                 if let Some(c) = context.as_mut() {
                     c.buffered_line(line_no, used, line);
                 }
-                checker.feed_line(line_no, line, true);
+                let scanned = table.as_ref().and_then(|t| t.get(used, len));
+                if !(checker.saw_first && checker.fast && checker.scanned_line(line_no, scanned)) {
+                    checker.feed_line(line_no, line, true);
+                }
                 if let Some(c) = context.as_mut() {
                     c.findings_in_buffer(checker.monitor.findings(), line_no, available);
                 }
                 used += len + 1;
             }
+            drop(table);
             if used > 0 {
                 if let Some(c) = context.as_mut() {
                     c.end_buffer(available);
@@ -422,6 +467,42 @@ impl LogChecker {
             outcome.context = c.into_lines();
         }
         Ok(outcome)
+    }
+
+    /// Checks a chunk line the reading thread has read (see `pipeline.rs`), as
+    /// [`feed_line`](Self::feed_line) would: such a line starts with `{` and ends with `}`
+    /// (no byte order mark, `\r` or blank to strip) and is not the first line, so it goes
+    /// straight to the monitor. `false` (nothing done) without such a reading.
+    fn scanned_line(&mut self, line_no: u64, scanned: Option<(&Prescan, &str)>) -> bool {
+        let Some((scan, text)) = scanned else {
+            return false;
+        };
+        self.lines += 1;
+        match scan {
+            Prescan::Delta {
+                seq,
+                turn,
+                step,
+                index,
+                reasoning,
+                ..
+            } => {
+                let delta = DeltaLine {
+                    seq: *seq,
+                    turn: *turn,
+                    step: *step,
+                    index: *index,
+                    reasoning: *reasoning,
+                    text: Cow::Borrowed(text),
+                };
+                self.monitor.delta_line(Some(line_no), delta);
+            }
+            Prescan::Chunk(chunk) => {
+                self.monitor
+                    .plain_chunk(Some(line_no), Some(chunk.seq), None, chunk.data());
+            }
+        }
+        true
     }
 
     /// Feeds one line (without its newline). `terminated` is false for a last line with no

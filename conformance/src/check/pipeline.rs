@@ -1,0 +1,376 @@
+//! `check` on two threads: one reads the input and runs the chunk-line scanner
+//! ([`scan_chunk_line`]) over every line it reads, the other runs the checker, in order, on
+//! the same bytes, taking each line's scan from the first instead of scanning it again.
+//!
+//! The scanner's work on a line depends on that line alone, so it can run ahead of the state
+//! machine; everything that depends on order (seqs, turns, findings, the context ring) stays
+//! on the checker's thread, which reads the very same `read_all` loop over the same bytes as
+//! the one-thread reader. A line whose scan is missing or does not match (a line cut by a
+//! batch boundary, a `\r` or a byte order mark stripped before the scan would have run) is
+//! scanned where it is checked, as without this module; so the outcome is the same (the
+//! property test in `check/fast_equiv.rs` compares them).
+//!
+//! Memory is bounded: the reading thread hands over batches of at most [`BATCH_BYTES`] (cut
+//! after the last newline they hold; a longer line is handed over in pieces, unscanned)
+//! through a channel of [`BATCHES_AHEAD`], and the checker hands each batch's buffers back to
+//! be reused.
+
+use super::event::{ChunkData, RawChunk};
+use super::fastline::{FastLine, scan_chunk_line};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+use std::io::{self, BufRead, Read};
+use std::rc::Rc;
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+
+/// The most bytes one batch holds.
+pub(super) const BATCH_BYTES: usize = 256 * 1024;
+
+/// How many batches the reading thread may be ahead of the checker.
+pub(super) const BATCHES_AHEAD: usize = 2;
+
+/// A chunk line the reading thread has read in full.
+#[derive(Debug)]
+pub(super) enum Prescan {
+    /// A text or reasoning delta; its text is bytes `start..end` of the batch's texts.
+    Delta {
+        seq: u64,
+        turn: u64,
+        step: u64,
+        index: u32,
+        reasoning: bool,
+        start: u32,
+        end: u32,
+    },
+    /// Any other chunk in the writer's envelope, as serde_json read its chunk object.
+    Chunk(Box<OwnedChunk>),
+}
+
+/// A chunk line's [`ChunkData`] with the chunk object owned, to cross threads: what
+/// [`scan_chunk_line`] read, member for member.
+#[derive(Debug)]
+pub(super) struct OwnedChunk {
+    pub(super) seq: u64,
+    turn: Option<u64>,
+    step: Option<u64>,
+    kind: String,
+    index: Option<u32>,
+    block_type: Option<String>,
+    text: Option<String>,
+    id: Option<String>,
+    name: Option<String>,
+    arguments_delta: Option<String>,
+    block: Option<Box<RawValue>>,
+    usage: Option<Box<RawValue>>,
+    reason: Option<Box<RawValue>>,
+}
+
+impl OwnedChunk {
+    /// `None` for data without a chunk object (which the scanner never yields).
+    fn new(seq: u64, data: ChunkData<'_>) -> Option<OwnedChunk> {
+        let c = data.chunk?;
+        let owned = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
+        Some(OwnedChunk {
+            seq,
+            turn: data.turn,
+            step: data.step,
+            kind: c.kind.into_owned(),
+            index: c.index,
+            block_type: owned(c.block_type),
+            text: owned(c.text),
+            id: owned(c.id),
+            name: owned(c.name),
+            arguments_delta: owned(c.arguments_delta),
+            block: c.block.map(ToOwned::to_owned),
+            usage: c.usage.map(ToOwned::to_owned),
+            reason: c.reason.map(ToOwned::to_owned),
+        })
+    }
+
+    /// The data, borrowed again, as the scanner handed it over.
+    pub(super) fn data(&self) -> ChunkData<'_> {
+        fn borrowed(v: &Option<String>) -> Option<Cow<'_, str>> {
+            v.as_deref().map(Cow::Borrowed)
+        }
+        ChunkData {
+            turn: self.turn,
+            step: self.step,
+            chunk: Some(RawChunk {
+                kind: Cow::Borrowed(&self.kind),
+                index: self.index,
+                block_type: borrowed(&self.block_type),
+                text: borrowed(&self.text),
+                id: borrowed(&self.id),
+                name: borrowed(&self.name),
+                arguments_delta: borrowed(&self.arguments_delta),
+                block: self.block.as_deref(),
+                usage: self.usage.as_deref(),
+                reason: self.reason.as_deref(),
+            }),
+        }
+    }
+}
+
+/// One scanned line of a batch.
+#[derive(Debug)]
+struct Scanned {
+    /// Offset of the line's first byte in the batch.
+    at: usize,
+    /// Length of the line, without its newline.
+    len: usize,
+    scan: Prescan,
+}
+
+/// A run of the input, with the chunk lines in the writer's shape that start in it read.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    scans: Vec<Scanned>,
+    /// The texts of its deltas, one after the other.
+    texts: String,
+}
+
+/// What the reading thread sends.
+enum Message {
+    Batch(Batch),
+    Failed(io::Error),
+    End,
+}
+
+/// The scans of the batch the checker reads, shared between the [`PipeReader`] (which swaps
+/// batches in) and the checker (which looks up each line).
+#[derive(Default)]
+pub(super) struct Prescans {
+    scans: Vec<Scanned>,
+    texts: String,
+    /// The first scan not yet passed.
+    next: Cell<usize>,
+    /// Offset in the batch of the first byte the reader's last `fill_buf` returned.
+    base: usize,
+}
+
+impl Prescans {
+    /// The reading of the line of `len` bytes at `offset` of what the last `fill_buf`
+    /// returned, with a delta's text, if the reading thread read exactly that line.
+    pub(super) fn get(&self, offset: usize, len: usize) -> Option<(&Prescan, &str)> {
+        let at = self.base + offset;
+        let mut next = self.next.get();
+        while self.scans.get(next).is_some_and(|s| s.at < at) {
+            next += 1;
+        }
+        self.next.set(next);
+        let s = self
+            .scans
+            .get(next)
+            .filter(|s| s.at == at && s.len == len)?;
+        let text = match s.scan {
+            Prescan::Delta { start, end, .. } => self.texts.get(start as usize..end as usize)?,
+            Prescan::Chunk(_) => "",
+        };
+        Some((&s.scan, text))
+    }
+}
+
+/// The checker's side: a [`BufRead`] over the batches, in order.
+pub(super) struct PipeReader {
+    rx: Receiver<Message>,
+    recycle: SyncSender<Batch>,
+    bytes: Vec<u8>,
+    pos: usize,
+    done: bool,
+    prescans: Rc<RefCell<Prescans>>,
+}
+
+impl PipeReader {
+    /// The scans of the current batch, for the checker.
+    pub(super) fn prescans(&self) -> Rc<RefCell<Prescans>> {
+        Rc::clone(&self.prescans)
+    }
+}
+
+impl Read for PipeReader {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for PipeReader {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos >= self.bytes.len() && !self.done {
+            match self.rx.recv() {
+                Ok(Message::Batch(batch)) => {
+                    let mut prescans = self.prescans.borrow_mut();
+                    let old = Batch {
+                        bytes: std::mem::replace(&mut self.bytes, batch.bytes),
+                        scans: std::mem::replace(&mut prescans.scans, batch.scans),
+                        texts: std::mem::replace(&mut prescans.texts, batch.texts),
+                    };
+                    prescans.next.set(0);
+                    self.pos = 0;
+                    // The reading thread may have ended (an error): nothing to hand back to.
+                    let _ = self.recycle.try_send(old);
+                }
+                Ok(Message::Failed(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Ok(Message::End) => self.done = true,
+                Err(_) => {
+                    self.done = true;
+                    return Err(io::Error::other(
+                        "the thread reading the input ended before the end of the input",
+                    ));
+                }
+            }
+        }
+        self.prescans.borrow_mut().base = self.pos;
+        Ok(&self.bytes[self.pos.min(self.bytes.len())..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.pos = (self.pos + amount).min(self.bytes.len());
+    }
+}
+
+/// Runs `check` with a [`PipeReader`] over `input`, read in batches of at most
+/// `batch_bytes` and scanned on a second thread.
+pub(super) fn with_pipe<R, T>(
+    input: R,
+    batch_bytes: usize,
+    check: impl FnOnce(PipeReader) -> T,
+) -> T
+where
+    R: Read + Send,
+{
+    let batch_bytes = batch_bytes.max(1);
+    let (tx, rx) = sync_channel(BATCHES_AHEAD);
+    let (recycle, recycled) = sync_channel(BATCHES_AHEAD + 2);
+    std::thread::scope(|scope| {
+        scope.spawn(move || produce(input, batch_bytes, &tx, &recycled));
+        let reader = PipeReader {
+            rx,
+            recycle,
+            bytes: Vec::new(),
+            pos: 0,
+            done: false,
+            prescans: Rc::default(),
+        };
+        // The reader (its receiver) is dropped when `check` returns, which ends the reading
+        // thread if it is still sending.
+        check(reader)
+    })
+}
+
+/// The reading thread: batches of whole lines (as far as a batch holds them), scanned.
+fn produce<R: Read>(
+    mut input: R,
+    batch_bytes: usize,
+    tx: &SyncSender<Message>,
+    recycled: &Receiver<Batch>,
+) {
+    // The bytes after the last newline of the previous batch, and whether a line starts there.
+    let mut carry: Vec<u8> = Vec::new();
+    let mut at_line_start = true;
+    loop {
+        let mut batch = match recycled.try_recv() {
+            Ok(b) => b,
+            Err(TryRecvError::Empty | TryRecvError::Disconnected) => Batch {
+                bytes: Vec::with_capacity(batch_bytes),
+                ..Batch::default()
+            },
+        };
+        batch.bytes.clear();
+        batch.scans.clear();
+        batch.texts.clear();
+        batch.bytes.extend_from_slice(&carry);
+        carry.clear();
+        let mut at_end = false;
+        while batch.bytes.len() < batch_bytes {
+            let filled = batch.bytes.len();
+            batch.bytes.resize(batch_bytes, 0);
+            match input.read(&mut batch.bytes[filled..]) {
+                Ok(0) => {
+                    batch.bytes.truncate(filled);
+                    at_end = true;
+                    break;
+                }
+                Ok(n) => batch.bytes.truncate(filled + n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => batch.bytes.truncate(filled),
+                Err(e) => {
+                    // What was read before the error is checked first, as with one thread.
+                    batch.bytes.truncate(filled);
+                    if !batch.bytes.is_empty() {
+                        let _ = tx.send(Message::Batch(batch));
+                    }
+                    let _ = tx.send(Message::Failed(e));
+                    return;
+                }
+            }
+        }
+        if batch.bytes.is_empty() {
+            let _ = tx.send(Message::End);
+            return;
+        }
+        // Cut after the last newline; what follows goes to the next batch.
+        if !at_end && let Some(last) = memchr::memrchr(b'\n', &batch.bytes) {
+            carry.extend_from_slice(&batch.bytes[last + 1..]);
+            batch.bytes.truncate(last + 1);
+        }
+        let starts_line = at_line_start;
+        at_line_start = batch.bytes.last() == Some(&b'\n');
+        scan_lines(&mut batch, starts_line);
+        if tx.send(Message::Batch(batch)).is_err() {
+            return;
+        }
+        if at_end {
+            let _ = tx.send(Message::End);
+            return;
+        }
+    }
+}
+
+/// Reads every whole line that starts in the batch and is a chunk line in the writer's shape.
+fn scan_lines(batch: &mut Batch, starts_line: bool) {
+    let bytes = &batch.bytes;
+    let mut at = if starts_line {
+        0
+    } else {
+        match memchr::memchr(b'\n', bytes) {
+            Some(i) => i + 1,
+            None => return,
+        }
+    };
+    while let Some(len) = memchr::memchr(b'\n', &bytes[at..]) {
+        let scan = match scan_chunk_line(&bytes[at..at + len]) {
+            None => None,
+            Some(FastLine::Chunk { seq, data }) => {
+                OwnedChunk::new(seq, data).map(|c| Prescan::Chunk(Box::new(c)))
+            }
+            Some(FastLine::Delta(d)) => {
+                let start = batch.texts.len();
+                batch.texts.push_str(&d.text);
+                match (u32::try_from(start), u32::try_from(batch.texts.len())) {
+                    (Ok(start), Ok(end)) => Some(Prescan::Delta {
+                        seq: d.seq,
+                        turn: d.turn,
+                        step: d.step,
+                        index: d.index,
+                        reasoning: d.reasoning,
+                        start,
+                        end,
+                    }),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(scan) = scan {
+            batch.scans.push(Scanned { at, len, scan });
+        }
+        at += len + 1;
+    }
+}
