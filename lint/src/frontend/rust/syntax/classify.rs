@@ -305,9 +305,11 @@ const MAX_ASSEMBLY_DEPTH: usize = 16;
 impl Classifier<'_> {
     /// A name assembled at run time from evaluable pieces (`NS.to_owned() + "turn-start"`,
     /// `[NS, "turn-start"].concat()`): `eval` evaluates it. Returns whether it was one.
+    /// `span` is taken only for a hit: syn finds an expression's span by printing it, so
+    /// taking it at every `+` of a long sum costs the square of its length.
     fn assembled(
         &mut self,
-        span: Span,
+        span: impl FnOnce() -> Span,
         eval: impl FnOnce(&Env<'_>) -> Option<String>,
         how: &str,
     ) -> bool {
@@ -321,7 +323,7 @@ impl Classifier<'_> {
         match removed(eval(&env), self.cx) {
             Some(ev) => {
                 self.occurrences
-                    .push((range(span), ev, Some(format!("built by {how}"))));
+                    .push((range(span()), ev, Some(format!("built by {how}"))));
                 true
             }
             None => false,
@@ -465,7 +467,7 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
             return visit::visit_expr_binary(self, b);
         }
         let sum = |env: &Env<'_>| Some(eval_str(&b.left, env)? + &eval_str(&b.right, env)?);
-        if self.assembled(b.span(), sum, "`+`") {
+        if self.assembled(|| b.span(), sum, "`+`") {
             return;
         }
         self.assembly_depth += 1;
@@ -482,7 +484,7 @@ impl<'ast> Visit<'ast> for Classifier<'_> {
         };
         if m.args.is_empty()
             && m.method == "concat"
-            && self.assembled(m.span(), concat, "`concat()`")
+            && self.assembled(|| m.span(), concat, "`concat()`")
         {
             return;
         }
