@@ -53,6 +53,7 @@ status=0
 grep '^run' test.err
 grep -c '^test result: ok' test.out | sed 's/^/test binaries passed: /'
 grep '^test result: FAILED' test.out | sed 's/^/FAILED: /' || true
+grep -E '^test .* \.\.\. FAILED$' test.out | sed 's/^/FAILED test: /' || true
 echo "machine load after: $(uptime | sed 's/.*load average/load average/')"
 echo "slowest test binaries (own wall time):"
 paste <(grep -E '^\s+(Running|Doc-tests)' test.err | sed -E 's/^ +//; s/ \(.*//') \
