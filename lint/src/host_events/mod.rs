@@ -117,7 +117,7 @@ pub(crate) fn keep_to_declared_events(
             .or_insert_with(|| {
                 let view = world.view(file);
                 let map = EventMap::find(&world, &view, anchor.as_deref(), f.event.as_deref());
-                (map, world.unread(&view))
+                (map, world.unread(file))
             });
         let unread = unread_note(unread);
         match map {

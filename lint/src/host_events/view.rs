@@ -270,10 +270,14 @@ impl World {
             .map(|d| d.name.clone())
     }
 
-    /// The files of `view` oxc could not parse, each as `path:line (why)`: what they declare
-    /// is not known.
-    pub(super) fn unread(&self, view: &[FileId]) -> Vec<String> {
-        view.iter()
+    /// The files `file` and its imports reach (after [`World::view`]) that oxc could not
+    /// parse, each as `path:line (why)`: what they declare is not known. Only these: the
+    /// other scripts of the run are in view only when the byte prefilter kept their text, and
+    /// a note must not depend on it.
+    pub(super) fn unread(&self, file: FileId) -> Vec<String> {
+        let reached = self.reached.get(&file).map_or(&[][..], Vec::as_slice);
+        reached
+            .iter()
             .filter_map(|&f| {
                 let file = &self.files[f];
                 let b = file.broken.as_ref()?;
