@@ -6,7 +6,6 @@
 
 use super::decls::{self, Broken, Kind, Names, TypeDecl};
 use crate::source::Source;
-use rayon::prelude::*;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Component, Path, PathBuf};
 
@@ -36,10 +35,6 @@ pub(super) struct World {
     /// The run's scripts.
     run: Vec<FileId>,
     reached: HashMap<FileId, Vec<FileId>>,
-    /// What each specifier names from each directory: the run's scripts import the same
-    /// modules from the same directories, and each resolution probes the disk for up to
-    /// twenty spellings of the path (and `node_modules` in every directory above).
-    resolved: HashMap<(PathBuf, String), Option<FileId>>,
 }
 
 /// `p` without `.` and with `..` applied, so that two spellings of one path compare equal.
@@ -104,30 +99,16 @@ impl World {
             by_path: HashMap::new(),
             run: Vec::new(),
             reached: HashMap::new(),
-            resolved: HashMap::new(),
         };
-        let held: Vec<&Source> = sources
+        let held = sources
             .iter()
             .enumerate()
-            .filter(|(i, s)| !dropped(*i) && is_script(&s.display))
-            .map(|(_, s)| s)
-            .collect();
-        // Read on every core, largest first (each file is read on its own), kept in run order.
-        let mut order: Vec<usize> = (0..held.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(held[i].text.len()));
-        let mut parsed: Vec<(usize, File)> = order
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|i| {
-                let s = held[i];
-                (i, parse(s.display.clone(), key(&s.path), &s.text))
-            })
-            .collect();
-        parsed.sort_by_key(|(i, _)| *i);
-        for (_, file) in parsed {
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
+        for (_, s) in held {
             let id = w.files.len();
-            w.by_path.insert(file.path.clone(), Some(id));
-            w.files.push(file);
+            w.files
+                .push(parse(s.display.clone(), key(&s.path), &s.text));
+            w.by_path.insert(key(&s.path), Some(id));
             w.run.push(id);
         }
         w
@@ -164,19 +145,6 @@ impl World {
     /// path with its extensions or `index`, a package's `types` under `node_modules`).
     pub(super) fn resolve(&mut self, from: FileId, spec: &str) -> Option<FileId> {
         let dir = self.files[from].path.parent()?.to_path_buf();
-        let key = (dir, spec.to_owned());
-        if let Some(known) = self.resolved.get(&key) {
-            return *known;
-        }
-        // The same on every call: a path counts when it is a file on disk or one of the run's
-        // scripts, and both are as they were at the start of the run.
-        let found = self.resolve_from(&key.0, spec);
-        self.resolved.insert(key, found);
-        found
-    }
-
-    /// [`World::resolve`] from the directory `dir`, not remembered.
-    fn resolve_from(&mut self, dir: &Path, spec: &str) -> Option<FileId> {
         if spec.starts_with('.') || spec.starts_with('/') {
             return self.with_extensions(&dir.join(spec));
         }
@@ -192,7 +160,7 @@ impl World {
                 (parts.next()?.to_owned(), parts.next())
             }
         };
-        let mut at = Some(dir);
+        let mut at = Some(dir.as_path());
         while let Some(d) = at {
             for root in [
                 d.join("node_modules").join(&package),
@@ -302,15 +270,12 @@ impl World {
             .map(|d| d.name.clone())
     }
 
-    /// The files oxc could not parse among `file` and those its imports reach (after
-    /// [`World::view`] of `file`), each as `path:line (why)`: what they declare is not known.
-    /// Another of the run's scripts that fails to parse is not named: the run holds it only
-    /// when no prefilter dropped it (it names no removed event), so naming it would make the
-    /// note depend on the prefilter, and it declares nothing known either way.
+    /// The files `file` and its imports reach (after [`World::view`]) that oxc could not
+    /// parse, each as `path:line (why)`: what they declare is not known. Only these: the
+    /// other scripts of the run are in view only when the byte prefilter kept their text, and
+    /// a note must not depend on it.
     pub(super) fn unread(&self, file: FileId) -> Vec<String> {
-        let Some(reached) = self.reached.get(&file) else {
-            return Vec::new();
-        };
+        let reached = self.reached.get(&file).map_or(&[][..], Vec::as_slice);
         reached
             .iter()
             .filter_map(|&f| {

@@ -149,7 +149,12 @@ left, as for ML003's deletions.
   (`new Map<unknown, Agent>()`, written as the file can name it, as above) instead of
   `Parameters<Parameters<typeof ctx.on<'agent/created'>>[1]>[0]`, which type-checks only where
   `on` is generic over the map (TS2635 on `on(name: string, fn: …)`, an `EventEmitter`, or
-  overloads); no fix when that type cannot be written. Where no map is in view, a rewrite naming
+  overloads). When the file cannot name that type (the host declares it in a package the file
+  does not import, or without `export`) but can name the map, the type is read from the map
+  itself: `Parameters<import('cordis').Events['agent/created']>[0]` for a map the file sees
+  through a `declare module 'cordis'` augmentation of a package it imports, as upstream's UI
+  plugin sees its host's `Agent`; a cast of `event.data` reads its fields' types the same way.
+  No fix when neither can be written. Where no map is in view, a rewrite naming
   `agent/created`/`agent/disposed` or typing its map by `on` is a suggestion that says to check
   the host declares them and that its `on` is generic.
 - *No fix* for `once`/`off`, rest or default parameters, a `function` handler reading `this` or
