@@ -117,7 +117,7 @@ mod tests {
             ),
             4 => format!("ctx.emit(EV{}, turn);", r.below(3)),
             5 => format!("ctx.emit(TURN_END, turn, x{k});"),
-            6 => format!("bus.emit(Ev.TurnEnd, a);"),
+            6 => "bus.emit(Ev.TurnEnd, a);".to_owned(),
             7 => format!("ctx.on('{name}', ({{ turn }}) => log(turn));"),
             8 => format!("ctx.once('{name}', h{k});"),
             9 => format!("for (const n of ['{name}', 'agent/step-end']) ctx.on(n, h);"),
