@@ -27,9 +27,10 @@ pub fn render(report: &Report) -> String {
 /// the texts held at once stay a fraction of the document.
 const CHUNK: usize = 1024;
 
-fn document(report: &Report) -> Result<String, serde_json::Error> {
+/// The report's `summary` object: its counts, by severity and of the run.
+fn summary(report: &Report) -> serde_json::Value {
     let (errors, warnings, notes) = super::counts(report);
-    let summary = json!({
+    json!({
         "errors": errors,
         "warnings": warnings,
         "notes": notes,
@@ -40,7 +41,11 @@ fn document(report: &Report) -> Result<String, serde_json::Error> {
         "baselined": report.stats.baselined,
         "preexisting": report.stats.preexisting,
         "file_errors": report.errors.len(),
-    });
+    })
+}
+
+fn document(report: &Report) -> Result<String, serde_json::Error> {
+    let summary = summary(report);
     let tool = json!({ "name": "mirrorless", "version": env!("CARGO_PKG_VERSION"), "spec_version": mirrorless_conformance::SPEC_VERSION });
     let mut out = String::from("{\n  \"errors\": ");
     items(&mut out, &report.errors, true)?;
@@ -128,26 +133,11 @@ mod tests {
     impl Serialize for Document<'_> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             let report = self.0;
-            let (errors, warnings, notes) = crate::render::counts(report);
             let mut map = s.serialize_map(Some(6))?;
             map.serialize_entry("errors", &Items(&report.errors, true))?;
             map.serialize_entry("findings", &Items(&report.findings, true))?;
             map.serialize_entry("stale_baseline", &Items(&report.stale, false))?;
-            map.serialize_entry(
-                "summary",
-                &json!({
-                    "errors": errors,
-                    "warnings": warnings,
-                    "notes": notes,
-                    "files": report.stats.files,
-                    "candidates": report.stats.candidates,
-                    "declarations": report.stats.declarations,
-                    "suppressed": report.stats.suppressed,
-                    "baselined": report.stats.baselined,
-                    "preexisting": report.stats.preexisting,
-                    "file_errors": report.errors.len(),
-                }),
-            )?;
+            map.serialize_entry("summary", &summary(report))?;
             map.serialize_entry(
                 "tool",
                 &json!({ "name": "mirrorless", "version": env!("CARGO_PKG_VERSION"), "spec_version": mirrorless_conformance::SPEC_VERSION }),
