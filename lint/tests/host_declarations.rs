@@ -176,17 +176,15 @@ export declare class Context {\n  on(name: string, fn: (...args: any[]) => void)
 
 // Item 1 (b), "when unknown, it is a suggestion that says what is missing": with no host in
 // view, the map's type stays the receiver's, and the suggestion says what to check.
-#[test]
-fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
-    let dir = tempfile::tempdir().unwrap();
-    let plugin = PLUGIN.replace("'./host'", "'not-installed'");
-    write(dir.path(), &[("plugin.ts", &plugin)]);
-    let path: PathBuf = dir.path().join("plugin.ts");
+/// The suggestion on the listener that needs its agent (`plugin.ts:8`), linting `plugin`
+/// alone as the editor does, with `dir` as the root.
+fn agent_listener_suggestion(dir: &Path, plugin: &str) -> mirrorless_lint::model::Fix {
+    let path: PathBuf = dir.join("plugin.ts");
     let report = mirrorless_lint::lint_document(
         &path,
-        &plugin,
+        plugin,
         &Config {
-            root: dir.path().to_path_buf(),
+            root: dir.to_path_buf(),
             ..Config::default()
         },
     );
@@ -194,12 +192,21 @@ fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
         .findings
         .iter()
         .filter(|f| f.rule == "ML001" && f.line == 8)
-        .find_map(|f| f.fix.as_ref())
+        .find_map(|f| f.fix.clone())
         .expect("the listener needing its agent has a suggestion");
     assert_eq!(
         fix.applicability,
         mirrorless_lint::model::Applicability::Suggestion
     );
+    fix
+}
+
+#[test]
+fn without_the_hosts_declarations_the_suggestion_says_what_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = PLUGIN.replace("'./host'", "'not-installed'");
+    write(dir.path(), &[("plugin.ts", &plugin)]);
+    let fix = agent_listener_suggestion(dir.path(), &plugin);
     assert!(
         fix.message.contains("check that it does"),
         "{}",
@@ -220,25 +227,7 @@ fn a_host_that_does_not_parse_is_named_in_the_note() {
         "'session/event'(session: Session, event: SessionEvent): void;\n  'agent/created'(agent: Agent): void;\n  broken(: void;",
     );
     write(dir.path(), &[("plugin.ts", PLUGIN), ("host.ts", &broken)]);
-    let path: PathBuf = dir.path().join("plugin.ts");
-    let report = mirrorless_lint::lint_document(
-        &path,
-        PLUGIN,
-        &Config {
-            root: dir.path().to_path_buf(),
-            ..Config::default()
-        },
-    );
-    let fix = report
-        .findings
-        .iter()
-        .filter(|f| f.rule == "ML001" && f.line == 8)
-        .find_map(|f| f.fix.as_ref())
-        .expect("the listener needing its agent has a suggestion");
-    assert_eq!(
-        fix.applicability,
-        mirrorless_lint::model::Applicability::Suggestion
-    );
+    let fix = agent_listener_suggestion(dir.path(), PLUGIN);
     assert!(
         fix.message.contains("oxc could not parse") && fix.message.contains("host.ts:10 ("),
         "{}",
