@@ -275,48 +275,42 @@ fn undeclared_shape(fix: &Fix, names: &BTreeSet<String>, map: &EventMap) -> Opti
             signature(&types)
         ));
     }
+    let handler = fix.host.handler.as_ref()?;
+    let mirror = map.signature(&handler.mirror)?;
+    let fits = if handler.payload {
+        mirror.len() == 1
+    } else {
+        mirror.len() == handler.arguments.len()
+    };
+    if !fits {
+        return Some(format!(
+            "no fix: the host's event map (`{}` at {}) declares `{}` as `({})`, not as the removed mirror's `({})`: it is the host's own event of that name, which the mirror's durable twin does not stand for (nor carry what a handler reads); migrate this by hand",
+            map.name,
+            map.at,
+            handler.mirror,
+            signature(&mirror),
+            handler.arguments.join(", ")
+        ));
+    }
     // The map of agents a rewrite keeps is filled by `(agent) => map.set(agent.session,
     // agent)`: the host must pass `agent/created` and `agent/disposed` the agent its mirrors
     // passed, not a payload holding it (`{ agent }`, as upstream's later host does).
-    if let Some(handler) = fix.host.handler.as_ref()
-        && let Some(agent) = map
-            .signature(&handler.mirror)
-            .and_then(|t| t.into_iter().next())
-    {
-        for lifecycle in ["agent/created", "agent/disposed"] {
-            if !names.contains(lifecycle) {
-                continue;
-            }
-            if let Some(types) = map.signature(lifecycle)
-                && types != std::slice::from_ref(&agent)
-            {
-                return Some(format!(
+    let agent = mirror.first()?;
+    ["agent/created", "agent/disposed"]
+        .into_iter()
+        .filter(|lifecycle| names.contains(*lifecycle))
+        .find_map(|lifecycle| {
+            let types = map.signature(lifecycle)?;
+            (types != std::slice::from_ref(agent)).then(|| {
+                format!(
                     "no fix: the rewrite keeps a map of agents by session from `{lifecycle}`, called with the agent, and the host's event map (`{}` at {}) declares `{lifecycle}` as `({})` where `{}` passes the agent as `{agent}`; migrate this by hand",
                     map.name,
                     map.at,
                     signature(&types),
                     handler.mirror
-                ));
-            }
-        }
-    }
-    let handler = fix.host.handler.as_ref()?;
-    let types = map.signature(&handler.mirror)?;
-    let fits = if handler.payload {
-        types.len() == 1
-    } else {
-        types.len() == handler.arguments.len()
-    };
-    (!fits).then(|| {
-        format!(
-            "no fix: the host's event map (`{}` at {}) declares `{}` as `({})`, not as the removed mirror's `({})`: it is the host's own event of that name, which the mirror's durable twin does not stand for (nor carry what a handler reads); migrate this by hand",
-            map.name,
-            map.at,
-            handler.mirror,
-            signature(&types),
-            handler.arguments.join(", ")
-        )
-    })
+                )
+            })
+        })
 }
 
 /// A fix in a script that sees no event map: never machine-applicable when it names an event
