@@ -703,3 +703,88 @@ fn every_coloring_subcommand_documents_the_same_color_flag() {
         );
     }
 }
+
+/// A JSON report's `replay` runs its counterexample (`docs/run/report.schema.json`: "It names
+/// `case_file`, or `CASE.json` when `case_file` is null: save `case` there first"), whether
+/// the case was saved to the corpus, not saved (`--no-save`, `--no-corpus`), or reported
+/// unshrunk (`--no-shrink`): it never names a file the run did not write.
+#[test]
+fn every_replay_command_of_a_json_report_replays_its_counterexample() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/impls/broken-stdio/TURN-8-stops-after-tool-results.py");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_mirrorless"))
+        .parent()
+        .expect("the binary has a directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for mode in [
+        &[][..],
+        &["--no-save"],
+        &["--no-corpus"],
+        &["--no-corpus", "--no-shrink"],
+    ] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut args = vec![
+            "run",
+            "--ci",
+            "--profile",
+            "2026-07",
+            "--cases",
+            "40",
+            "-j",
+            "1",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(mode);
+        args.extend_from_slice(&["--", "python3", fixture]);
+        let (code, stdout, stderr) = mirrorless(&args, dir.path());
+        assert_eq!(code, 1, "{mode:?}: the broken loop fails\n{stderr}");
+        let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+        let failures = report["report"]["profiles"][0]["failures"]
+            .as_array()
+            .expect("failures");
+        assert!(!failures.is_empty(), "{mode:?}: {stdout}");
+        for f in failures {
+            let replay = f["replay"].as_str().expect("replay");
+            let case_id = f["case_id"].as_str().expect("case_id");
+            let named = match f["case_file"].as_str() {
+                Some(file) => {
+                    assert!(
+                        dir.path().join(file).is_file(),
+                        "{mode:?}: {file} was not written"
+                    );
+                    file.to_owned()
+                }
+                None => {
+                    assert!(
+                        !replay.contains(&format!("{case_id}.json")),
+                        "{mode:?}: names a file never written: {replay}"
+                    );
+                    let case = serde_json::to_string(&f["case"]).expect("case");
+                    std::fs::write(dir.path().join("CASE.json"), case).expect("write");
+                    "CASE.json".to_owned()
+                }
+            };
+            assert!(
+                replay.contains(&named),
+                "{mode:?}: {replay} does not name {named}"
+            );
+            let out = Command::new("sh")
+                .args(["-c", replay])
+                .current_dir(dir.path())
+                .env("PATH", &path)
+                .env_remove("CI")
+                .output()
+                .expect("sh runs");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(out.status.code(), Some(1), "{mode:?}: `{replay}`\n{text}");
+            let requirement = f["requirement"].as_str().expect("requirement");
+            assert!(text.contains(requirement), "{mode:?}: `{replay}`\n{text}");
+        }
+    }
+}

@@ -7,7 +7,8 @@
 //!   mirrors ([`vocab::mirrors::REMOVED_MIRRORS`]). The linter reads the same catalogue.
 //! * [`registry`] — every requirement the checker and the driver enforce, with a stable ID, a
 //!   tier, one normative sentence, a rationale and the profiles it applies to; [`citations`]
-//!   holds the upstream evidence of each, as permalinks at a commit.
+//!   holds the upstream evidence of each, as permalinks at a commit, and [`upstream_history`]
+//!   since when upstream meets one and which of its known bugs break one.
 //!
 //! The log checker (`mirrorless check`), the property-based driver (`mirrorless run`) and the
 //! reference implementation are built on these two modules:
@@ -37,6 +38,7 @@ pub mod spec;
 pub mod stdio;
 pub mod stop;
 pub mod suite;
+pub mod upstream_history;
 pub mod vocab;
 
 /// The version of the suite (this crate), stated in every report.

@@ -15,6 +15,7 @@ pub mod site;
 
 use crate::citations::{self, Citation};
 use crate::registry::{Area, Enforcement, REQUIREMENTS, Requirement};
+use crate::upstream_history;
 use crate::vocab::Profile;
 use crate::vocab::mirrors::{RemovedMirror, removed_mirror};
 use std::fmt::Write as _;
@@ -111,6 +112,16 @@ pub fn explain(req: &Requirement) -> String {
     );
     for c in citations::of(req.id) {
         let _ = writeln!(out, "{}", evidence_item(c));
+    }
+    let mut notes = upstream_history::of(req.id).peekable();
+    if notes.peek().is_some() {
+        let _ = writeln!(
+            out,
+            "\n## Upstream history\n\nWhat a loop ported from upstream inherits, by when it was ported:\n"
+        );
+        for note in notes {
+            let _ = writeln!(out, "{}", note.markdown());
+        }
     }
     out
 }

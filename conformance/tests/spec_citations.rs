@@ -9,6 +9,7 @@
 use mirrorless_conformance::Profile;
 use mirrorless_conformance::citations::{CITATIONS, Citation};
 use mirrorless_conformance::registry::{REQUIREMENTS, requirement};
+use mirrorless_conformance::upstream_history::{Change, NOTES};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,9 +43,15 @@ fn recorded() -> BTreeMap<(String, String), u32> {
 }
 
 fn cited_files() -> BTreeSet<(String, String)> {
+    let bugs = NOTES.iter().filter_map(|n| match n.change {
+        Change::KnownBug { at, path, .. } => Some((at, path)),
+        Change::Since { .. } => None,
+    });
     CITATIONS
         .iter()
-        .map(|c| (c.commit.to_owned(), c.path.to_owned()))
+        .map(|c| (c.commit, c.path))
+        .chain(bugs)
+        .map(|(commit, path)| (commit.to_owned(), path.to_owned()))
         .collect()
 }
 
@@ -232,4 +239,124 @@ fn every_removal_commit_resolves_to_a_full_upstream_commit() {
             mirror.removed_by
         );
     }
+}
+
+fn is_full_sha(commit: &str) -> bool {
+    commit.len() == 40 && commit.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// Every note about upstream's history (`conformance/src/upstream_history.rs`) is about a
+/// requirement that applies to its profile, names a full commit, a faulty line within its
+/// recorded file, and a repository page that has the heading it links to. With
+/// `MIRRORLESS_UPSTREAM_GIT`, a merge it names is in the history of the release the 2026-08
+/// profile follows.
+#[test]
+fn every_upstream_note_names_what_exists() {
+    let files = recorded();
+    let mut problems = Vec::new();
+    for n in NOTES {
+        match requirement(n.requirement) {
+            Some(r) if r.applies_to(n.profile) => {}
+            _ => problems.push(format!(
+                "{}: no such requirement under {}",
+                n.requirement, n.profile
+            )),
+        }
+        match n.change {
+            Change::Since {
+                merged_as,
+                merged_on,
+                ..
+            } => {
+                if !is_full_sha(merged_as) {
+                    problems.push(format!(
+                        "{}: merge {merged_as:?} is not 40 hex digits",
+                        n.requirement
+                    ));
+                }
+                let date: Vec<&str> = merged_on.split('-').collect();
+                if date.len() != 3 || date.iter().any(|p| p.parse::<u32>().is_err()) {
+                    problems.push(format!(
+                        "{}: date {merged_on:?} is not YYYY-MM-DD",
+                        n.requirement
+                    ));
+                }
+                if let Some(git_dir) = std::env::var_os("MIRRORLESS_UPSTREAM_GIT") {
+                    let ancestor = Command::new("git")
+                        .arg("--git-dir")
+                        .arg(&git_dir)
+                        .args(["merge-base", "--is-ancestor", merged_as])
+                        .arg(mirrorless_conformance::citations::HEAD)
+                        .status()
+                        .is_ok_and(|s| s.success());
+                    if !ancestor {
+                        problems.push(format!(
+                            "{}: {merged_as} is not in the history of the 2026-08 release",
+                            n.requirement
+                        ));
+                    }
+                }
+            }
+            Change::KnownBug { at, path, line } => {
+                if !is_full_sha(at) {
+                    problems.push(format!(
+                        "{}: commit {at:?} is not 40 hex digits",
+                        n.requirement
+                    ));
+                }
+                match files.get(&(at.to_owned(), path.to_owned())) {
+                    Some(&count) if line >= 1 && line <= count => {}
+                    Some(&count) => problems.push(format!(
+                        "{}: line {line} of the {count}-line {path}",
+                        n.requirement
+                    )),
+                    None => problems.push(format!(
+                        "{}: {path} at {at} is not in {DATA}",
+                        n.requirement
+                    )),
+                }
+            }
+        }
+        if let Some(page) = n.details {
+            let (file, anchor) = page.split_once('#').unwrap_or((page, ""));
+            match std::fs::read_to_string(root().join(file)) {
+                Err(e) => problems.push(format!("{}: {file}: {e}", n.requirement)),
+                Ok(text) => {
+                    let headings: Vec<String> = text
+                        .lines()
+                        .filter(|l| l.starts_with('#'))
+                        .map(|l| slug(l.trim_start_matches('#')))
+                        .collect();
+                    if !anchor.is_empty() && !headings.iter().any(|h| h == anchor) {
+                        problems.push(format!(
+                            "{}: {file} has no heading #{anchor}",
+                            n.requirement
+                        ));
+                    }
+                }
+            }
+        }
+        let item = n.markdown();
+        if !item.contains(n.text) {
+            problems.push(format!(
+                "{}: the page item drops the text: {item}",
+                n.requirement
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A heading's anchor as mdBook and GitHub make it: lower case, punctuation but `-` and `_`
+/// dropped, spaces to `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
 }

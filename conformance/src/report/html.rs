@@ -16,7 +16,9 @@ use crate::reference::ReferenceLoop;
 use crate::registry::{Area, requirement};
 use crate::scenario::Case;
 use crate::scenario::coverage::labels_of;
-use crate::suite::{Failure, ProfileReport, RequirementResult, RunReport, Status};
+use crate::suite::{
+    Failure, ProfileReport, RequirementResult, RunReport, Status, UNSAVED_CASE_FILE,
+};
 use crate::vocab::Profile;
 use std::fmt::Write as _;
 
@@ -474,11 +476,8 @@ fn failure_article(out: &mut String, profile: Profile, f: &Failure) {
         None => {
             let _ = writeln!(
                 out,
-                "<p>Save the minimal script below as <code>CASE.json</code>, then:</p>\n<pre class=\"replay\"><code>{}</code></pre>",
-                escape(
-                    &f.replay
-                        .replace(&format!("{}.json", f.case_id), "CASE.json")
-                )
+                "<p>Save the minimal script below as <code>{UNSAVED_CASE_FILE}</code>, then:</p>\n<pre class=\"replay\"><code>{}</code></pre>",
+                escape(&f.replay)
             );
         }
     }

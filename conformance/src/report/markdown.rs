@@ -7,7 +7,9 @@
 use super::md_text::{Doc, details, escape, fence, id_link, trusted};
 use super::{at_log, attribution, case_origin, sentence, title};
 use crate::registry::requirement;
-use crate::suite::{Failure, ProfileReport, RequirementResult, RunReport, Status};
+use crate::suite::{
+    Failure, ProfileReport, RequirementResult, RunReport, Status, UNSAVED_CASE_FILE,
+};
 use crate::vocab::Profile;
 use std::fmt::Write as _;
 
@@ -70,9 +72,8 @@ pub(crate) fn replay_command(f: &Failure) -> String {
     match &f.case_file {
         Some(_) => f.replay.clone(),
         None => format!(
-            "# save the minimal script as CASE.json, then:\n{}",
+            "# save the minimal script as {UNSAVED_CASE_FILE}, then:\n{}",
             f.replay
-                .replace(&format!("{}.json", f.case_id), "CASE.json")
         ),
     }
 }

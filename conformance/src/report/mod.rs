@@ -21,7 +21,7 @@ pub use markdown::{MarkdownOptions, render_markdown};
 use crate::oracle::{Finding, Verdict};
 use crate::registry::requirement;
 use crate::scenario::Case;
-use crate::suite::{Failure, RunReport, Status};
+use crate::suite::{Failure, RunReport, Status, UNSAVED_CASE_FILE};
 use crate::vocab::Profile;
 use crate::vocab::durable::SessionEvent;
 use std::fmt::Write as _;
@@ -155,9 +155,8 @@ pub fn render_failure(profile: Profile, f: &Failure, full: bool) -> String {
         None => {
             let _ = writeln!(
                 out,
-                "  replay: save the script above as CASE.json, then {}",
+                "  replay: save the script above as {UNSAVED_CASE_FILE}, then {}",
                 f.replay
-                    .replace(&format!("{}.json", f.case_id), "CASE.json")
             );
         }
     }

@@ -3,7 +3,7 @@
 //! consequence of, counted on its row as *not judged*), and every failing requirement has
 //! its row, its counterexample and its replay.
 
-use super::{ProfileReport, RunReport, Status};
+use super::{ProfileReport, RunReport, Status, UNSAVED_CASE_FILE};
 
 impl RunReport {
     /// Every way this report contradicts itself, one sentence each; empty when it agrees.
@@ -40,6 +40,15 @@ fn contradictions(p: &ProfileReport) -> Vec<String> {
             out.push(format!(
                 "{profile}: the counterexample of {} has no replay command",
                 f.requirement
+            ));
+        }
+        // A replay command names the file the case was saved to, or the placeholder the
+        // reader saves it to: never a file the run did not write.
+        let named = f.case_file.as_deref().unwrap_or(UNSAVED_CASE_FILE);
+        if !f.replay.contains(named) {
+            out.push(format!(
+                "{profile}: the replay command of {}'s counterexample does not name {named}: {}",
+                f.requirement, f.replay
             ));
         }
         for (k, also) in f.also.iter().enumerate() {

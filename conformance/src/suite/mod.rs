@@ -52,6 +52,7 @@ pub use partition::{Partition, PartitionKind};
 pub use progress::Progress;
 pub use report::{
     CaseIds, Failure, LabelResult, ProfileReport, RequirementResult, RunReport, StateLeak, Status,
+    UNSAVED_CASE_FILE,
 };
 
 use crate::driver::{Driver, HarnessError};

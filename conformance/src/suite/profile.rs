@@ -10,7 +10,7 @@ use super::shard::Shard;
 use super::shrink::{NoShrink, as_found, redraw, shrink};
 use super::summary::{coverage_rows, requirement_rows};
 use super::tally::{Tally, Target};
-use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, leak};
+use super::{CaseFile, CaseIds, Config, Failure, ProfileReport, Progress, UNSAVED_CASE_FILE, leak};
 use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{self, Finding, Verdict};
 use crate::scenario::Case;
@@ -353,9 +353,7 @@ impl ProfileRun<'_> {
     /// A generated case's failure reported as found, unshrunk: when the run is ending (no
     /// more driver calls) or when shrinking could not finish.
     fn unshrunk(&self, found: &Found<'_>) -> Failure {
-        let replay = self
-            .driver
-            .replay_command(&format!("{}.json", found.case.id()));
+        let replay = self.driver.replay_command(UNSAVED_CASE_FILE);
         as_found(
             found.case,
             found.finding,

@@ -105,6 +105,11 @@ pub struct LabelResult {
     pub minimum: u64,
 }
 
+/// The file a replay command names when its case was not saved (`--no-corpus`, `--no-save`, or
+/// a save that failed): the reader saves the failure's `case` there first. Never the name of a
+/// file the run did not write.
+pub const UNSAVED_CASE_FILE: &str = "CASE.json";
+
 /// One requirement's counterexample.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Failure {
@@ -140,7 +145,8 @@ pub struct Failure {
     pub from_corpus: bool,
     /// The saved case file, if saved or replayed from one.
     pub case_file: Option<String>,
-    /// The one-line replay command.
+    /// The one-line replay command: it names `case_file`, or [`UNSAVED_CASE_FILE`] when the
+    /// case was not saved.
     pub replay: String,
     /// Standard error of an out-of-process implementation during the case.
     #[serde(skip_serializing_if = "String::is_empty")]

@@ -1,7 +1,7 @@
 //! Shrinking a counterexample for one requirement, bounded in time and steps, and saving it.
 
 use super::tally::Target;
-use super::{Config, Failure, save_case};
+use super::{Config, Failure, UNSAVED_CASE_FILE, save_case};
 use crate::driver::{Driver, HarnessError, Observation};
 use crate::oracle::{Finding, Masking, Verdict, evaluate};
 use crate::scenario::Case;
@@ -172,7 +172,7 @@ pub(super) fn shrink(
             Err(e) => problems.push(e),
         }
     }
-    let replay = driver.replay_command(case_file.as_deref().unwrap_or(&format!("{case_id}.json")));
+    let replay = driver.replay_command(case_file.as_deref().unwrap_or(UNSAVED_CASE_FILE));
     let (also, masked) = others(&verdict, &finding);
     Ok(Failure {
         requirement,

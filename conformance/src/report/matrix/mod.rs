@@ -16,6 +16,7 @@ pub use markdown::render_markdown;
 use super::md_text::html_escape;
 use crate::check::{clip_name, shown};
 use crate::registry::REQUIREMENTS;
+use crate::suite::UNSAVED_CASE_FILE;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -361,10 +362,11 @@ fn pretty(v: &Value) -> String {
 fn replay_text(f: &FailureView) -> String {
     match &f.case_file {
         Some(_) => f.replay.clone(),
+        // Reports of earlier builds named `<case id>.json`, a file they never wrote.
         None => format!(
-            "# save the minimal script as CASE.json, then:\n{}",
+            "# save the minimal script as {UNSAVED_CASE_FILE}, then:\n{}",
             f.replay
-                .replace(&format!("{}.json", f.case_id), "CASE.json")
+                .replace(&format!("{}.json", f.case_id), UNSAVED_CASE_FILE)
         ),
     }
 }
