@@ -788,3 +788,75 @@ fn every_replay_command_of_a_json_report_replays_its_counterexample() {
         }
     }
 }
+
+/// A run that ends before any verdict writes its report anyway, in every format that a CI job
+/// collects (`--output`, `--summary`), so that a job never finds no file and reads it as no
+/// news; the report says the run proves nothing and why, and the exit status stays 2.
+#[test]
+fn a_run_that_never_starts_still_writes_its_report() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("dead.py"),
+        "import sys\nsys.stderr.write('ImportError: cannot import name X\\n')\nsys.exit(3)\n",
+    )
+    .expect("write");
+    for (format, says) in [
+        ("json", "\"problems\""),
+        ("junit", "<error message="),
+        ("markdown", "INCOMPLETE"),
+        ("html", "INCOMPLETE"),
+        ("human", "INCOMPLETE"),
+    ] {
+        let file = format!("report.{format}");
+        let (code, stdout, stderr) = mirrorless(
+            &[
+                "run",
+                "--ci",
+                "--no-corpus",
+                "--format",
+                format,
+                "--output",
+                &file,
+                "--summary",
+                "summary.md",
+                "--",
+                "python3",
+                "dead.py",
+            ],
+            dir.path(),
+        );
+        assert_eq!(code, 2, "{format}: {stderr}");
+        assert!(
+            stdout.is_empty(),
+            "{format}: the report goes to --output: {stdout}"
+        );
+        assert!(
+            stderr.contains("ImportError: cannot import name X"),
+            "{format}: {stderr}"
+        );
+        let text = std::fs::read_to_string(dir.path().join(&file)).expect("the report was written");
+        assert!(text.contains(says), "{format}: {text}");
+        assert!(
+            text.contains("ImportError: cannot import name X") || format != "json",
+            "{format}: {text}"
+        );
+    }
+    let summary =
+        std::fs::read_to_string(dir.path().join("summary.md")).expect("the summary was written");
+    assert!(summary.contains("INCOMPLETE"), "{summary}");
+    // The matrix says why the column has no verdict.
+    let (code, matrix, stderr) = mirrorless(&["report", "report.json"], dir.path());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        matrix.contains("INCOMPLETE")
+            && matrix.contains("problem: the run ended before any verdict"),
+        "{matrix}"
+    );
+    // To a terminal-less stdout, a human run prints the error only once, on stderr.
+    let (code, stdout, _) = mirrorless(
+        &["run", "--ci", "--no-corpus", "--", "python3", "dead.py"],
+        dir.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty(), "{stdout}");
+}

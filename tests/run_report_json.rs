@@ -83,3 +83,42 @@ fn real_reports_validate_against_the_schema() {
         .expect_err("a field the schema does not list");
     assert!(err.contains("new_field"), "{err}");
 }
+
+/// An implementation that never answers its `hello` still gets a report that validates: no
+/// profile, not conformant, its one problem the startup error with the implementation's own
+/// stderr, so that `mirrorless report` can say why its column has no verdict.
+#[test]
+fn an_implementation_that_never_starts_gets_a_valid_report() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dead = dir.path().join("dead.py");
+    std::fs::write(
+        &dead,
+        "import sys\nsys.stderr.write('ImportError: cannot import name X\\n')\nsys.exit(3)\n",
+    )
+    .expect("write");
+    let out = common::mirrorless(&[
+        "run",
+        "--ci",
+        "--no-corpus",
+        "--format",
+        "json",
+        "--",
+        "python3",
+        dead.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "a harness error, as before");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    validator()
+        .validate(SCHEMA, "#", &report)
+        .expect("the report of a run that never started validates");
+    assert_eq!(report["conformant"], false);
+    assert_eq!(report["report"]["profiles"], serde_json::json!([]));
+    let problems = report["report"]["problems"].as_array().expect("problems");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let problem = problems[0].as_str().expect("a string");
+    assert!(problem.contains("hello"), "{problem}");
+    assert!(
+        problem.contains("ImportError: cannot import name X"),
+        "{problem}"
+    );
+}

@@ -6,7 +6,7 @@ use mirrorless_conformance::driver::{Driver, in_process};
 use mirrorless_conformance::reference::ReferenceLoop;
 use mirrorless_conformance::report;
 use mirrorless_conformance::stop::{Stop, StopReason};
-use mirrorless_conformance::suite::{self, CI_SEED, Config, DEFAULT_CASES, Progress};
+use mirrorless_conformance::suite::{self, CI_SEED, Config, DEFAULT_CASES, Progress, RunReport};
 use mirrorless_conformance::vocab::Profile;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -340,9 +340,12 @@ pub fn run(args: RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    let seed = args
+        .seed
+        .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() });
     let (mut driver, implemented) = match driver_for(&args.command, &args.stdio, &stop, ci) {
         Ok(d) => d,
-        Err(e) => return fail_or_stopped(&stop, e),
+        Err(e) => return unfinished(&args, &stop, (seed, ci), e),
     };
     let profiles = match profiles_to_run(&args.profiles, &implemented, &driver.name()) {
         Ok(p) => p,
@@ -351,9 +354,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     let config = Config {
         profiles,
         cases: args.cases.unwrap_or(DEFAULT_CASES),
-        seed: args
-            .seed
-            .unwrap_or_else(|| if ci { CI_SEED } else { suite::random_seed() }),
+        seed,
         shrink_time: args.shrink_time,
         shrink_steps: if args.no_shrink { 0 } else { 4096 },
         corpus: (!args.no_corpus).then(|| args.corpus.clone()),
@@ -379,36 +380,14 @@ pub fn run(args: RunArgs) -> ExitCode {
     printer.clear();
     let mut report = match outcome {
         Ok(r) => r,
-        Err(e) => return fail_or_stopped(&stop, e),
+        Err(e) => return unfinished(&args, &stop, (seed, ci), e),
     };
     if args.command.is_empty() {
         // The embedded reference says no `hello`: it is this release's.
         report.hello.version = Some(env!("CARGO_PKG_VERSION").to_owned());
         report.hello.language = Some("rust".to_owned());
     }
-    let text = match args.format {
-        Format::Human => super::run_color::paint(
-            &report::render_human_after_progress(&report),
-            args.color.enabled(),
-        ),
-        Format::Json => report::render_json(&report),
-        Format::Junit => report::render_junit(&report),
-        Format::Html => report::render_html(&report),
-        Format::Markdown => report::render_markdown(&report, &super::markdown::options()),
-    };
-    if let Some(path) = &args.summary {
-        let options = super::markdown::options();
-        super::markdown::append_summary(path, |limit| {
-            report::render_markdown(
-                &report,
-                &report::MarkdownOptions {
-                    limit,
-                    ..options.clone()
-                },
-            )
-        });
-    }
-    if !super::output::write_report(args.output.as_deref(), &text) {
+    if !emit(&args, &report) {
         return ExitCode::from(EXIT_ERROR);
     }
     if let Some(reason) = stop.reason() {
@@ -419,6 +398,71 @@ pub fn run(args: RunArgs) -> ExitCode {
         ExitCode::from(EXIT_OK)
     } else {
         ExitCode::from(EXIT_FINDINGS)
+    }
+}
+
+/// Renders `report` in the chosen format to standard output or `--output`, and appends its
+/// Markdown to `--summary`. Returns false if the report could not be written.
+fn emit(args: &RunArgs, report: &RunReport) -> bool {
+    let text = match args.format {
+        Format::Human => super::run_color::paint(
+            &report::render_human_after_progress(report),
+            args.color.enabled(),
+        ),
+        Format::Json => report::render_json(report),
+        Format::Junit => report::render_junit(report),
+        Format::Html => report::render_html(report),
+        Format::Markdown => report::render_markdown(report, &super::markdown::options()),
+    };
+    if let Some(path) = &args.summary {
+        let options = super::markdown::options();
+        super::markdown::append_summary(path, |limit| {
+            report::render_markdown(
+                report,
+                &report::MarkdownOptions {
+                    limit,
+                    ..options.clone()
+                },
+            )
+        });
+    }
+    super::output::write_report(args.output.as_deref(), &text)
+}
+
+/// A run that ended before it had a report (the implementation did not start or answer its
+/// `hello`, or a fault the run cannot go on after): the error on standard error, as always,
+/// and a report of no profile whose one problem is that error, so that a CI job collecting
+/// reports (`--format json --output`, `--summary`, `mirrorless report`) has one that says so.
+/// A human report to the terminal would only repeat the error and is not printed.
+fn unfinished(
+    args: &RunArgs,
+    stop: &Stop,
+    (seed, ci): (u64, bool),
+    error: impl std::fmt::Display,
+) -> ExitCode {
+    let error = error.to_string();
+    let status = fail_or_stopped(stop, &error);
+    if args.format == Format::Human && args.output.is_none() && args.summary.is_none() {
+        return status;
+    }
+    let report = RunReport {
+        implementation: if args.command.is_empty() {
+            "reference (embedded)".to_owned()
+        } else {
+            format!("`{}`", args.command.join(" "))
+        },
+        hello: Default::default(),
+        seed,
+        ci,
+        partition: args.partition,
+        deny_warnings: args.deny_warnings,
+        profiles: Vec::new(),
+        problems: vec![format!("the run ended before any verdict: {error}")],
+    };
+    if emit(args, &report) {
+        status
+    } else {
+        ExitCode::from(EXIT_ERROR)
     }
 }
 

@@ -439,9 +439,18 @@ pub fn render_junit(report: &RunReport) -> String {
         .partition
         .map(|p| format!(" (shard {p})"))
         .unwrap_or_default();
+    // The run's problems (a harness fault, an implementation that never started) are one
+    // errored test case, so that a CI test view never shows such a run green.
+    let problem_case = !report.problems.is_empty();
+    let tests = tests + usize::from(problem_case);
+    let errors = if problem_case {
+        " errors=\"1\"".to_owned()
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "<testsuites name=\"mirrorless run{shard}\" tests=\"{tests}\" failures=\"{failures}\">"
+        "<testsuites name=\"mirrorless run{shard}\" tests=\"{tests}\" failures=\"{failures}\"{errors}>"
     );
     for p in &report.profiles {
         let _ = writeln!(
@@ -555,6 +564,14 @@ pub fn render_junit(report: &RunReport) -> String {
             );
         }
         out.push_str("  </testsuite>\n");
+    }
+    if problem_case {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"run\" tests=\"1\" errors=\"1\">\n    <testcase classname=\"mirrorless.run\" name=\"problems of the run\"><error message=\"{} problem(s): the run proves nothing either way\" type=\"problem\">{}</error></testcase>\n  </testsuite>",
+            report.problems.len(),
+            xml_escape(&problems::grouped(&report.problems).join("\n"))
+        );
     }
     out.push_str("</testsuites>\n");
     out

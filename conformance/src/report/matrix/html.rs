@@ -36,14 +36,23 @@ pub fn render_html(columns: &[Column], errors: &[String]) -> String {
     }
     out.push_str("<ol>\n");
     for c in columns {
-        let _ = writeln!(
+        let _ = write!(
             out,
-            "<li><strong>{}</strong> — {} <span class=\"sub\">({}; {})</span></li>",
+            "<li><strong>{}</strong> — {} <span class=\"sub\">({}; {})</span>",
             html_escape(&c.label()),
             verdict(c),
             html_escape(&c.subtitle()),
             html_escape(&c.file)
         );
+        let problems = c.problem_headlines();
+        if !problems.is_empty() {
+            out.push_str("<ul>");
+            for p in &problems {
+                let _ = write!(out, "<li>problem: {}</li>", html_escape(p));
+            }
+            out.push_str("</ul>");
+        }
+        out.push_str("</li>\n");
     }
     out.push_str("</ol>\n");
     for (profile, ids) in rows(columns) {

@@ -41,6 +41,9 @@ pub fn render_markdown(
             escape(&c.subtitle()),
             escape(&c.file)
         );
+        for problem in c.problem_headlines() {
+            let _ = writeln!(head, "   - problem: {}", escape(&problem));
+        }
     }
     head.push('\n');
     doc.push("", head);

@@ -219,6 +219,15 @@ impl Column {
         }
     }
 
+    /// The first line of each of the run's problems (a fault's repeats folded), so that an
+    /// incomplete column says why: a harness fault, or an implementation that never started.
+    fn problem_headlines(&self) -> Vec<String> {
+        super::problems::grouped(&self.run.problems)
+            .iter()
+            .map(|p| shown(p.lines().next().unwrap_or_default()))
+            .collect()
+    }
+
     fn subtitle(&self) -> String {
         let lang = self
             .run
