@@ -658,7 +658,10 @@ fn the_writers_message_line_takes_the_one_pass_reading() {
         for (i, line) in text.lines().enumerate() {
             let no = i as u64 + 1;
             if line.starts_with(r#"{"type":"assistant/message""#) {
-                assert!(checker.message_line(Some(no), line.as_bytes()), "{profile}: {line}");
+                assert!(
+                    checker.message_line(Some(no), line.as_bytes()),
+                    "{profile}: {line}"
+                );
                 taken += 1;
             } else {
                 checker.feed_line(no, line.as_bytes(), true);
