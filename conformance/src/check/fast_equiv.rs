@@ -548,6 +548,133 @@ proptest! {
     }
 }
 
+/// One member of an `assistant/message` line's envelope after its `type`, right or wrong:
+/// `SEQ`, `CITED` and `DATA` stand for the message's seq, its citation and a generated `data`.
+fn envelope_member() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        8 => Just(r#""seq":SEQ"#),
+        1 => Just(r#""seq":null"#),
+        1 => Just(r#""seq":"7""#),
+        1 => Just(r#""seq":-1"#),
+        1 => Just(r#""seq":1.5"#),
+        4 => Just(r#""time":1783000000000"#),
+        1 => Just(r#""time":"x""#),
+        1 => Just(r#""time":null"#),
+        8 => Just(r#""data":DATA"#),
+        1 => Just(r#""data":null"#),
+        1 => Just(r#""data":[]"#),
+        1 => Just(r#""data":"d""#),
+        6 => Just(r#""sourceEventSeqs":CITED"#),
+        1 => Just(r#""sourceEventSeqs":[]"#),
+        1 => Just(r#""sourceEventSeqs":"x""#),
+        1 => Just(r#""sourceEventSeqs":[1,1]"#),
+        6 => Just(r#""surfaceOp":"append""#),
+        1 => Just(r#""surfaceOp":{"replace":"m"}"#),
+        1 => Just(r#""surfaceOp":null"#),
+        1 => Just(r#""surfaceOp":"insert""#),
+        1 => Just(r#""ignorable":true"#),
+        1 => Just(r#""seq0":1"#),
+        1 => Just(r#""other":[1,{"a":"b"}]"#),
+        1 => Just(r#""type":"assistant/message""#),
+        1 => Just(r#""type":null"#),
+    ]
+}
+
+/// The log of [`log_with_message`] with its message line written as `{"type":
+/// "assistant/message",` and `members` (see [`envelope_member`]), `data` standing for `DATA`.
+fn log_with_message_line(profile: Profile, members: &[&str], data: &str) -> Vec<u8> {
+    #[derive(serde::Deserialize)]
+    struct Written<'a> {
+        seq: u64,
+        #[serde(borrow)]
+        data: &'a serde_json::value::RawValue,
+        #[serde(rename = "sourceEventSeqs", borrow)]
+        cited: &'a serde_json::value::RawValue,
+    }
+    let chunks = [ChunkLine {
+        seq: Num::Right(0),
+        time: Num::Right(0),
+        turn: Num::Right(0),
+        step: Num::Right(0),
+        kind: 0,
+        index: Num::Right(0),
+        block: 0,
+        text: Text::Written("hi".to_owned()),
+        layout: Layout::Exact,
+    }];
+    // `data` is then the content the chunks assemble to.
+    let log = log_with_message(profile, &chunks, Some("CONTENT"));
+    let text = String::from_utf8(log).expect("the generated log is UTF-8");
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with(r#"{"type":"assistant/message""#) {
+            let written: Written<'_> = serde_json::from_str(line).expect("the written message");
+            let data = data.replace("CONTENT", written.data.get());
+            let members = members
+                .join(",")
+                .replace("SEQ", &written.seq.to_string())
+                .replace("CITED", written.cited.get())
+                .replace("DATA", &data);
+            let sep = if members.is_empty() { "" } else { "," };
+            out.push_str(&format!(r#"{{"type":"assistant/message"{sep}{members}}}"#));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue #32 item 4 ("validate them without building a parse tree … byte-identical
+    /// reports"): an `assistant/message` line read in one pass from its envelope down through
+    /// its content (`reader.rs`'s `MessageLine`, `monitor/onepass.rs`'s `MessageDown`) gets the
+    /// findings the envelope's reading and each rule's own reading get, whatever the
+    /// envelope's members, their order, values and repetitions, and whatever its `data`.
+    #[test]
+    fn a_message_line_read_in_one_pass_reports_what_the_envelope_reading_reports(
+        profile in profile(),
+        members in prop::collection::vec(envelope_member(), 0..8),
+        data in message_data(),
+    ) {
+        let log = log_with_message_line(profile, &members, &data);
+        let fast = check(profile, &log, 256 * 1024, true);
+        let general = check(profile, &log, 256 * 1024, false);
+        prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    }
+}
+
+/// The message lines of the writer's shape, in both profiles, take the one-pass reading (else
+/// the property above would compare the general path with itself).
+#[test]
+fn the_writers_message_line_takes_the_one_pass_reading() {
+    for profile in [Profile::V2026_07, Profile::V2026_08] {
+        let log = log_with_message(profile, &[], None);
+        let text = String::from_utf8(log.clone()).expect("the generated log is UTF-8");
+        let mut checker = LogChecker::new(profile);
+        let mut taken = 0;
+        for (i, line) in text.lines().enumerate() {
+            let no = i as u64 + 1;
+            if line.starts_with(r#"{"type":"assistant/message""#) {
+                assert!(
+                    checker.message_line(Some(no), line.as_bytes()),
+                    "{profile}: {line}"
+                );
+                taken += 1;
+            } else {
+                checker.feed_line(no, line.as_bytes(), true);
+            }
+        }
+        assert_eq!(taken, 1);
+        let outcome = checker.finish();
+        assert!(outcome.conforms(), "{profile}: {:?}", outcome.findings);
+        let general = check(profile, &log, 256 * 1024, false);
+        assert_eq!(outcome.events, general.events);
+    }
+}
+
 /// The generator's writer's-shape lines are the ones the scanner takes (else the property
 /// above would compare the general path with itself), and a clean log is clean both ways.
 #[test]

@@ -5,7 +5,7 @@ use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
 use super::fastline::{DeltaLine, FastLine, scan_chunk_line};
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
-use super::monitor::Monitor;
+use super::monitor::{MessageDown, Monitor};
 use super::pipeline::{self, Prescan, Prescans};
 use super::values::{clip, parse_u64};
 use crate::vocab::Profile;
@@ -190,6 +190,87 @@ impl<'de> Visitor<'de> for RawLineVisitor {
     }
 }
 
+/// An `assistant/message` line read in one pass, from its envelope down through `data`,
+/// `data.message` and the content ([`MessageDown`]), instead of its envelope first and its
+/// `data` again for each layer. A key of the envelope named twice, a `type` that is not a
+/// string or a `data` [`MessageDown`] refuses fails the reading, and the line is read as
+/// before (which reports what there is to report).
+struct MessageLine<'a> {
+    kind: Cow<'a, str>,
+    seq: Option<&'a RawValue>,
+    time: Option<&'a RawValue>,
+    data: Option<MessageDown<'a>>,
+    surface_op: Option<&'a RawValue>,
+    source_event_seqs: Option<&'a RawValue>,
+    ignorable: Option<&'a RawValue>,
+}
+
+impl<'de> Deserialize<'de> for MessageLine<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(MessageLineVisitor)
+    }
+}
+
+struct MessageLineVisitor;
+
+impl<'de> Visitor<'de> for MessageLineVisitor {
+    type Value = MessageLine<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MessageLine<'de>, A::Error> {
+        use serde::de::Error as _;
+        let mut kind: Option<Cow<'de, str>> = None;
+        let mut data: Option<MessageDown<'de>> = None;
+        // seq, time, surfaceOp, sourceEventSeqs, ignorable, seq0.
+        let mut raw: [Option<&'de RawValue>; 6] = [None; 6];
+        let mut others: Vec<Cow<'de, str>> = Vec::new();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            let at = match key.as_ref() {
+                "type" if kind.is_none() => {
+                    kind = Some(map.next_value()?);
+                    continue;
+                }
+                "data" if data.is_none() => {
+                    data = Some(map.next_value()?);
+                    continue;
+                }
+                "type" | "data" => return Err(A::Error::custom("a key named twice")),
+                "seq" => 0,
+                "time" => 1,
+                "surfaceOp" => 2,
+                "sourceEventSeqs" => 3,
+                "ignorable" => 4,
+                "seq0" => 5,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    if others.contains(&key) {
+                        return Err(A::Error::custom("a key named twice"));
+                    }
+                    others.push(key);
+                    continue;
+                }
+            };
+            if raw[at].is_some() {
+                return Err(A::Error::custom("a key named twice"));
+            }
+            raw[at] = Some(map.next_value()?);
+        }
+        let [seq, time, surface_op, source_event_seqs, ignorable, _seq0] = raw;
+        Ok(MessageLine {
+            kind: kind.ok_or_else(|| A::Error::custom("no type"))?,
+            seq,
+            time,
+            data,
+            surface_op,
+            source_event_seqs,
+            ignorable,
+        })
+    }
+}
+
 /// A plain `assistant/chunk` line, parsed in one pass (the fast path). Any other key, or a key
 /// given twice, fails it: such a line takes the slow path, which reports it.
 #[derive(Deserialize)]
@@ -224,6 +305,9 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValu
 
 /// The UTF-8 encoding of U+FEFF, the byte order mark.
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The prefix every assistant message line the upstream writer produces starts with.
+const MESSAGE_PREFIX: &[u8] = br#"{"type":"assistant/message","#;
 
 /// The prefix every chunk line the upstream writer produces starts with.
 const CHUNK_PREFIX: &[u8] = br#"{"type":"assistant/chunk","#;
@@ -547,6 +631,9 @@ impl LogChecker {
         if !first && self.fast && self.plain_chunk_fast(line, bytes) {
             return;
         }
+        if !first && self.fast && self.message_line(line, bytes) {
+            return;
+        }
         let Some(raw) = self.read_envelope(first, line, bytes, terminated) else {
             return;
         };
@@ -636,6 +723,43 @@ impl LogChecker {
             }
         }
         false
+    }
+
+    /// Whether the line is an `assistant/message` in the writer's shape checked here in full,
+    /// read in one pass ([`MessageLine`]): a line that reading refuses, or that the monitor
+    /// hands back (see `Monitor::message_line`), takes the general path, which reports it;
+    /// nothing is reported before that.
+    pub(super) fn message_line(&mut self, line: Option<u64>, bytes: &[u8]) -> bool {
+        if !bytes.starts_with(MESSAGE_PREFIX) {
+            return false;
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return false;
+        };
+        let Ok(message) = serde_json::from_str::<MessageLine<'_>>(text) else {
+            return false;
+        };
+        let (Some(data), Ok(no_data)) = (message.data, serde_json::from_str::<&RawValue>("{}"))
+        else {
+            return false;
+        };
+        let seq = match message.seq.map(parse_u64) {
+            None => None,
+            Some(Some(s)) => Some(s),
+            Some(None) => return false,
+        };
+        let env = Envelope {
+            line,
+            seq,
+            kind: &message.kind,
+            time: message.time,
+            // Not read on this path: `data` is `MessageDown`.
+            data: no_data,
+            surface_op: message.surface_op,
+            source_event_seqs: message.source_event_seqs,
+            ignorable: message.ignorable.is_some_and(|v| v.get() == "true"),
+        };
+        self.monitor.message_line(&env, data)
     }
 
     /// The line's envelope, or `None` when the line is not one JSON object with each key

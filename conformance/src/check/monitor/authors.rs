@@ -136,7 +136,7 @@ fn author_fine_borrowed(kind: &str, profile: Profile, data: &str) -> Option<bool
 }
 
 /// [`author_fine_borrowed`] once `data`, and `data.message` when it is an object, are read.
-fn author_fine_read(
+pub(super) fn author_fine_read(
     kind: &str,
     profile: Profile,
     data: &AuthorFields<'_>,

@@ -9,6 +9,7 @@ use crate::check::event::{Envelope, Loc};
 use crate::check::values::{clip, parse_seqs, same_characters, seq_list};
 use crate::vocab::Profile;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 impl Monitor {
     pub(super) fn message(&mut self, at: Loc, env: &Envelope<'_>) {
@@ -51,12 +52,24 @@ impl Monitor {
                     return;
                 }
             };
-        let usage: Option<Value> = data
-            .usage
+        self.message_content(at, env, data.usage, data.interrupted, content);
+    }
+
+    /// The message's own rules once its content is read (`usage` and `interrupted` as
+    /// `data` holds them).
+    pub(super) fn message_content(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'_>,
+        usage: Option<&RawValue>,
+        interrupted: Option<&RawValue>,
+        content: Vec<Value>,
+    ) {
+        let usage: Option<Value> = usage
             .filter(|u| u.get() != "null")
             .and_then(|u| serde_json::from_str(u.get()).ok());
-        let interrupted = self.profile == Profile::V2026_08
-            && data.interrupted.is_some_and(|v| v.get() == "true");
+        let interrupted =
+            self.profile == Profile::V2026_08 && interrupted.is_some_and(|v| v.get() == "true");
         // Read once by SURF-2 when it could be (the same list, whatever the profile).
         let cited: Option<Vec<u64>> = match self.citation.take() {
             Some(seqs) => Some(seqs),

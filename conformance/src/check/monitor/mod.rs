@@ -26,6 +26,7 @@ use crate::check::values::{clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{Scope, event_type};
 use data::Data;
+pub(super) use onepass::MessageDown;
 use serde_json::value::RawValue;
 use state::{Pending, Step, Turn};
 
@@ -176,6 +177,30 @@ impl Monitor {
 
     /// One event.
     pub fn event(&mut self, env: &Envelope<'_>) {
+        self.event_with(env, None);
+    }
+
+    /// The scope of event type `kind` under this profile, and whether it is a surface event
+    /// (2026-08 logs recorded by earlier builds still carry 2026-07 core types, such as
+    /// `steering/message` or `context/message`; HEAD readers accept them, so the checker
+    /// does too, with their 2026-07 scope and surface flag).
+    fn scope_of(&self, kind: &str) -> (Option<Scope>, bool) {
+        let spec = event_type(kind);
+        let mut scope = spec.and_then(|s| s.scope(self.profile));
+        let mut surface = spec.is_some_and(|s| s.is_surface(self.profile));
+        if scope.is_none()
+            && self.profile == Profile::V2026_08
+            && let Some(legacy) = spec.filter(|s| s.scope_2026_07.is_some())
+        {
+            scope = legacy.scope_2026_07;
+            surface = legacy.is_surface(Profile::V2026_07);
+        }
+        (scope, surface)
+    }
+
+    /// One event; an `assistant/message` whose whole line was read in one pass comes with
+    /// that reading (`message`, see `onepass.rs`), and its `env.data` is then not read.
+    fn event_with(&mut self, env: &Envelope<'_>, message: Option<MessageDown<'_>>) {
         self.citation = None;
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
@@ -189,19 +214,7 @@ impl Monitor {
                 format!("`time` is not an integer: {}", clip(time.get())),
             );
         }
-        let spec = event_type(env.kind);
-        let mut scope = spec.and_then(|s| s.scope(self.profile));
-        let mut surface = spec.is_some_and(|s| s.is_surface(self.profile));
-        // 2026-08 logs recorded by earlier builds still carry 2026-07 core types
-        // (`steering/message`, `context/message`, …); HEAD readers accept them, so the
-        // checker does too, with their 2026-07 scope and surface flag.
-        if scope.is_none()
-            && self.profile == Profile::V2026_08
-            && let Some(legacy) = spec.filter(|s| s.scope_2026_07.is_some())
-        {
-            scope = legacy.scope_2026_07;
-            surface = legacy.is_surface(Profile::V2026_07);
-        }
+        let (scope, surface) = self.scope_of(env.kind);
         // Unknown types: 2026-08 refuses them unless ignorable; 2026-07 treats them as
         // plugin events, which must lie inside a turn.
         if scope.is_none() && self.profile == Profile::V2026_08 {
@@ -222,13 +235,14 @@ impl Monitor {
         let scope = scope.unwrap_or(Scope::Turn);
         self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
-        if surface
-            && !replace
-            && env.kind == "assistant/message"
-            && self.message_once
-            && self.message_read_once(at, env)
-        {
-            return;
+        if surface && !replace && env.kind == "assistant/message" && self.message_once {
+            if let Some(message) = message {
+                self.message_read_down(at, env, message);
+                return;
+            }
+            if self.message_read_once(at, env) {
+                return;
+            }
         }
         if surface && !replace {
             self.message_id(at, env);
