@@ -47,16 +47,18 @@ CARGO="$(command -v cargo)"
 export CARGO
 echo "machine: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
 total_wall=0 total_cpu=0
+times="$(mktemp)" out="$(mktemp)"
+trap 'rm -f "$times" "$out"' EXIT
 # Times COMMAND… in directory DIR (as cargo runs a test binary: in its package's directory)
 # and prints its line.
 timed() {
   local label="$1" dir="$2" status=0 wall user sys
   shift 2
-  (cd "$dir" && /usr/bin/time -o /tmp/test_binaries.$$ -f '%e %U %S' "$@") \
-    >/tmp/test_binaries.$$.out 2>&1 || status=$?
-  read -r wall user sys < <(tail -1 /tmp/test_binaries.$$)
+  (cd "$dir" && /usr/bin/time -o "$times" -f '%e %U %S' "$@") \
+    >"$out" 2>&1 || status=$?
+  read -r wall user sys < <(tail -1 "$times")
   printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$wall" "$user" "$sys" "$status"
-  [ "$status" -eq 0 ] || grep -E '^test .* FAILED$|panicked' /tmp/test_binaries.$$.out | head -5
+  [ "$status" -eq 0 ] || grep -E '^test .* FAILED$|panicked' "$out" | head -5
   total_wall="$(echo "$total_wall + $wall" | bc)"
   total_cpu="$(echo "$total_cpu + $user + $sys" | bc)"
 }
@@ -70,6 +72,5 @@ done <<<"$targets"
 if echo ":doc" | grep -Eq "$filter"; then
   timed ":doc" . cargo test --workspace --locked --doc --quiet
 fi
-rm -f /tmp/test_binaries.$$ /tmp/test_binaries.$$.out
 echo "total: wall $total_wall s, CPU user + sys $total_cpu s"
 echo "machine: $(uptime | sed 's/.*load average/load average/')"
