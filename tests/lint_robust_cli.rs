@@ -148,14 +148,16 @@ mod shapes;
 
 /// Code too deep to parse, of every shape, is one ML009 per file through `lint` and `lint
 /// --fix` (never an abort, exit 134), the deep files are left as they are, and the other
-/// files' findings stay.
+/// files' findings stay. Each file is just past the limit ([`shapes::just_over`]): the
+/// refusal is the same as five times deeper (`lint/tests/robust.rs` lints the shapes at twice
+/// the limit and more in-process), at a fifth of the bytes or less.
 #[test]
 fn deep_code_of_every_shape_is_one_error_through_lint_and_fix() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
     let code: Vec<&shapes::Shape> = shapes::RUST.iter().chain(shapes::SCRIPT).collect();
     for shape in &code {
-        write(d, shape.name, &(shape.make)(100_000));
+        write(d, shape.name, &(shape.make)(shapes::just_over(shape)));
     }
     for shape in shapes::MARKDOWN {
         write(d, shape.name, &(shape.make)(60_000));
@@ -197,15 +199,17 @@ fn deep_code_of_every_shape_is_one_error_through_lint_and_fix() {
     }
 }
 
-/// Flat code without semicolons, 100,000 lines of each shape, is parsed and linted through the
-/// binary like any file (issue 19: it was refused as nested too deeply): one ML001 per file,
-/// no ML009.
+/// Flat code without semicolons, twice as many lines of each shape as the depth limit, is
+/// parsed and linted through the binary like any file (issue 19: it was refused as nested too
+/// deeply): one ML001 per file, no ML009. Were a line (or half a line) counted as a level, the
+/// files would be refused.
 #[test]
 fn flat_code_without_semicolons_is_linted_through_the_binary() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path();
+    let lines = 2 * mirrorless_lint::frontend::depth::MAX_DEPTH + 1;
     for shape in shapes::FLAT {
-        write(d, shape.name, &(shape.make)(100_000));
+        write(d, shape.name, &(shape.make)(lines));
     }
     let o = lint_in(d, &["--no-config", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));

@@ -4,8 +4,10 @@
 //! --offline` runs there. Every test the crate's `suite!` expands to must run and pass, and a
 //! profile the crate does not select must be ignored, not passed.
 //!
-//! The build shares one target directory, `target/rust-examples/`, across runs, so only the
-//! first run compiles the suite from scratch; the tests take turns with it.
+//! The copies build in the workspace's own target directory (the one this test binary was
+//! built in), with the workspace's `debug` setting: the crates the suite depends on are the
+//! ones `cargo test` just built, reused rather than compiled again in a directory of their own
+//! (issue #32 item 5). Cargo holds no lock on it while tests run; the tests take turns.
 
 use mirrorless_conformance::suite::macros::SUITE_REQUIREMENTS;
 use std::path::{Path, PathBuf};
@@ -66,6 +68,16 @@ fn point_at_checkout(manifest: &Path) {
         .unwrap_or_else(|e| panic!("writing {}: {e}", manifest.display()));
 }
 
+/// The target directory this test binary was built in (`<target>/debug/deps/rust_examples-…`),
+/// or the workspace's `target/` when the binary is elsewhere.
+fn target_dir() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.to_path_buf()))
+        .filter(|dir| dir.join("debug").is_dir())
+        .unwrap_or_else(|| root().join("target"))
+}
+
 /// Copies `docs/examples/<name>` out, runs `cargo test --offline` there and returns its
 /// standard output (the test harness's); it must pass.
 fn test_as_copied(name: &str) -> String {
@@ -101,8 +113,11 @@ fn run_copied(name: &str, edit: impl FnOnce(&Path)) -> (bool, String) {
     let mut command = Command::new(cargo);
     command
         .args(["test", "--offline", "--target-dir"])
-        .arg(root().join("target/rust-examples"))
+        .arg(target_dir())
         .current_dir(&dir)
+        // The workspace's `[profile.dev] debug` (Cargo.toml): with it, the third-party crates
+        // the copy shares with the workspace have the same hashes and are not built again.
+        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("MIRRORLESS_CORPUS");

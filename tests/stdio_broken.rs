@@ -26,14 +26,25 @@ const ALSO_BREAKS: &[(&str, &[&str])] = &[
     ("TOOL-4-name-and-id-concatenated", &["MSG-3"]),
 ];
 
+/// Generated cases per profile. With the CI seed every fixture's fault shows within the first
+/// 64 cases: run at 256 (the default of `mirrorless run`), every fixture failed the same
+/// requirements with the same minimal counterexample (issue #32 item 5, measured 2026-12-05;
+/// only the leak fixture's pinned seq, counted across the cases before it, differs). A change of
+/// the generators that moves a fault past them fails the fixture's test here, loudly: raise
+/// the count then. Combinations of the fixtures still run at 256 (`tests/stdio_combined.rs`).
+const CASES: u64 = 64;
+
 fn check(name: &str) -> suite::RunReport {
     let want = target(name);
     let also: &[&str] = ALSO_BREAKS
         .iter()
         .find(|(n, _)| *n == name)
         .map_or(&[], |(_, a)| a);
-    let (report, failed) =
-        common::run_stdio(vec!["python3".into(), format!("{DIR}/{name}.py")], 256);
+    let (report, failed) = common::run_stdio(
+        vec!["python3".into(), format!("{DIR}/{name}.py")],
+        CASES,
+        256,
+    );
     let warned: BTreeSet<&str> = report
         .profiles
         .iter()

@@ -124,14 +124,14 @@ fn how_many(default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Runs one combination (256 cases per profile, the CI seed, as `tests/stdio_broken.rs`) and
+/// Runs one combination (256 cases per profile, the default of `mirrorless run`, the CI seed) and
 /// returns what is wrong with its report, if anything.
 fn check(names: &[&str]) -> Option<String> {
     let mut command = vec!["python3".to_owned(), format!("{DIR}/combine.py")];
     command.extend(paths(names));
     // Each failing requirement shrinks its own counterexample; a few steps keep the sample
     // within minutes.
-    let (report, failed) = common::run_stdio(command, 24);
+    let (report, failed) = common::run_stdio(command, 256, 24);
     let interacting: BTreeSet<&str> = INTERACTIONS
         .iter()
         .filter(|(a, b, _, _)| names.contains(a) && names.contains(b))

@@ -54,13 +54,14 @@ pub fn fixture_requirement(name: &str) -> &'static str {
         .unwrap_or_else(|| panic!("{name} does not start with a requirement ID"))
 }
 
-/// Runs an implementation over the stdio protocol the way the broken-fixture tests do: 256
-/// generated cases per profile, the CI seed, shrinking bounded by `shrink_steps` only (so the
-/// minimal case does not depend on the machine's speed). Returns the report and the
+/// Runs an implementation over the stdio protocol the way the broken-fixture tests do:
+/// `cases` generated cases per profile, the CI seed, shrinking bounded by `shrink_steps` only
+/// (so the minimal case does not depend on the machine's speed). Returns the report and the
 /// requirements whose row is `fail`.
 #[allow(dead_code)]
 pub fn run_stdio(
     command: Vec<String>,
+    cases: u64,
     shrink_steps: u32,
 ) -> (
     mirrorless_conformance::suite::RunReport,
@@ -73,7 +74,7 @@ pub fn run_stdio(
     let mut driver = StdioDriver::start(config).expect("the implementation starts");
     let run_config = Config {
         profiles: mirrorless_conformance::vocab::Profile::ALL.to_vec(),
-        cases: 256,
+        cases,
         seed: CI_SEED,
         shrink_time: Duration::from_secs(600),
         shrink_steps,

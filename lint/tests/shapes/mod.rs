@@ -9,6 +9,36 @@ pub struct Shape {
     pub make: fn(usize) -> String,
 }
 
+use mirrorless_lint::frontend::depth::{MAX_DEPTH, Syntax, estimate};
+
+/// The shallower and the deeper estimate of `shape` at depth `n` (for scripts, the JSX and the
+/// plain reading: a file is retried as the other; the same for Rust).
+pub fn readings(shape: &Shape, n: usize) -> (usize, usize) {
+    let text = (shape.make)(n);
+    if shape.name.ends_with(".rs") {
+        let d = estimate(&text, Syntax::Rust).depth;
+        (d, d)
+    } else {
+        let plain = estimate(&text, Syntax::Script { jsx: false }).depth;
+        let jsx = estimate(&text, Syntax::Script { jsx: true }).depth;
+        (plain.min(jsx), plain.max(jsx))
+    }
+}
+
+/// A depth (within 2 %) just past the limit: `shape` at it is estimated deeper than
+/// [`MAX_DEPTH`] in both readings, so it is refused, not parsed. The deep-code tests of the
+/// binary feed this, not ten times the limit (issue #32 item 5: the refusal is the same, the
+/// files a fifth of the size or less).
+#[allow(dead_code)] // the binary's tests use it; `robust.rs` goes further past the limit
+pub fn just_over(shape: &Shape) -> usize {
+    let per_thousand = readings(shape, 1_000).0.max(1);
+    let mut n = 1_000 * (MAX_DEPTH + 1) / per_thousand;
+    while readings(shape, n).0 <= MAX_DEPTH {
+        n += n / 50 + 1;
+    }
+    n
+}
+
 pub const RS_SUB: &str = "fn g() { bus.on(\"agent/turn-start\", h); }\n";
 pub const TS_SUB: &str = "bus.on('agent/turn-start', h);\n";
 
