@@ -18,7 +18,8 @@ set -euo pipefail
 rev="${1:-HEAD}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# TEST_TIME_KEEP=DIR keeps the logs (build.err, test.out, test.err) in DIR.
+trap '[ -z "${TEST_TIME_KEEP:-}" ] || cp "$work"/src/*.out "$work"/src/*.err "$TEST_TIME_KEEP"/ 2>/dev/null; rm -rf "$work"' EXIT
 git clone --quiet --no-checkout "$repo" "$work/src"
 git -C "$work/src" checkout --quiet "$rev"
 cd "$work/src"
