@@ -48,7 +48,8 @@ echo "machine: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
 /usr/bin/time -f 'build (cargo test --workspace --locked --no-run): wall %e s, user %U s, sys %S s, max RSS %M KB' \
   cargo test --workspace --locked --no-run --quiet > build.out 2> build.err || { tail -40 build.err; exit 1; }
 grep '^build' build.err
-echo "test binaries built: $(grep -c '"test":true' <(cargo test --workspace --locked --no-run --message-format=json 2>/dev/null) || true)"
+echo "test executables built: $(cargo test --workspace --locked --no-run --message-format=json 2>/dev/null |
+  grep '"executable":"' | grep -c '"profile":{[^}]*"test":true' || true)"
 [ -z "${TEST_TIME_BUILD_ONLY:-}" ] || exit 0
 echo "machine: $(uptime | sed 's/.*load average/load average/')"
 status=0
