@@ -6,6 +6,7 @@
 # and after, and the ten slowest test binaries (their own "finished in" wall time).
 #
 #   benches/test_time.sh [REV]        # default: HEAD
+#   TEST_TIME_BUILD_ONLY=1 benches/test_time.sh [REV]   # the build part alone (paired builds)
 #
 # The tools CI installs (Neovim, Chromium, cmark-gfm: tests/*/setup.sh) are used when they are
 # on PATH, and the JavaScript tools and mdBook when this checkout has them installed
@@ -17,7 +18,8 @@ set -euo pipefail
 rev="${1:-HEAD}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# TEST_TIME_KEEP=DIR keeps the logs (build.err, test.out, test.err) in DIR.
+trap '[ -z "${TEST_TIME_KEEP:-}" ] || cp "$work"/src/*.out "$work"/src/*.err "$TEST_TIME_KEEP"/ 2>/dev/null; rm -rf "$work"' EXIT
 git clone --quiet --no-checkout "$repo" "$work/src"
 git -C "$work/src" checkout --quiet "$rev"
 cd "$work/src"
@@ -46,6 +48,9 @@ echo "machine: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
 /usr/bin/time -f 'build (cargo test --workspace --locked --no-run): wall %e s, user %U s, sys %S s, max RSS %M KB' \
   cargo test --workspace --locked --no-run --quiet > build.out 2> build.err || { tail -40 build.err; exit 1; }
 grep '^build' build.err
+echo "test executables built: $(cargo test --workspace --locked --no-run --message-format=json 2>/dev/null |
+  grep '"executable":"' | grep -c '"profile":{[^}]*"test":true' || true)"
+[ -z "${TEST_TIME_BUILD_ONLY:-}" ] || exit 0
 echo "machine: $(uptime | sed 's/.*load average/load average/')"
 status=0
 /usr/bin/time -f 'run (cargo test --workspace --locked, built): wall %e s, user %U s, sys %S s, max RSS %M KB' \

@@ -23,4 +23,4 @@ fi
 cargo xtask dist || exit 1
 ls -l target/dist target/dist/npm | sed 's/^/packaging: /'
 # The tools and packages exist now, so every test must run: a skip is a failure.
-MIRRORLESS_REQUIRE_PACKAGING=1 cargo test --locked -p xtask --test packages -- --test-threads 2 || exit 1
+MIRRORLESS_REQUIRE_PACKAGING=1 cargo test --locked -p xtask --test it packages:: -- --test-threads 2 || exit 1

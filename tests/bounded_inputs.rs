@@ -1,7 +1,7 @@
 //! Inputs that never end or are far too large are refused in bounded time and memory, with an
 //! error naming the file: `lint --config /dev/zero`, `lint --baseline /dev/zero`.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! `mirrorless check` end to end: exit codes, the human and JSON reports, several logs,
 //! unreadable files, live traces. Reports are pinned with insta file snapshots.
 
-mod common;
+use crate::common;
 
 use common::mirrorless;
 use std::path::Path;

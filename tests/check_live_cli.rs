@@ -2,7 +2,7 @@
 //! mirrors (LIVE-9): each invalid trace names its one requirement — exit 1 for a MUST, a
 //! warning and exit 0 for a SHOULD — and the report a user reads is pinned with insta.
 
-mod common;
+use crate::common;
 
 use common::mirrorless;
 use mirrorless_conformance::Profile;

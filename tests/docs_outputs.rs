@@ -19,7 +19,7 @@
 //! stands for any text. Throughput (`N cases/s`) and the shrinker's step counts (`shrunk from
 //! …`), which depend on the machine, are compared as placeholders.
 //!
-//! When the tool's output changes, `MIRRORLESS_BLESS=1 cargo test --test docs_outputs` rewrites
+//! When the tool's output changes, `MIRRORLESS_BLESS=1 cargo test --test it docs_outputs::` rewrites
 //! each stale block with what the tool prints (the marker's `A => B` rewrites applied): the lines
 //! that still match stay as written (with their `…` and placeholders), as do the elisions; the
 //! stale ones are replaced by the printed lines they stand between (beside an elision, as many

@@ -142,9 +142,7 @@ fn silent_skips_are_reported() {
 }
 
 // The deep shapes `lint/tests/robust.rs` checks in-process, here through the binary.
-#[allow(dead_code)]
-#[path = "../lint/tests/shapes/mod.rs"]
-mod shapes;
+use crate::shapes;
 
 /// Code too deep to parse, of every shape, is one ML009 per file through `lint` and `lint
 /// --fix` (never an abort, exit 134), the deep files are left as they are, and the other

@@ -2,12 +2,8 @@
 //! frames, requests after `shutdown`, `exit` without it, deep code and thousands of open
 //! documents. Each speaks to the real binary over its standard input and output.
 
-// Shared with other tests, each of which uses a part.
-#[allow(dead_code)]
-mod lsp_wire;
-#[allow(dead_code)]
-#[path = "../lint/tests/shapes/mod.rs"]
-mod shapes;
+use crate::lsp_wire;
+use crate::shapes;
 
 use lsp_wire::{spawn_server, uri_of, write_message};
 use serde_json::{Value, json};

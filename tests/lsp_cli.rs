@@ -3,7 +3,7 @@
 //! the workspace's configuration, cross-file resolution, code actions, hover, bad input, and
 //! the same findings as `mirrorless lint` on every lint fixture.
 
-mod lsp_wire;
+use crate::lsp_wire;
 
 use lsp_wire::{
     Shown, language, shown_of_diagnostic, shown_of_finding, spawn_server, uri_of, utf16,

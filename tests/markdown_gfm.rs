@@ -3,9 +3,7 @@
 //! `<table>` with one row per requirement, file or finding and the right number of columns,
 //! also when file names and messages hold `|`, backticks, `<` and line breaks.
 
-mod common;
-#[path = "common/gfm.rs"]
-mod gfm;
+use crate::gfm;
 
 use serde_json::Value;
 use std::path::Path;

@@ -17,7 +17,7 @@
 //! installed packages the published-tree test says `SKIPPED` on the terminal and returns, unless
 //! `MIRRORLESS_REQUIRE_DSH` is set (CI sets it once setup succeeded).
 
-mod lsp_wire;
+use crate::lsp_wire;
 
 use lsp_wire::{
     Shown, language, shown_of_diagnostic, shown_of_finding, spawn_server, uri_of, write_message,

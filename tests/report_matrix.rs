@@ -5,8 +5,7 @@
 //! as its `hello` does, and GitHub's renderer sees one table per profile. A file that is not a
 //! report, or one of another format version, is an error naming it; the others still render.
 
-#[path = "common/gfm.rs"]
-mod gfm;
+use crate::gfm;
 
 use std::path::Path;
 use std::process::Command;

@@ -6,7 +6,7 @@
 //! `cases_per_second`), the exit status and the corpus each run saved its counterexamples to.
 //! The timing is measured by `benches/run_jobs.sh`, never here.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! implementation, conformant; a broken stdio fixture, failing) validate against
 //! `docs/run/report.schema.json`, and the schema refuses what is not such a report.
 
-mod common;
+use crate::common;
 
 use mirrorless_conformance::stdio::schema::Validator;
 use serde_json::Value;

@@ -3,7 +3,7 @@
 //! the stdio protocol with exactly the requirement its file name starts with — no other
 //! requirement may fail. The minimal counterexample reports are pinned with insta.
 
-mod common;
+use crate::common;
 
 use mirrorless_conformance::registry::{Tier, requirement};
 use mirrorless_conformance::report::render_failure;

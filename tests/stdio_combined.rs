@@ -7,7 +7,7 @@
 //! The pairs and triples are a seeded sample of every combinable one (the sample is the same
 //! on every run); `MIRRORLESS_COMBINATIONS=N` draws N of each instead.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::process::Command;

@@ -68,7 +68,7 @@ fn missing_message(id: &str, profile: Profile) -> String {
          (a file at {commit}; `at(…)` for another commit) to conformance/src/citations.rs, \
          then record the file's line count in {DATA}: `<commit>\\t<path>\\t<lines>` \
          (MIRRORLESS_UPSTREAM_GIT=<upstream git dir> MIRRORLESS_BLESS=1 \
-         cargo test -p mirrorless-conformance --test spec_citations writes it)"
+         cargo test -p mirrorless-conformance --test it spec_citations:: writes it)"
     )
 }
 
@@ -185,7 +185,7 @@ fn the_recorded_files_match_the_upstream_repository() {
         let mut text = String::from(
             "# commit\tpath\tlines — every upstream file conformance/src/citations.rs cites, with its\n\
              # line count at that commit. Regenerate: MIRRORLESS_UPSTREAM_GIT=<git dir of\n\
-             # deepseek-ai/deepseek-harness> MIRRORLESS_BLESS=1 cargo test -p mirrorless-conformance --test spec_citations\n",
+             # deepseek-ai/deepseek-harness> MIRRORLESS_BLESS=1 cargo test -p mirrorless-conformance --test it spec_citations::\n",
         );
         for ((commit, path), n) in &actual {
             text.push_str(&format!("{commit}\t{path}\t{n}\n"));

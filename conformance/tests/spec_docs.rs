@@ -166,7 +166,7 @@ fn spec_pages_match_the_registry() {
     }
     assert!(
         problems.is_empty(),
-        "{}\nregenerate with: MIRRORLESS_BLESS=1 cargo test -p mirrorless-conformance --test spec_docs",
+        "{}\nregenerate with: MIRRORLESS_BLESS=1 cargo test -p mirrorless-conformance --test it spec_docs::",
         problems.join("\n")
     );
 }
@@ -190,7 +190,7 @@ fn every_requirement_is_shown_by_example() {
                 format!(
                     "{id} has no example: add fixtures/impls/broken-stdio/{id}-<what>.py, a loop with the \
                      one fault {id} catches, and pin its report in tests/stdio_broken.rs \
-                     (tests/snapshots/stdio_broken__broken_{id}-<what>.snap)"
+                     (tests/snapshots/it__stdio_broken__broken_{id}-<what>.snap)"
                 )
             }
         })

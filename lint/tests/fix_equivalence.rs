@@ -50,7 +50,7 @@
 //! `PATH`; without them the test is skipped (and says so), and `MIRRORLESS_REQUIRE_TSC=1`
 //! makes that a failure.
 
-mod equivalence;
+use crate::equivalence;
 
 use equivalence::render;
 use equivalence::shape::{self, Handler, Shape};

@@ -7,7 +7,7 @@ use mirrorless_lint::model::Finding;
 use mirrorless_lint::{Options, Report, lint};
 use std::path::Path;
 
-mod shapes;
+use crate::shapes;
 
 use mirrorless_lint::frontend::depth::MAX_DEPTH;
 use shapes::{FLAT, MARKDOWN, RS_SUB, RUST, SCRIPT, Shape, TS_SUB, readings};

@@ -45,7 +45,7 @@ fn rule_pages_match_the_rule_table() {
     }
     assert!(
         problems.is_empty(),
-        "{}\nregenerate with: MIRRORLESS_BLESS=1 cargo test -p mirrorless-lint --test rule_docs",
+        "{}\nregenerate with: MIRRORLESS_BLESS=1 cargo test -p mirrorless-lint --test it rule_docs::",
         problems.join("\n")
     );
 }

@@ -1,6 +1,6 @@
 //! Rendering Markdown the way GitHub does, with `cmark-gfm` (GitHub's fork of cmark, installed
 //! by `tests/gfm/setup.sh`), and reading the tables back out of the HTML. Test files include it
-//! with `#[path = "common/gfm.rs"] mod gfm;`.
+//! with `use crate::gfm;` (a module of `tests/it.rs`).
 //!
 //! Without `cmark-gfm` on `PATH` a test is skipped, loudly; `MIRRORLESS_REQUIRE_CMARK_GFM=1`
 //! (set by `.ci/run` once the setup succeeded) turns the skip into a failure.

@@ -5,7 +5,7 @@
 //!   running the checker) with the lines around it, next to the lines of a valid fixture of the
 //!   same directory whose events have the most in common with them;
 //! * a rule only `mirrorless run` sees is shown by the pinned report of a broken implementation
-//!   (`tests/snapshots/stdio_broken__broken_<ID>-….snap`): the model script, what a conforming
+//!   (`tests/snapshots/it__stdio_broken__broken_<ID>-….snap`): the model script, what a conforming
 //!   loop records for it, and what the broken one recorded instead.
 
 use crate::check::{LogChecker, check_live_reader};
@@ -248,7 +248,11 @@ fn clip(line: &str) -> String {
 /// The first failure of `id` in its first pinned broken-implementation report.
 fn run(root: &Path, id: &str) -> io::Result<Option<Example>> {
     let snapshots = root.join("tests/snapshots");
-    for path in named(&snapshots, &format!("stdio_broken__broken_{id}-"), ".snap")? {
+    for path in named(
+        &snapshots,
+        &format!("it__stdio_broken__broken_{id}-"),
+        ".snap",
+    )? {
         let text = std::fs::read_to_string(&path)?;
         if let Some(example) = parse_report(&text, id, &relative(root, &path)) {
             return Ok(Some(example));

@@ -71,7 +71,7 @@ pub fn rule(id_or_name: &str) -> Option<&'static Rule> {
 /// The index page of `docs/rules/`.
 pub fn index() -> String {
     let mut s = String::from(
-        "# mirrorless lint rules\n\n<!-- Generated from lint/src/rules/ by `MIRRORLESS_BLESS=1 cargo test -p mirrorless-lint --test rule_docs`; do not edit. -->\n\n\
+        "# mirrorless lint rules\n\n<!-- Generated from lint/src/rules/ by `MIRRORLESS_BLESS=1 cargo test -p mirrorless-lint --test it rule_docs::`; do not edit. -->\n\n\
 Rule IDs never change meaning. Every front end (Rust today; TS/JS and Markdown next) reports \
 through these rules. `mirrorless explain ID` prints a page in the terminal.\n\n\
 | ID | name | default | summary |\n|---|---|---|---|\n",
