@@ -699,6 +699,7 @@ type PerFile = (
 
 /// Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
 /// with `only`: the run-level passes need them all), from the cache where it has them.
+#[allow(clippy::too_many_arguments)]
 fn analyze_candidates(
     sources: &[Source],
     fronts: &[Box<dyn FrontEnd>],
