@@ -17,7 +17,10 @@ use std::path::{Path, PathBuf};
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
 pub use crate::source::display_path;
 
+mod early;
 mod findings;
+
+use early::{Analyzed, Early, Speculation};
 
 use findings::file_findings;
 // Kept public here for callers of `engine::text_range`; it lives with `LineIndex`.
@@ -105,13 +108,22 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
 
 /// Runs the linter. Only the texts of the files that pass the byte prefilter stay in memory
 /// ([`Tree::read_candidates`]); the others are read again only if a scan needs them.
+/// The candidates are analysed while the walk goes on ([`early`]).
 pub fn lint(opts: &Options) -> Report {
     in_pool(opts.jobs, || {
-        let tree = match run_catalog(&opts.config) {
+        let mut tree = match run_catalog(&opts.config) {
             Ok(catalog) => Tree::read_candidates(opts, &catalog),
             Err(_) => Tree::read(opts),
         };
-        lint_tree(opts, &tree)
+        let early = std::mem::take(&mut tree.early)
+            .into_iter()
+            .map(|slot| slot.and_then(early::Slot::take))
+            .collect();
+        let files = Files {
+            dropped: &tree.dropped,
+            ..Files::held(&tree.sources)
+        };
+        run(opts, files, &tree.errors, None, None, early)
     })
 }
 
@@ -140,28 +152,49 @@ pub struct Tree {
     /// Per source, whether its text was dropped after the prefilter (empty when none was):
     /// see [`Tree::read_candidates`].
     dropped: Vec<bool>,
+    /// Per source, what was computed for it while the walk went on (empty when nothing was:
+    /// see [`early`]).
+    early: Vec<Option<early::Slot>>,
 }
 
 impl Tree {
     /// Walks and reads the files `opts` names.
     pub fn read(opts: &Options) -> Tree {
-        Tree::read_with(opts, &|path, _| read_source(path).map(|s| (s, true)))
+        Tree::read_with(opts, &|path, _| read_source(path).map(|s| (s, true, None)))
     }
 
     /// Walks and reads the files `opts` names, keeping the text of only the files that pass
     /// their front end's byte prefilter ([`FrontEnd::may_hold_name`]): the others cannot
     /// have a finding unless they mention an identifier declared elsewhere, which the run
     /// finds by reading them again. For a one-shot lint (`--fix` edits texts in memory, and
-    /// reads with [`Tree::read`]).
+    /// reads with [`Tree::read`]). Each candidate is analysed as soon as it is read, on the
+    /// pool while the walk goes on, as if the run declared no identifier ([`early`]).
     fn read_candidates(opts: &Options, catalog: &Catalog) -> Tree {
-        let mut tree = Tree::read_with(opts, &|path, fronts| {
-            let front = fronts.iter().find(|f| f.handles(&path));
-            crate::source::read_source_if(path, |text| {
-                front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
+        let speculation = Speculation::new(catalog, &opts.config);
+        let analysers = front_ends();
+        let mut tree = rayon::scope(|scope| {
+            Tree::read_with(opts, &|path, fronts| {
+                let front = fronts.iter().find(|f| f.handles(&path));
+                let (s, held) = crate::source::read_source_if(path, |text| {
+                    front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
+                })?;
+                let early = match analysers.iter().find(|f| f.handles(&s.path)) {
+                    Some(f) if held => {
+                        let slot = early::Slot::default();
+                        let (job, source, speculation) = (slot.clone(), s.clone(), &speculation);
+                        scope.spawn(move |_| job.fill(speculation.run(&**f, &source)));
+                        Some(slot)
+                    }
+                    _ => None,
+                };
+                Ok((s, held, early))
             })
         });
         if tree.dropped.iter().all(|d| !d) {
             tree.dropped = Vec::new();
+        }
+        if tree.early.iter().all(Option::is_none) {
+            tree.early = Vec::new();
         }
         tree
     }
@@ -184,9 +217,10 @@ impl Tree {
             });
             for (_, _, r) in files {
                 match r {
-                    Ok((s, held)) => {
+                    Ok((s, held, early)) => {
                         tree.sources.push(s);
                         tree.dropped.push(!held);
+                        tree.early.push(early);
                     }
                     Err(e) => tree.errors.push(e),
                 }
@@ -227,10 +261,11 @@ impl Tree {
     }
 }
 
-/// Reads one walked file for [`Tree::read_with`] (its front ends at hand): its source and
-/// whether its text is held.
-type ReadFile<'a> =
-    dyn Fn(PathBuf, &[Box<dyn FrontEnd>]) -> Result<(Source, bool), FileError> + Sync + 'a;
+/// Reads one walked file for [`Tree::read_with`] (its front ends at hand): its source,
+/// whether its text is held, and what was computed for it early ([`early`]).
+type ReadFile<'a> = dyn Fn(PathBuf, &[Box<dyn FrontEnd>]) -> Result<(Source, bool, Option<early::Slot>), FileError>
+    + Sync
+    + 'a;
 
 /// How many syntax errors the front end of `path` counts in `text` (see
 /// [`FrontEnd::syntax_errors`]).
@@ -247,7 +282,9 @@ pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
         dropped: &tree.dropped,
         ..Files::held(&tree.sources)
     };
-    in_pool(opts.jobs, || run(opts, files, &tree.errors, None, None))
+    in_pool(opts.jobs, || {
+        run(opts, files, &tree.errors, None, None, Vec::new())
+    })
 }
 
 /// [`lint_tree`], reusing with `cache` what an earlier round computed for the files whose text
@@ -259,7 +296,7 @@ pub fn lint_tree_cached(opts: &Options, tree: &Tree, cache: &mut Cache) -> Repor
         ..Files::held(&tree.sources)
     };
     in_pool(opts.jobs, || {
-        run(opts, files, &tree.errors, None, Some(cache))
+        run(opts, files, &tree.errors, None, Some(cache), Vec::new())
     })
 }
 
@@ -297,7 +334,7 @@ pub fn lint_sources(
     errors: &[FileError],
     only: Option<&[String]>,
 ) -> Report {
-    run(opts, Files::held(sources), errors, only, None)
+    run(opts, Files::held(sources), errors, only, None, Vec::new())
 }
 
 /// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
@@ -310,7 +347,14 @@ pub fn lint_sources_cached(
     only: Option<&[String]>,
     cache: &mut Cache,
 ) -> Report {
-    run(opts, Files::held(sources), errors, only, Some(cache))
+    run(
+        opts,
+        Files::held(sources),
+        errors,
+        only,
+        Some(cache),
+        Vec::new(),
+    )
 }
 
 /// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
@@ -322,7 +366,7 @@ pub fn lint_sources_unfiltered(opts: &Options, sources: &[Source], errors: &[Fil
         every_candidate: true,
         ..Files::held(sources)
     };
-    run(opts, files, errors, None, None)
+    run(opts, files, errors, None, None, Vec::new())
 }
 
 /// The sources of a run, and which of them were read without keeping their text.
@@ -369,6 +413,7 @@ fn run(
     errors: &[FileError],
     only: Option<&[String]>,
     mut cache: Option<&mut Cache>,
+    early: Vec<Option<Early>>,
 ) -> Report {
     let sources = files.sources;
     let fronts = front_ends();
@@ -391,7 +436,19 @@ fn run(
         c.begin(config);
     }
     let calls = call_names(config);
-    let mut resolved = resolve_declarations(files, &fronts, &catalog, &calls, cache.as_deref_mut());
+    let mut resolved = resolve_declarations(
+        files,
+        &fronts,
+        &catalog,
+        &calls,
+        cache.as_deref_mut(),
+        &early,
+    );
+    // The early analyses are pass 2's when the run declares no identifier ([`early`]).
+    let early: Vec<Option<Analyzed>> = match resolved.symbols.is_empty() {
+        true => early.into_iter().map(|e| e?.analysis).collect(),
+        false => Vec::new(),
+    };
     // A dropped file that mentions a declared identifier is analysed: hold its text now.
     let reread: Vec<Source>;
     let mut still_dropped: Vec<bool> = Vec::new();
@@ -435,10 +492,11 @@ fn run(
         &calls,
         config,
         cache.as_deref(),
+        early,
     );
     report.stats.candidates = resolved.candidate.iter().filter(|c| **c).count();
-    record_analyses(&mut report, per_file, sources, &resolved, only, cache);
-    run_level_passes(&mut report, files, only);
+    let hosts = record_analyses(&mut report, per_file, sources, &resolved, only, cache);
+    run_level_passes(&mut report, files, only, hosts);
     report
 }
 
@@ -494,6 +552,7 @@ fn resolve_declarations(
     catalog: &Catalog,
     calls: &CallNames,
     mut cache: Option<&mut Cache>,
+    early: &[Option<Early>],
 ) -> Resolution {
     let sources = files.sources;
     // The verdicts a cache that tracks changes kept: those files are not scanned again.
@@ -544,6 +603,11 @@ fn resolve_declarations(
         };
         // The first round sees no declarations yet: its result depends on the text alone.
         let cached = |i: usize| {
+            if round == 0
+                && let Some(Some(e)) = early.get(i)
+            {
+                return Some(e.declarations.clone());
+            }
             let s = &sources[i];
             let c = cache.as_deref().filter(|_| round == 0)?;
             c.declarations(&s.display, &s.path, &s.text).cloned()
@@ -622,11 +686,20 @@ fn resolve_declarations(
 }
 
 /// One candidate's pass 2: its index, findings, how many suppressions removed, its
-/// syntax-error count when the analysis parsed it (for `--fix`), whether the cache had it.
-type PerFile = (usize, Vec<Finding>, usize, Option<usize>, bool);
+/// syntax-error count when the analysis parsed it (for `--fix`), what it declares for the
+/// host pass when the analysis read that, whether the cache had it.
+type PerFile = (
+    usize,
+    Vec<Finding>,
+    usize,
+    Option<usize>,
+    Option<crate::host_events::HostDeclarations>,
+    bool,
+);
 
 /// Pass 2: every candidate file, with the whole run's symbols (every file's findings, even
 /// with `only`: the run-level passes need them all), from the cache where it has them.
+#[allow(clippy::too_many_arguments)]
 fn analyze_candidates(
     sources: &[Source],
     fronts: &[Box<dyn FrontEnd>],
@@ -635,12 +708,22 @@ fn analyze_candidates(
     calls: &CallNames,
     config: &Config,
     cache: Option<&Cache>,
+    mut early: Vec<Option<Analyzed>>,
 ) -> Vec<PerFile> {
     // Largest first, one file a task: a large file analysed last on one core while the other
     // waits is what a run's wall time would end on (issue 32 item 1).
     let mut order: Vec<usize> = (0..sources.len())
         .filter(|&i| resolved.candidate[i])
         .collect();
+    // Those analysed early ([`early`]) are not analysed again.
+    let mut done: Vec<PerFile> = Vec::new();
+    order.retain(|&i| match early.get_mut(i).and_then(Option::take) {
+        Some((findings, suppressed, syntax, host)) => {
+            done.push((i, findings, suppressed, syntax, host, false));
+            false
+        }
+        None => true,
+    });
     order.sort_by_key(|&i| std::cmp::Reverse(sources[i].text.len()));
     let mut out: Vec<PerFile> = order
         .into_par_iter()
@@ -651,9 +734,9 @@ fn analyze_candidates(
             if let Some((findings, suppressed)) =
                 cache.and_then(|c| c.analysis(&s.display, &s.path, &s.text, ident_hit))
             {
-                return (i, findings.to_vec(), suppressed, None, true);
+                return (i, findings.to_vec(), suppressed, None, None, true);
             }
-            let (findings, suppressed, syntax) = match front_of(fronts, s) {
+            let (findings, suppressed, syntax, host) = match front_of(fronts, s) {
                 Some(f) => {
                     let cx = Context {
                         catalog,
@@ -661,16 +744,18 @@ fn analyze_candidates(
                         calls,
                         mentions_declared: ident_hit,
                     };
-                    let analysis = f.analyze(&s.display, &s.text, cx);
+                    let mut analysis = f.analyze(&s.display, &s.text, cx);
                     let syntax = analysis.syntax_errors;
+                    let host = analysis.host.take();
                     let (findings, suppressed) = file_findings(s, analysis, catalog, config);
-                    (findings, suppressed, syntax)
+                    (findings, suppressed, syntax, host)
                 }
-                None => (Vec::new(), 0, None),
+                None => (Vec::new(), 0, None, None),
             };
-            (i, findings, suppressed, syntax, false)
+            (i, findings, suppressed, syntax, host, false)
         })
         .collect();
+    out.append(&mut done);
     out.sort_by_key(|p| p.0);
     out
 }
@@ -685,11 +770,14 @@ fn record_analyses(
     resolved: &Resolution,
     only: Option<&[String]>,
     mut cache: Option<&mut Cache>,
-) {
+) -> Vec<Option<crate::host_events::HostDeclarations>> {
+    let mut hosts: Vec<Option<crate::host_events::HostDeclarations>> = Vec::new();
+    hosts.resize_with(sources.len(), || None);
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
     let misses = per_file.iter().filter(|(.., hit)| !hit).count();
-    for (i, findings, suppressed, syntax, hit) in per_file {
+    for (i, findings, suppressed, syntax, host, hit) in per_file {
         let s = &sources[i];
+        hosts[i] = host;
         if !hit && let Some(c) = cache.as_deref_mut() {
             c.store_analysis(
                 &s.display,
@@ -713,17 +801,27 @@ fn record_analyses(
             .collect();
         c.retain(&keep);
     }
+    hosts
 }
 
 /// What only the whole run can decide (which deletions other files still need, which fixes
-/// Markdown follows), then `only`'s files, in a stable order.
-fn run_level_passes(report: &mut Report, files: Files<'_>, only: Option<&[String]>) {
+/// Markdown follows), then `only`'s files, in a stable order. `hosts`: per source, what it
+/// declares for the host pass when its analysis read that.
+fn run_level_passes(
+    report: &mut Report,
+    files: Files<'_>,
+    only: Option<&[String]>,
+    hosts: Vec<Option<crate::host_events::HostDeclarations>>,
+) {
     drop_deletions_used_elsewhere(&mut report.findings, files);
     // Before `in_use`: a rewrite dropped here is one more listener left on the mirror. The
     // host's event map holds a removed event's entry, so its file is a candidate, held.
-    crate::host_events::keep_to_declared_events(&mut report.findings, files.sources, &|i| {
-        files.is_dropped(i)
-    });
+    crate::host_events::keep_to_declared_events(
+        &mut report.findings,
+        files.sources,
+        &|i| files.is_dropped(i),
+        hosts,
+    );
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     // Every file with a finding is a candidate, whose text is held.
     crate::docs_follow::follow_declarations(&mut report.findings, files.sources);

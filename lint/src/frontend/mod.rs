@@ -320,6 +320,9 @@ pub struct FileAnalysis {
     /// Occurrences that are the human's part (see [`HumanPart`]): their findings get no fix,
     /// whatever fix the front end may also have offered.
     pub human: Vec<HumanPart>,
+    /// What a script declares for the run-level host pass, read from this analysis's parse
+    /// (`None`: not parsed here, the pass reads it).
+    pub(crate) host: Option<crate::host_events::HostDeclarations>,
 }
 
 /// Whether `path` is a test file (`*.spec.*`, `*.test.*`, or under `tests/`, `__tests__/`).

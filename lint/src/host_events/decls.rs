@@ -70,7 +70,7 @@ pub(super) struct Param {
 }
 
 /// What a file imports, declares and exports, by name.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Names {
     /// `(local, imported, specifier)` per imported name (`default` for a default import, `*`
     /// for a namespace).
@@ -97,7 +97,7 @@ pub(super) struct Broken {
 }
 
 /// What a file declares, or why it could not be read.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct Read {
     /// Its interfaces and type aliases, in order.
     pub(super) decls: Vec<TypeDecl>,
@@ -120,13 +120,18 @@ fn line_of(text: &str, at: usize) -> usize {
 pub(super) fn read(path: &str, text: &str) -> Read {
     match with_program(path, text, |program| collect(program, text)) {
         Ok(read) => read,
-        Err((at, message)) => Read {
-            broken: Some(Broken {
-                line: line_of(text, at),
-                message,
-            }),
-            ..Read::default()
-        },
+        Err((at, message)) => unparsed(text, at, message),
+    }
+}
+
+/// What [`read`] gives for a text oxc stopped on at byte `at` with `message`.
+pub(super) fn unparsed(text: &str, at: usize, message: String) -> Read {
+    Read {
+        broken: Some(Broken {
+            line: line_of(text, at),
+            message,
+        }),
+        ..Read::default()
     }
 }
 
@@ -137,7 +142,7 @@ fn slice(text: &str, span: Span) -> &str {
 }
 
 /// Everything [`Read`] holds, from a parsed program.
-fn collect(program: &Program<'_>, text: &str) -> Read {
+pub(super) fn collect(program: &Program<'_>, text: &str) -> Read {
     let mut c = Collect {
         text,
         decls: Vec::new(),

@@ -42,6 +42,25 @@ use map::EventMap;
 use std::collections::{BTreeSet, HashMap};
 use view::World;
 
+/// What a script declares, read from the parse its analysis made (issue 32 item 1: this pass
+/// parsed every script of the run a second time): what [`keep_to_declared_events`] would
+/// read from the same text, as `host_events::tests` checks.
+#[derive(Debug, Clone)]
+pub(crate) struct HostDeclarations(decls::Read);
+
+impl HostDeclarations {
+    /// The declarations of `program`, parsed from `text` as [`crate::frontend::typescript`]
+    /// parses the file.
+    pub(crate) fn of(program: &oxc_ast::ast::Program<'_>, text: &str) -> Self {
+        HostDeclarations(decls::collect(program, text))
+    }
+
+    /// A file that did not parse: oxc stopped at byte `at` of `text` with `message`.
+    pub(crate) fn unparsed(text: &str, at: usize, message: String) -> Self {
+        HostDeclarations(decls::unparsed(text, at, message))
+    }
+}
+
 /// The rule of a declaration.
 const DECLARE: &str = "ML003";
 
@@ -81,11 +100,12 @@ fn patch(fix: &mut Fix, from: &str, to: &str) -> bool {
 /// documentation): drops or annotates the fixes that name what the host does not declare,
 /// and spells the host's types where a rewrite needs them. `dropped(i)`: whether the run
 /// read source `i` without keeping its text (it is read again from disk if an import
-/// reaches it).
+/// reaches it). `known[i]`: what source `i` declares, when its analysis read it.
 pub(crate) fn keep_to_declared_events(
     findings: &mut [Finding],
     sources: &[Source],
     dropped: &dyn Fn(usize) -> bool,
+    known: Vec<Option<HostDeclarations>>,
 ) {
     let todo: Vec<(usize, BTreeSet<String>)> = findings
         .iter()
@@ -105,7 +125,7 @@ pub(crate) fn keep_to_declared_events(
     if todo.is_empty() {
         return;
     }
-    let mut world = World::of_run(sources, dropped, is_script);
+    let mut world = World::of_run(sources, dropped, is_script, known);
     let anchor = anchor(findings, sources, &world);
     // Per file and event: the map in view, and the files in view oxc could not parse.
     type Seen = (Option<EventMap>, Vec<String>);
@@ -407,5 +427,72 @@ mod tests {
                 "session/event"
             ]
         );
+    }
+
+    /// Issue 32 item 1: what the analysis's parse hands this pass is what the pass reads
+    /// from the same text itself, for every script of the TypeScript fixtures and generated
+    /// event maps, modules, `declare module` blocks and texts oxc cannot parse (the shapes a
+    /// run's scripts take).
+    #[test]
+    fn the_analysis_reads_what_the_pass_would_read() {
+        use crate::catalog::Catalog;
+        use crate::frontend::{CallNames, Context, Symbols};
+        let catalog = Catalog::new(&[]).expect("the default catalogue");
+        let (calls, symbols) = (CallNames::default(), Symbols::default());
+        let cx = Context {
+            catalog: &catalog,
+            symbols: &symbols,
+            calls: &calls,
+            mentions_declared: false,
+        };
+        let mut texts: Vec<(String, String)> = Vec::new();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/ts");
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("the fixtures").flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if is_script(&p.to_string_lossy()) {
+                    let text = std::fs::read_to_string(&p).expect("a fixture");
+                    texts.push((p.to_string_lossy().into_owned(), text));
+                }
+            }
+        }
+        const PARTS: &[&str] = &[
+            "import { Agent } from './agent';\n",
+            "import type { Events as E } from '@host/core';\n",
+            "export interface Events { 'agent/turn-end': (turn: number) => void; 'session/event': (s: S, e: { data: TurnData }) => void }\n",
+            "declare module '@host/core' { interface Events { 'agent/turn-start': (a: Agent) => void } }\n",
+            "type Map2<T> = { 'agent/created': (agent: T) => void; data: unknown };\n",
+            "export * from './more';\nexport { x as y } from './x';\n",
+            "bus.on('agent/turn-end', (turn) => log(turn));\n",
+            "const broken = (;\n",
+            "namespace N { export type Q = { 'agent/step-end': () => void } }\n",
+            "const el = <div>{'agent/turn-end'}</div>;\n",
+        ];
+        let mut r = crate::test_rng::Rng(0x9E37_79B9_7F4A_7C15);
+        for n in 0..300 {
+            let mut text = String::new();
+            for _ in 0..1 + r.below(6) {
+                text.push_str(PARTS[r.below(PARTS.len())]);
+            }
+            let path = ["host.ts", "host.d.ts", "view.tsx", "plain.js", "mod.mts"][n % 5];
+            texts.push((path.to_owned(), text));
+        }
+        let mut compared = 0;
+        for (path, text) in &texts {
+            let analysis = crate::frontend::typescript::analyze_with(path, text, cx, true);
+            let Some(HostDeclarations(read)) = analysis.host else {
+                continue;
+            };
+            assert_eq!(
+                format!("{read:?}"),
+                format!("{:?}", decls::read(path, text)),
+                "{path}:\n{text}"
+            );
+            compared += 1;
+        }
+        assert!(compared > 200, "{compared} compared");
     }
 }

@@ -93,6 +93,7 @@ impl World {
         sources: &[Source],
         dropped: &dyn Fn(usize) -> bool,
         is_script: impl Fn(&str) -> bool,
+        mut known: Vec<Option<super::HostDeclarations>>,
     ) -> World {
         let mut w = World {
             files: Vec::new(),
@@ -104,10 +105,20 @@ impl World {
             .iter()
             .enumerate()
             .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
-        for (_, s) in held {
+        for (i, s) in held {
             let id = w.files.len();
-            w.files
-                .push(parse(s.display.clone(), key(&s.path), &s.text));
+            // Read by the analysis's parse when it made one.
+            let file = match known.get_mut(i).and_then(Option::take) {
+                Some(super::HostDeclarations(read)) => File {
+                    display: s.display.clone(),
+                    path: key(&s.path),
+                    decls: read.decls,
+                    names: read.names,
+                    broken: read.broken,
+                },
+                None => parse(s.display.clone(), key(&s.path), &s.text),
+            };
+            w.files.push(file);
             w.by_path.insert(key(&s.path), Some(id));
             w.run.push(id);
         }
@@ -380,7 +391,12 @@ mod tests {
             display: "host.ts".to_owned(),
             text: text.to_owned(),
         };
-        let world = World::of_run(std::slice::from_ref(&source), &|_| false, |_| true);
+        let world = World::of_run(
+            std::slice::from_ref(&source),
+            &|_| false,
+            |_| true,
+            Vec::new(),
+        );
         let file = world.run_file("host.ts");
         let at = |needle: &str| text.find(needle).unwrap_or_default() + 1;
         let map = |needle: &str| file.and_then(|f| world.enclosing_map(f, at(needle)));

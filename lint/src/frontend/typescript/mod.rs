@@ -156,7 +156,7 @@ impl FrontEnd for TypeScript {
     }
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
-        analyze_as(path, src, cx)
+        analyze_with(path, src, cx, true)
     }
 
     fn syntax_errors(&self, path: &str, src: &str) -> usize {
@@ -261,10 +261,17 @@ struct Parsed {
     fixes: Vec<OccurrenceFix>,
     /// The body of every function, outer before inner (see [`fixes::enclosing`]).
     bodies: Vec<std::ops::Range<usize>>,
+    /// What the file declares for the host pass, when asked for.
+    host: Option<crate::host_events::HostDeclarations>,
 }
 
-fn parse_and_classify(path: &str, src: &str, cx: Context<'_>) -> Result<Parsed, (usize, String)> {
-    parse_and_classify_as(path, src, cx, true)
+fn parse_and_classify(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+    host: bool,
+) -> Result<Parsed, (usize, String)> {
+    parse_and_classify_as(path, src, cx, true, host)
 }
 
 /// [`parse_and_classify`]; with `focused`, the fixer visits only the functions that can hold
@@ -274,6 +281,7 @@ fn parse_and_classify_as(
     src: &str,
     cx: Context<'_>,
     focused: bool,
+    host: bool,
 ) -> Result<Parsed, (usize, String)> {
     with_program(path, src, |program| {
         let scope = syntax::Scope::of(program);
@@ -316,6 +324,7 @@ fn parse_and_classify_as(
             tokens,
             fixes,
             bodies,
+            host: host.then(|| crate::host_events::HostDeclarations::of(program, src)),
         }
     })
 }
@@ -323,13 +332,26 @@ fn parse_and_classify_as(
 /// Analyzes `src` as the TypeScript/JavaScript file `path` (the extension picks the dialect;
 /// Markdown fences pass a synthetic name such as `fence.ts`).
 pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
+    analyze_with(path, src, cx, false)
+}
+
+/// [`analyze_as`]; with `host`, also what the file declares for the host pass
+/// ([`FileAnalysis::host`]), from the same parse.
+pub(crate) fn analyze_with(path: &str, src: &str, cx: Context<'_>, host: bool) -> FileAnalysis {
     let mut analysis = FileAnalysis::default();
     if !worth_parsing(src, cx) {
         return analysis;
     }
-    let parsed = match parse_and_classify(path, src, cx) {
+    let mut parsed = match parse_and_classify(path, src, cx, host) {
         Ok(p) => p,
         Err(e) => {
+            if host {
+                analysis.host = Some(crate::host_events::HostDeclarations::unparsed(
+                    src,
+                    e.0,
+                    e.1.clone(),
+                ));
+            }
             analysis.parse_error = Some(e);
             Parsed {
                 contexts: Vec::new(),
@@ -339,9 +361,13 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
                 tokens: lex::tokens(src),
                 fixes: Vec::new(),
                 bodies: Vec::new(),
+                host: None,
             }
         }
     };
+    if let Some(h) = parsed.host.take() {
+        analysis.host = Some(h);
+    }
     let lexical = analysis.parse_error.is_some();
     // The same parse as `parses`, so the same count as `syntax_errors`.
     analysis.syntax_errors = Some(usize::from(lexical));

@@ -6,7 +6,7 @@ use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
 use std::ops::Range;
 
-impl Fixer<'_, '_> {
+impl Fixer<'_, '_, '_> {
     /// The range of the name inside a string literal spelled exactly as a removed event.
     fn removed_literal(&self, e: &Expression<'_>) -> Option<(Range<usize>, String)> {
         let Expression::StringLiteral(lit) = e.get_inner_expression() else {

@@ -72,7 +72,7 @@ fn emits_agent_created(code: &str) -> bool {
     })
 }
 
-impl Fixer<'_, '_> {
+impl Fixer<'_, '_, '_> {
     /// An emit statement (or a `try`/`if` holding only it) at `stmts[i]`.
     pub(super) fn emit_statement(&mut self, stmts: &[Statement<'_>], i: usize) {
         let stmt = &stmts[i];
@@ -258,12 +258,13 @@ impl Fixer<'_, '_> {
         let Some(scope) = self.scopes.last() else {
             return Vec::new();
         };
+        let uses = self.uses_around(&scope.body);
+        let uses = uses.view(scope.body.clone());
         let unused: Vec<usize> = (0..scope.params.len())
             .filter(|&i| {
                 let name = &scope.params[i].0;
-                let refs = scope.uses.refs.iter().filter(|(n, _, _)| n == name);
                 let (mut inside, mut outside) = (0, 0);
-                for (_, at, _) in refs {
+                for at in uses.spans_of(name) {
                     if r.start <= at.start && at.end <= r.end {
                         inside += 1;
                     } else {
@@ -281,10 +282,9 @@ impl Fixer<'_, '_> {
         let mut taken: HashSet<String> = HashSet::new();
         let mut edits = Vec::new();
         for (name, binding) in &scope.params {
-            let refs = scope.uses.refs.iter().filter(|(n, _, _)| n == name);
             let mut inside = 0;
             let mut outside = 0;
-            for (_, at, _) in refs {
+            for at in uses.spans_of(name) {
                 if r.start <= at.start && at.end <= r.end {
                     inside += 1;
                 } else {
@@ -295,7 +295,7 @@ impl Fixer<'_, '_> {
                 continue;
             }
             let wanted = format!("_{name}");
-            let fresh = scope.uses.fresh(&taken, &[wanted.as_str()]);
+            let fresh = uses.fresh(&taken, &[wanted.as_str()]);
             if fresh != wanted || scope.params.iter().any(|(p, _)| *p == wanted) {
                 continue;
             }

@@ -7,7 +7,7 @@ use oxc_ast::ast::*;
 use oxc_span::GetSpan;
 use std::ops::Range;
 
-impl Fixer<'_, '_> {
+impl Fixer<'_, '_, '_> {
     /// The event-map members of an interface or type literal: the removed ones are deleted;
     /// `whole` is what to delete instead when every member is removed (the `declare module`
     /// block holding only this interface).

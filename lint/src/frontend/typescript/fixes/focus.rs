@@ -297,8 +297,8 @@ mod tests {
             ..cx
         };
         let (Ok(focused), Ok(whole)) = (
-            parse_and_classify_as(path, src, cx, true),
-            parse_and_classify_as(path, src, cx, false),
+            parse_and_classify_as(path, src, cx, true, false),
+            parse_and_classify_as(path, src, cx, false, false),
         ) else {
             panic!("{path} does not parse:\n{src}");
         };
@@ -358,6 +358,7 @@ mod tests {
                             calls: &CallNames::default(),
                             mentions_declared: false,
                         },
+                        false,
                         false,
                     )
                     .is_ok()

@@ -2,7 +2,7 @@
 
 use super::super::listeners::{MergeTarget, Returns};
 use super::handler::{Body, Params};
-use super::uses::{AgentRef, Uses};
+use super::uses::{AgentRef, View};
 use super::{Fixer, range};
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast_visit::Visit;
@@ -12,7 +12,7 @@ use std::ops::Range;
 /// What [`Fixer::merged`] needs of the subscription being migrated.
 pub(super) struct Merge<'x> {
     pub(super) params: &'x Params,
-    pub(super) uses: &'x Uses,
+    pub(super) uses: &'x View<'x>,
     pub(super) twin: &'x str,
     pub(super) quote: char,
     /// The handler's uses of the agent read as the listener's session.
@@ -21,7 +21,7 @@ pub(super) struct Merge<'x> {
     pub(super) receiver: &'x str,
 }
 
-impl Fixer<'_, '_> {
+impl Fixer<'_, '_, '_> {
     /// The suggestion that moves a removed event's handler into the existing `session/event`
     /// listener `t` (as `if (event.type === twin) { … }` after its last statement) and deletes
     /// the subscription statement `stmt`; `None` when that would change what the code reads
@@ -34,10 +34,10 @@ impl Fixer<'_, '_> {
         m: &Merge<'_>,
     ) -> Option<Fix> {
         let u = m.uses;
-        if u.names.contains(&t.session) || u.names.contains(&t.event) {
+        if u.names(&t.session) || u.names(&t.event) {
             return None;
         }
-        if u.refs.iter().any(|(n, _, _)| t.bindings.contains(n)) {
+        if t.bindings.iter().any(|b| u.count(b) > 0) {
             return None;
         }
         let nl = self.newline;

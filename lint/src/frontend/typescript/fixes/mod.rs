@@ -57,15 +57,22 @@ use entries::sole_interface;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::rc::Rc;
 use uses::Uses;
 
 pub(super) use focus::Focus;
 
 /// Collects the fixes of one parsed program.
-pub(super) struct Fixer<'s, 'c> {
+pub(super) struct Fixer<'s, 'c, 'p> {
     src: &'s str,
+    /// The program the fixes are for.
+    program: &'p Program<'p>,
+    /// The uses of each top-level statement that a fix has needed (by its index;
+    /// `usize::MAX` for the whole program), collected once ([`uses`]).
+    uses: RefCell<HashMap<usize, Rc<Uses>>>,
     cx: Context<'c>,
     resolver: Resolver<'c>,
     /// The file's comments (start, end), sorted: a deleted member takes its JSDoc along.
@@ -143,8 +150,6 @@ pub(super) fn enclosing(bodies: &[Range<usize>], at: &Range<usize>, len: usize) 
 struct FnScope {
     /// Each parameter bound to a plain name: the name and its binding's range.
     params: Vec<(String, Range<usize>)>,
-    /// The identifiers its body references (nested functions included), for fresh names.
-    uses: Uses,
     /// For a function declared in this file and not exported: its name and every parameter's
     /// range (a parameter it no longer uses goes, with the argument of each call).
     local: Option<(String, Vec<Range<usize>>)>,
@@ -156,12 +161,12 @@ fn range(span: Span) -> Range<usize> {
     span.start as usize..span.end as usize
 }
 
-impl<'s, 'c> Fixer<'s, 'c> {
+impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
     pub fn new(
         src: &'s str,
         cx: Context<'c>,
         resolver: Resolver<'c>,
-        program: &Program<'_>,
+        program: &'p Program<'p>,
         focus: Option<Focus>,
     ) -> Self {
         let path = resolver.path;
@@ -201,6 +206,8 @@ impl<'s, 'c> Fixer<'s, 'c> {
             !program.source_type.is_typescript() || typed_data::data_typed_by_host(program);
         Fixer {
             src,
+            program,
+            uses: RefCell::new(HashMap::new()),
             cx,
             resolver,
             comments,
@@ -227,6 +234,27 @@ impl<'s, 'c> Fixer<'s, 'c> {
             announced: HashSet::new(),
             focus,
         }
+    }
+
+    /// The identifier uses of the top-level statement that holds `body` (of the whole
+    /// program when none does), collected the first time a fix needs them: read through
+    /// [`Uses::view`] of `body`.
+    fn uses_around(&self, body: &Range<usize>) -> Rc<Uses> {
+        let stmts = &self.program.body;
+        let i = stmts.partition_point(|s| (s.span().end as usize) <= body.start);
+        let key = match stmts.get(i) {
+            Some(s) if range(s.span()).start <= body.start && body.end <= range(s.span()).end => i,
+            _ => usize::MAX,
+        };
+        if let Some(u) = self.uses.borrow().get(&key) {
+            return Rc::clone(u);
+        }
+        let u = Rc::new(match stmts.get(key) {
+            Some(s) => Uses::of_statement(s),
+            None => Uses::of(|u| u.visit_program(self.program)),
+        });
+        self.uses.borrow_mut().insert(key, Rc::clone(&u));
+        u
     }
 
     /// Whether a function at `span` can hold a fix (see [`focus`]).
@@ -386,12 +414,11 @@ impl<'s, 'c> Fixer<'s, 'c> {
     }
 }
 
-impl Fixer<'_, '_> {
-    /// Enters a function: its plain parameters and the references of its body.
+impl Fixer<'_, '_, '_> {
+    /// Enters a function: its plain parameters and its body.
     fn enter_function(
         &mut self,
         params: &FormalParameters<'_>,
-        body: &dyn Fn(&mut Uses),
         body_span: Span,
         local: Option<String>,
     ) {
@@ -413,18 +440,16 @@ impl Fixer<'_, '_> {
                 _ => None,
             })
             .collect();
-        let uses = Uses::of_body(body);
         self.bodies.push(range(body_span));
         self.scopes.push(FnScope {
             params,
-            uses,
             local,
             body: range(body_span),
         });
     }
 }
 
-impl<'a> Visit<'a> for Fixer<'_, '_> {
+impl<'a> Visit<'a> for Fixer<'_, '_, '_> {
     fn visit_function(&mut self, it: &Function<'a>, flags: oxc_syntax::scope::ScopeFlags) {
         if !self.in_focus(it.span) {
             return;
@@ -440,12 +465,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
             .then(|| it.id.as_ref().map(|id| id.name.as_str().to_owned()))
             .flatten()
             .filter(|_| !self.global_statements.contains(&start));
-        self.enter_function(
-            &it.params,
-            &|u: &mut Uses| u.visit_function_body(body),
-            body.span,
-            local,
-        );
+        self.enter_function(&it.params, body.span, local);
         walk::walk_function(self, it, flags);
         self.scopes.pop();
     }
@@ -454,12 +474,7 @@ impl<'a> Visit<'a> for Fixer<'_, '_> {
         if !self.in_focus(it.span) {
             return;
         }
-        self.enter_function(
-            &it.params,
-            &|u: &mut Uses| u.visit_arrow_function_body(&it.body),
-            it.body.span(),
-            None,
-        );
+        self.enter_function(&it.params, it.body.span(), None);
         walk::walk_arrow_function_expression(self, it);
         self.scopes.pop();
     }

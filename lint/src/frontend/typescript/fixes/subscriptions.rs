@@ -5,7 +5,7 @@ use super::super::listeners::Throws;
 use super::exprs::{callee_name, callee_object};
 use super::handler::{Annotations, Body, Params};
 use super::merge::Merge;
-use super::uses::{AgentRef, Uses};
+use super::uses::{AgentRef, Uses, View};
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
@@ -26,14 +26,19 @@ fn indexable(ty: &TSType<'_>, text: &str) -> String {
         _ => format!("({text})"),
     }
 }
-impl<'s, 'c> Fixer<'s, 'c> {
+impl<'s, 'c> Fixer<'s, 'c, '_> {
     fn pattern_text(&self, p: &BindingPattern<'_>) -> &'s str {
         &self.src[range(p.span())]
     }
 
     /// Maps a handler's parameters to the twin's fields, or `None` when the shape is not one
     /// a rewrite keeps exactly (rest or default parameters, an unmapped field).
-    fn params(&self, params: &FormalParameters<'_>, m: &Migration, uses: &Uses) -> Option<Params> {
+    fn params(
+        &self,
+        params: &FormalParameters<'_>,
+        m: &Migration,
+        uses: &View<'_>,
+    ) -> Option<Params> {
         if params.rest.is_some() || params.items.iter().any(|p| p.initializer.is_some()) {
             return None;
         }
@@ -306,11 +311,13 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
             _ => return None,
         };
-        let uses = Uses::of_body(&|u: &mut Uses| match &body {
-            Body::Block(b) => u.visit_function_body(b),
-            Body::Expr(e) => u.visit_expression(e),
-        });
-        if is_function && (uses.this || uses.names.contains("arguments")) {
+        let body_range = match &body {
+            Body::Block(b) => range(b.span),
+            Body::Expr(e) => range(e.span()),
+        };
+        let uses = self.uses_around(&body_range);
+        let view = uses.view(body_range.clone());
+        if is_function && (view.this() || view.names("arguments")) {
             return None;
         }
         Some(OnCall {
@@ -321,6 +328,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             params,
             body,
             uses,
+            body_range,
         })
     }
 
@@ -329,7 +337,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
     /// handler needs it.
     fn plan(&self, call: &CallExpression<'_>, on: &OnCall<'_, '_, 'c>) -> Option<Plan<'c>> {
         let m = on.migration;
-        let uses = &on.uses;
+        let uses = &on.uses.view(on.body_range.clone());
         let p = self.params(on.params, m, uses)?;
         let target = migrate::target(
             m,
@@ -433,7 +441,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             &on.body,
             &Merge {
                 params: &plan.params,
-                uses: &on.uses,
+                uses: &on.uses.view(on.body_range.clone()),
                 twin: plan.target.twin,
                 quote: plan.quote,
                 agent_refs: &plan.agent_refs,
@@ -624,7 +632,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
         call: &CallExpression<'_>,
         receiver: &str,
         p: &Params,
-        uses: &Uses,
+        uses: &View<'_>,
         q: char,
     ) -> Option<NewAgentMap> {
         let start = call.span.start as usize;
@@ -670,7 +678,7 @@ impl<'s, 'c> Fixer<'s, 'c> {
             }
             None => return None,
         };
-        let taken = |n: &str| !self.refs.of_name(n).is_empty() || uses.names.contains(n);
+        let taken = |n: &str| !self.refs.of_name(n).is_empty() || uses.names(n);
         let name = ["agentBySession", "agentsBySession", "sessionAgents"]
             .into_iter()
             .find(|n| !taken(n))?;
@@ -739,8 +747,10 @@ struct OnCall<'b, 'a, 'c> {
     occurrence: Range<usize>,
     params: &'b FormalParameters<'a>,
     body: Body<'b, 'a>,
-    /// The identifiers the handler's body references and binds.
-    uses: Uses,
+    /// The identifier uses of the statement around the handler ([`Fixer::uses_around`]).
+    uses: std::rc::Rc<Uses>,
+    /// The handler's body (its block, or its expression), whose uses are the handler's.
+    body_range: Range<usize>,
 }
 
 /// What a rewritten handler is made of ([`Fixer::plan`]).
