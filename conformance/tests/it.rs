@@ -28,40 +28,14 @@ mod suite_jobs;
 mod suite_profiles;
 mod suite_verdicts;
 
-/// Every `.rs` file beside this one is one of its modules: with `autotests = false` a file
-/// left out would silently never run (issue #32 item 5: "with nothing skipped").
+#[path = "../../tests/support/test_modules.rs"]
+mod test_modules;
+
+/// Every `.rs` file beside this one is one of its modules (`tests/support/test_modules.rs`).
 #[test]
 fn every_test_file_is_a_module() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let declared: Vec<&str> = include_str!("it.rs")
-        .lines()
-        .filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'))
-        .collect();
-    let mut missing = Vec::new();
-    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    for entry in entries {
-        let path = entry
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .path();
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default();
-        if path.extension().is_some_and(|e| e == "rs") && stem != "it" && !declared.contains(&stem)
-        {
-            missing.push(format!(
-                "{}: add `mod {stem};` to tests/it.rs",
-                path.display()
-            ));
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "test files that are not compiled:\n{}",
-        missing.join("\n")
-    );
-    assert!(
-        declared.len() > 1,
-        "no module read from tests/it.rs: {declared:?}"
+    test_modules::assert_every_test_file_is_a_module(
+        env!("CARGO_MANIFEST_DIR"),
+        include_str!("it.rs"),
     );
 }
