@@ -361,7 +361,8 @@ fn named(path: &str, name: &str) -> bool {
 #[test]
 fn reports_of_many_fixes_on_one_long_line_are_linear() {
     use mirrorless_lint::render::{Format, render};
-    let per_finding = |n: usize, format: Format| {
+    // Each report is linted once and rendered in every format.
+    let report_of = |n: usize| {
         let src = format!(
             "export const s = '{}';\n",
             vec!["agent/turn-start"; n].join(" ")
@@ -373,10 +374,16 @@ fn reports_of_many_fixes_on_one_long_line_are_linear() {
         let report = mirrorless_lint::lint_document(Path::new("one.ts"), &src, &config);
         let fixed = report.findings.iter().filter(|f| f.fix.is_some()).count();
         assert_eq!(fixed, n, "every mention has its suggestion");
-        render(&report, format, false).len() / n
+        (report, n)
     };
+    let (small_report, large_report) = (report_of(200), report_of(4000));
+    let per_finding =
+        |(report, n): &(_, usize), format: Format| render(report, format, false).len() / n;
     for format in [Format::Json, Format::Rdjson, Format::Sarif, Format::Human] {
-        let (small, large) = (per_finding(200, format), per_finding(4000, format));
+        let (small, large) = (
+            per_finding(&small_report, format),
+            per_finding(&large_report, format),
+        );
         // 4 000 findings on a line 20 times as long: about the same bytes each.
         assert!(
             large < 2 * small && large < 4096,

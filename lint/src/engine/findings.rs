@@ -87,6 +87,7 @@ fn occurrence_findings(
         fix_at.entry((f.start, f.end)).or_insert(&f.fix);
     }
     let mut findings = Vec::new();
+    let mut passages = Passages::default();
     for o in occurrences {
         let rule = rules::for_role(o.role);
         let Some(severity) = config.severity(rule) else {
@@ -108,7 +109,7 @@ fn occurrence_findings(
             } else {
                 Scope::Sentence
             };
-            prose_contrast(index.text(), o.start, o.end, scope, event?)
+            prose_contrast(index.text(), o.start, o.end, scope, event?, &mut passages)
         })
         .flatten();
         let reworded_by_hand = contrast.is_some();
@@ -336,15 +337,33 @@ fn assign_fingerprints(findings: &mut [Finding]) {
 fn sentence(text: &str, start: usize, end: usize) -> &str {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-    let ends = |w: &[u8]| matches!(w, [b'.' | b'!' | b'?', b' ' | b'\t']);
+    // A sentence ends at `.`, `!` or `?` followed by a space or a tab. Found with memchr, not
+    // byte by byte: a table row may hold thousands of mentions and no sentence end at all.
     let bytes = text.as_bytes();
-    let from = (line_start..start)
-        .rev()
-        .find(|&i| i + 1 < start && ends(&bytes[i..i + 2]))
-        .map_or(line_start, |i| i + 2);
-    let to = (end..line_end)
-        .find(|&i| i + 1 < line_end && ends(&bytes[i..i + 2]))
-        .map_or(line_end, |i| i + 1);
+    let blank_after = |i: usize| matches!(bytes.get(i + 1), Some(b' ' | b'\t'));
+    let mut from = line_start;
+    let mut upto = start.saturating_sub(1).max(line_start);
+    while let Some(i) = memchr::memrchr3(b'.', b'!', b'?', &bytes[line_start..upto]) {
+        let i = line_start + i;
+        if blank_after(i) {
+            from = i + 2;
+            break;
+        }
+        upto = i;
+    }
+    let mut to = line_end;
+    let mut at = end;
+    while at + 1 < line_end {
+        let Some(i) = memchr::memchr3(b'.', b'!', b'?', &bytes[at..line_end - 1]) else {
+            break;
+        };
+        let i = at + i;
+        if blank_after(i) {
+            to = i + 1;
+            break;
+        }
+        at = i + 1;
+    }
     &text[from..to]
 }
 
@@ -356,12 +375,18 @@ fn prose_contrast(
     end: usize,
     scope: Scope,
     event: &crate::catalog::Event,
+    seen: &mut Passages,
 ) -> Option<String> {
     let twin = &event.migration.as_ref()?.twin;
     let around = sentence(text, start, end);
-    let named = around
-        .match_indices(twin.as_str())
-        .any(|(i, _)| !around[..i].ends_with("agent/"));
+    let named = *seen
+        .twin_named
+        .entry((span_of(text, around), twin.clone()))
+        .or_insert_with(|| {
+            around
+                .match_indices(twin.as_str())
+                .any(|(i, _)| !around[..i].ends_with("agent/"))
+        });
     if named {
         return Some(format!(
             "no fix: this sentence also names the durable `{twin}`, so naming it instead of `{}` would name one event twice (a sentence contrasting the removed mirror with its durable twin): reword it by hand",
@@ -379,11 +404,33 @@ fn prose_contrast(
         Scope::CommentBlock => comment_block(text, start, end),
         Scope::Sentence => around,
     };
-    let removal = speaks_of_the_removal(passage)?;
+    let removal = seen
+        .removal
+        .entry(span_of(text, passage))
+        .or_insert_with(|| speaks_of_the_removal(passage).map(str::to_owned))
+        .as_deref()?;
     Some(format!(
         "no fix: this passage speaks of the mirror itself (\"{removal}\"), so naming the durable `{twin}` instead of `{}` would make it false (\"Removed: `{twin}`\"): reword it by hand",
         &text[start..end]
     ))
+}
+
+/// What [`prose_contrast`] found in a passage, kept for the other mentions in it: a table row
+/// or a paragraph may name a removed event thousands of times, and searching the whole
+/// passage again for each would cost the square of its length (issue #32 item 5: a 10,000-cell
+/// row took 13 s).
+#[derive(Default)]
+struct Passages {
+    /// Whether a sentence (its byte range) names the durable twin (the key's string).
+    twin_named: HashMap<((usize, usize), String), bool>,
+    /// The words that speak of the removal in a passage (its byte range), if any.
+    removal: HashMap<(usize, usize), Option<String>>,
+}
+
+/// The byte range of `part`, a slice of `text`, in `text`.
+fn span_of(text: &str, part: &str) -> (usize, usize) {
+    let start = part.as_ptr() as usize - text.as_ptr() as usize;
+    (start, start + part.len())
 }
 
 /// How far a rewording looks for words that speak of the removal: a prose paragraph, a block
@@ -664,4 +711,63 @@ fn snippet_window(
         .min(start + LINE_TEXT_MAX)
         .min(whole.end);
     crate::source::floor_boundary(&s.text, from)..crate::source::ceil_boundary(&s.text, to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+
+    /// The sentence around `start..end`, byte by byte: what [`sentence`] finds with memchr.
+    fn sentence_bytewise(text: &str, start: usize, end: usize) -> &str {
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let ends = |w: &[u8]| matches!(w, [b'.' | b'!' | b'?', b' ' | b'\t']);
+        let bytes = text.as_bytes();
+        let from = (line_start..start)
+            .rev()
+            .find(|&i| i + 1 < start && ends(&bytes[i..i + 2]))
+            .map_or(line_start, |i| i + 2);
+        let to = (end..line_end)
+            .find(|&i| i + 1 < line_end && ends(&bytes[i..i + 2]))
+            .map_or(line_end, |i| i + 1);
+        &text[from..to]
+    }
+
+    /// A mention's sentence is the one a byte-by-byte reading finds, wherever the mention,
+    /// the line breaks and the sentence ends (`. `, `!\t`, `?`, `.` without a blank after) are.
+    #[test]
+    fn the_sentence_of_a_mention_is_the_bytewise_one() {
+        const PIECES: &[&str] = &[
+            "agent/turn-end",
+            ". ",
+            "! ",
+            "?\t",
+            ".",
+            "?",
+            "!",
+            " ",
+            "\t",
+            "\n",
+            "x",
+            "word ",
+            "é",
+        ];
+        let mut rng = Rng(0x5e47_e9ce);
+        for _ in 0..3_000 {
+            let text: String = (0..rng.below(24)).map(|_| rng.pick(PIECES)).collect();
+            let text = format!("{text}agent/turn-end{}", {
+                let n = rng.below(12);
+                (0..n).map(|_| rng.pick(PIECES)).collect::<String>()
+            });
+            for (start, name) in text.match_indices("agent/turn-end") {
+                let end = start + name.len();
+                assert_eq!(
+                    sentence(&text, start, end),
+                    sentence_bytewise(&text, start, end),
+                    "{text:?} at {start}"
+                );
+            }
+        }
+    }
 }
