@@ -530,21 +530,26 @@ proptest! {
         profile in profile(),
         data in message_data(),
     ) {
-        let chunks = [ChunkLine {
-            seq: Num::Right(0),
-            time: Num::Right(0),
-            turn: Num::Right(0),
-            step: Num::Right(0),
-            kind: 0,
-            index: Num::Right(0),
-            block: 0,
-            text: Text::Written("hi".to_owned()),
-            layout: Layout::Exact,
-        }];
+        let chunks = [one_text_delta()];
         let log = log_with_message(profile, &chunks, Some(&data));
         let fast = check(profile, &log, 256 * 1024, true);
         let general = check(profile, &log, 256 * 1024, false);
         prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    }
+}
+
+/// The one chunk of the message logs below: a text delta `hi` in the writer's exact shape.
+fn one_text_delta() -> ChunkLine {
+    ChunkLine {
+        seq: Num::Right(0),
+        time: Num::Right(0),
+        turn: Num::Right(0),
+        step: Num::Right(0),
+        kind: 0,
+        index: Num::Right(0),
+        block: 0,
+        text: Text::Written("hi".to_owned()),
+        layout: Layout::Exact,
     }
 }
 
@@ -591,17 +596,7 @@ fn log_with_message_line(profile: Profile, members: &[&str], data: &str) -> Vec<
         #[serde(rename = "sourceEventSeqs", borrow)]
         cited: &'a serde_json::value::RawValue,
     }
-    let chunks = [ChunkLine {
-        seq: Num::Right(0),
-        time: Num::Right(0),
-        turn: Num::Right(0),
-        step: Num::Right(0),
-        kind: 0,
-        index: Num::Right(0),
-        block: 0,
-        text: Text::Written("hi".to_owned()),
-        layout: Layout::Exact,
-    }];
+    let chunks = [one_text_delta()];
     // `data` is then the content the chunks assemble to.
     let log = log_with_message(profile, &chunks, Some("CONTENT"));
     let text = String::from_utf8(log).expect("the generated log is UTF-8");
