@@ -369,22 +369,22 @@ fn sentence(text: &str, start: usize, end: usize) -> &str {
 
 /// Why renaming the removed name at `start..end` in prose to its durable twin would be false:
 /// the sentence already names the twin (it contrasts the two, or would name one event twice).
-fn prose_contrast(
+fn prose_contrast<'c>(
     text: &str,
     start: usize,
     end: usize,
     scope: Scope,
-    event: &crate::catalog::Event,
-    seen: &mut Passages,
+    event: &'c crate::catalog::Event,
+    seen: &mut Passages<'c>,
 ) -> Option<String> {
-    let twin = &event.migration.as_ref()?.twin;
+    let twin = event.migration.as_ref()?.twin.as_str();
     let around = sentence(text, start, end);
     let named = *seen
         .twin_named
-        .entry((span_of(text, around), twin.clone()))
+        .entry((span_of(text, around), twin))
         .or_insert_with(|| {
             around
-                .match_indices(twin.as_str())
+                .match_indices(twin)
                 .any(|(i, _)| !around[..i].ends_with("agent/"))
         });
     if named {
@@ -420,9 +420,9 @@ fn prose_contrast(
 /// passage again for each would cost the square of its length (issue #32 item 5: a 10,000-cell
 /// row took 13 s).
 #[derive(Default)]
-struct Passages {
+struct Passages<'c> {
     /// Whether a sentence (its byte range) names the durable twin (the key's string).
-    twin_named: HashMap<((usize, usize), String), bool>,
+    twin_named: HashMap<((usize, usize), &'c str), bool>,
     /// The words that speak of the removal in a passage (its byte range), if any.
     removal: HashMap<(usize, usize), Option<String>>,
 }
