@@ -5,9 +5,9 @@
 //! only moved survive. Matching is a multiset match: two identical findings need two
 //! entries.
 
+use crate::hash::HashMap;
 use crate::model::Finding;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// Format version written to and required from baseline files.
@@ -128,7 +128,7 @@ impl Baseline {
         findings: &mut Vec<Finding>,
         key: impl Fn(&str) -> String,
     ) -> (usize, Vec<Entry>) {
-        let mut pool: HashMap<(String, String, String), Vec<&Entry>> = HashMap::new();
+        let mut pool: HashMap<(String, String, String), Vec<&Entry>> = HashMap::default();
         for e in &self.findings {
             pool.entry((key(&e.path), e.rule.clone(), e.fingerprint.clone()))
                 .or_default()
@@ -166,8 +166,25 @@ pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> St
     eat(b"v1");
     eat(rule.as_bytes());
     eat(event.as_bytes());
-    let normalized: String = line_text.chars().filter(|c| !c.is_whitespace()).collect();
-    eat(normalized.as_bytes());
+    // The line without its white space, hashed as it is read: a finding in a long line (a
+    // Markdown paragraph) copied the line once per finding.
+    let mut utf8 = [0u8; 4];
+    for c in line_text.chars().filter(|c| !c.is_whitespace()) {
+        for &b in c.encode_utf8(&mut utf8).as_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h ^= 0xff;
+    h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    };
     eat(index.to_string().as_bytes());
     format!("{h:016x}")
 }
@@ -175,6 +192,58 @@ pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fingerprint as first written (the line's non-white characters collected into a
+    /// string, then hashed): fingerprints are frozen, so the one that hashes the line as it
+    /// reads it must give the same on every line.
+    fn fingerprint_reference(rule: &str, event: &str, line_text: &str, index: usize) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0100_0000_01b3);
+            }
+            h ^= 0xff;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        };
+        eat(b"v1");
+        eat(rule.as_bytes());
+        eat(event.as_bytes());
+        let normalized: String = line_text.chars().filter(|c| !c.is_whitespace()).collect();
+        eat(normalized.as_bytes());
+        eat(index.to_string().as_bytes());
+        format!("{h:016x}")
+    }
+
+    #[test]
+    fn fingerprints_are_those_of_the_reference() {
+        let pieces = [
+            "a",
+            "bus.on(",
+            "\"agent/turn-end\"",
+            " ",
+            "\t",
+            "\u{a0}",
+            "\u{2003}",
+            "\u{85}",
+            "\u{b}",
+            "é",
+            "日本",
+            "🦀",
+            "\r\n",
+            "",
+        ];
+        let mut r = crate::test_rng::Rng(0x0000_f1a9_e7a1);
+        for _ in 0..2000 {
+            let line: String = (0..r.below(12)).map(|_| r.pick(&pieces)).collect();
+            let index = r.below(30);
+            assert_eq!(
+                fingerprint("ML001", "agent/turn-end", &line, index),
+                fingerprint_reference("ML001", "agent/turn-end", &line, index),
+                "{line:?} #{index}"
+            );
+        }
+    }
 
     #[test]
     fn fingerprint_ignores_indentation_but_not_content() {

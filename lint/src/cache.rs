@@ -12,8 +12,8 @@
 
 use crate::config::{Config, LintConfig};
 use crate::frontend::{Declaration, Declarations};
+use crate::hash::{HashMap, HashSet};
 use crate::model::Finding;
-use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// The per-file results a run can reuse; pass it to [`crate::engine::lint_sources_cached`]
@@ -83,7 +83,7 @@ impl Cache {
     /// the prefilter's verdict and which declared identifiers each file mentions are kept, so a
     /// run costs the changed files, not the workspace's bytes.
     pub fn track_changes(&mut self) {
-        self.scans.get_or_insert_with(HashMap::new);
+        self.scans.get_or_insert_with(HashMap::default);
     }
 
     /// The text of `display` changed (or the file came or went): scan it again in the next run.
@@ -120,8 +120,8 @@ impl Cache {
                 Scanned {
                     path: path.to_path_buf(),
                     may_hold_name: verdict,
-                    checked: HashSet::new(),
-                    mentioned: HashSet::new(),
+                    checked: HashSet::default(),
+                    mentioned: HashSet::default(),
                 },
             );
         }

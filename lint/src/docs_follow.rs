@@ -18,9 +18,9 @@
 //! declaration deletions of its applicability remove from that code file, so the catalogue
 //! matches its generator's output again ([`renumber`]).
 
+use crate::hash::HashMap;
 use crate::model::{Applicability, Edit, Finding};
 use crate::source::{LineIndex, Source};
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// The rule of a declaration (`Role::Declare`).
@@ -160,7 +160,7 @@ fn renumber<'t>(
     text_of: &dyn Fn(&str) -> Option<&'t str>,
     applied: Option<Applicability>,
 ) {
-    let mut shifts: HashMap<String, Vec<Shift>> = HashMap::new();
+    let mut shifts: HashMap<String, Vec<Shift>> = HashMap::default();
     for f in findings.iter() {
         let (true, Some(fix)) = (f.rule == DECLARE && is_code(&f.path), &f.fix) else {
             continue;
@@ -185,7 +185,8 @@ fn renumber<'t>(
         }
     }
     // Per Markdown file: its entry fixes (index, applicability, deleted range).
-    let mut entries: HashMap<String, Vec<(usize, Applicability, Range<usize>)>> = HashMap::new();
+    let mut entries: HashMap<String, Vec<(usize, Applicability, Range<usize>)>> =
+        HashMap::default();
     for (i, f) in findings.iter().enumerate() {
         if is_markdown(&f.path)
             && is_entry_fix(f)
@@ -262,10 +263,10 @@ fn renumber<'t>(
 
 /// Caps (or drops) the fix of every Markdown finding by how its event's declaration goes.
 fn cap(findings: &mut [Finding]) {
-    let mut goes: HashMap<String, Goes> = HashMap::new();
+    let mut goes: HashMap<String, Goes> = HashMap::default();
     // The first declaration of each event that stays, for the note of the docs it holds back.
-    let mut kept_at: HashMap<String, String> = HashMap::new();
-    let mut kept_for_human: HashMap<String, bool> = HashMap::new();
+    let mut kept_at: HashMap<String, String> = HashMap::default();
+    let mut kept_for_human: HashMap<String, bool> = HashMap::default();
     for f in findings.iter() {
         if f.rule != DECLARE || !is_code(&f.path) {
             continue;

@@ -20,8 +20,8 @@
 //! back others (to a fixpoint). `--fix` runs rounds, so it is applied once those uses are gone.
 //! A listener and an emit that can both be migrated are migrated together.
 
+use crate::hash::HashMap;
 use crate::model::{Applicability, Finding};
-use std::collections::HashMap;
 
 /// The rule of a declaration (`Role::Declare`).
 const DECLARE: &str = "ML003";
@@ -69,12 +69,12 @@ type Place = (String, usize, &'static str);
 fn hold_back(findings: &mut [Finding]) -> bool {
     // (rule, program, event) → the first use of that rule that remains after the
     // machine-applicable fixes.
-    let mut remaining: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
+    let mut remaining: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
     // The calls (listeners, emits) with no fix at all, not even a suggestion: no flag of
     // `--fix` migrates them.
-    let mut stuck: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
+    let mut stuck: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
     // The same, of the human's part (a test pinning the removed mirror's own behaviour).
-    let mut human: HashMap<(&'static str, &'static str, String), Place> = HashMap::new();
+    let mut human: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
     for f in findings.iter() {
         let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
             continue;

@@ -25,6 +25,7 @@ pub mod engine;
 pub mod fix;
 pub mod frontend;
 pub mod git;
+pub mod hash;
 mod host_events;
 mod in_use;
 pub mod lines;

@@ -65,7 +65,8 @@ pub fn read_source(path: PathBuf) -> Result<Source, FileError> {
 }
 
 thread_local! {
-    /// Each reader thread's buffer: a file that `keep` rejects costs no allocation.
+    /// Each reader thread's buffer ([`read_into`]): a file that `keep` rejects costs no
+    /// allocation.
     static READ_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -77,22 +78,21 @@ pub fn read_source_if(
     path: PathBuf,
     keep: impl FnOnce(&str) -> bool,
 ) -> Result<(Source, bool), FileError> {
-    use std::io::Read;
     let display = display_path(&path);
     READ_BUFFER.with(|buffer| {
         let mut buffer = buffer.borrow_mut();
-        buffer.clear();
-        std::fs::File::open(&path)
-            .and_then(|mut f| f.read_to_end(&mut buffer))
+        let read = std::fs::File::open(&path)
+            .and_then(|mut f| read_into(&mut f, &mut buffer))
             .map_err(|e| cannot_read(&display, &e))?;
-        let text = match std::str::from_utf8(&buffer) {
+        let bytes = &buffer[..read];
+        let text = match std::str::from_utf8(bytes) {
             Ok(text) => text,
-            Err(e) => return Err(not_utf8(display, &buffer, e)),
+            Err(e) => return Err(not_utf8(display, bytes, e)),
         };
         let held = keep(text);
         let text = if held { text.to_owned() } else { String::new() };
         // A rare huge file must not pin its buffer for the rest of the run.
-        if buffer.capacity() > BUFFER_KEPT {
+        if buffer.len() > BUFFER_KEPT {
             *buffer = Vec::new();
         }
         Ok((
@@ -108,6 +108,30 @@ pub fn read_source_if(
 
 /// The largest read buffer a thread keeps between files.
 const BUFFER_KEPT: usize = 4 << 20;
+
+/// A reader thread's first buffer: most source files fit it, and are read in one call.
+const FIRST_BUFFER: usize = 64 << 10;
+
+/// Reads `file` to its end into the start of `buffer` and returns how many bytes it read.
+/// `buffer` stays initialized to its whole length between files, so a file that fits is read
+/// by one `read` and the one that finds its end: `Read::read_to_end` on a `File` first asks
+/// for its size and position (a `statx` and an `lseek` for every file of the walk).
+fn read_into(file: &mut std::fs::File, buffer: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::Read;
+    let mut read = 0;
+    loop {
+        if read == buffer.len() {
+            let grown = (buffer.len() * 2).max(FIRST_BUFFER);
+            buffer.resize(grown, 0);
+        }
+        match file.read(&mut buffer[read..]) {
+            Ok(0) => return Ok(read),
+            Ok(n) => read += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
 
 fn cannot_read(display: &str, e: &std::io::Error) -> FileError {
     FileError {

@@ -86,12 +86,20 @@ impl<'a> Speculation<'a> {
             calls: &self.calls,
             mentions_declared: false,
         };
-        let declarations = front.declarations(&s.display, &s.text, cx);
+        // Both from one parse while no file has declared an identifier; once one has, the
+        // analysis would be dropped, and only the declarations are made.
+        let (declarations, analysis) = match self.declared.load(Ordering::Relaxed) {
+            false => {
+                let (d, a) = front.declarations_and_analysis(&s.display, &s.text, cx);
+                (d, Some(a))
+            }
+            true => (front.declarations(&s.display, &s.text, cx), None),
+        };
         if !declarations.found.is_empty() {
             self.declared.store(true, Ordering::Relaxed);
         }
-        let analysis = (!self.declared.load(Ordering::Relaxed)).then(|| {
-            let mut analysis = front.analyze(&s.display, &s.text, cx);
+        let analysis = analysis.filter(|_| declarations.found.is_empty());
+        let analysis = analysis.map(|mut analysis| {
             let syntax = analysis.syntax_errors;
             let host = analysis.host.take();
             let (findings, suppressed) = file_findings(s, analysis, self.catalog, self.config);

@@ -6,11 +6,11 @@ use crate::baseline;
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::frontend::{FileAnalysis, HumanPart, OccurrenceFix};
+use crate::hash::{HashMap, HashSet};
 use crate::model::{Finding, Occurrence, Role, Severity};
 use crate::rules::{self, Rule};
 use crate::source::{LineIndex, Source, text_range};
 use crate::suppress::{self, Suppression};
-use std::collections::{HashMap, HashSet};
 
 /// The findings of one analysed file, and how many of them its suppressions removed.
 pub(super) fn file_findings(
@@ -55,7 +55,7 @@ pub(super) fn file_findings(
 /// one place however it is spelled: `event!(TurnStart, "agent/x")` declares once, not once for
 /// the name and once for the string.
 fn distinct_occurrences(occurrences: Vec<Occurrence>, index: &LineIndex<'_>) -> Vec<Occurrence> {
-    let mut declared = HashSet::new();
+    let mut declared = HashSet::default();
     crate::frontend::in_source_order(occurrences)
         .into_iter()
         .filter(|o| {
@@ -82,7 +82,7 @@ fn occurrence_findings(
             .to_owned()
     });
     // The front end's fix of each occurrence, by its range (the first one given wins).
-    let mut fix_at: HashMap<(usize, usize), &crate::model::Fix> = HashMap::new();
+    let mut fix_at: HashMap<(usize, usize), &crate::model::Fix> = HashMap::default();
     for f in fixes {
         fix_at.entry((f.start, f.end)).or_insert(&f.fix);
     }
@@ -320,7 +320,7 @@ fn apply_suppressions(
 /// findings by place, the order the count of repeats follows.
 fn assign_fingerprints(findings: &mut [Finding]) {
     findings.sort_by_key(|f| (f.line, f.column, f.rule));
-    let mut counts: HashMap<(String, String, String), usize> = HashMap::new();
+    let mut counts: HashMap<(String, String, String), usize> = HashMap::default();
     for f in findings {
         let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
         let ev = f.event.clone().unwrap_or_default();

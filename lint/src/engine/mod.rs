@@ -7,11 +7,11 @@ pub use crate::cache::Cache;
 use crate::catalog::Catalog;
 use crate::config::Config;
 use crate::frontend::{CallNames, Context, Declaration, Declarations, FrontEnd, Symbols};
+use crate::hash::{HashMap, HashSet};
 use crate::model::{FileError, Finding, Severity};
 use crate::source::{Source, read_source};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
@@ -111,9 +111,10 @@ fn front_ends() -> Vec<Box<dyn FrontEnd>> {
 /// The candidates are analysed while the walk goes on ([`early`]).
 pub fn lint(opts: &Options) -> Report {
     in_pool(opts.jobs, || {
-        let mut tree = match run_catalog(&opts.config) {
-            Ok(catalog) => Tree::read_candidates(opts, &catalog),
-            Err(_) => Tree::read(opts),
+        let catalog = run_catalog(&opts.config).ok();
+        let mut tree = match &catalog {
+            Some(catalog) => Tree::read_candidates(opts, catalog),
+            None => Tree::read(opts),
         };
         let early = std::mem::take(&mut tree.early)
             .into_iter()
@@ -123,7 +124,8 @@ pub fn lint(opts: &Options) -> Report {
             dropped: &tree.dropped,
             ..Files::held(&tree.sources)
         };
-        run(opts, files, &tree.errors, None, None, early)
+        let prepared = Prepared { catalog, early };
+        run(opts, files, &tree.errors, None, None, prepared)
     })
 }
 
@@ -283,7 +285,7 @@ pub fn lint_tree(opts: &Options, tree: &Tree) -> Report {
         ..Files::held(&tree.sources)
     };
     in_pool(opts.jobs, || {
-        run(opts, files, &tree.errors, None, None, Vec::new())
+        run(opts, files, &tree.errors, None, None, Prepared::default())
     })
 }
 
@@ -296,7 +298,14 @@ pub fn lint_tree_cached(opts: &Options, tree: &Tree, cache: &mut Cache) -> Repor
         ..Files::held(&tree.sources)
     };
     in_pool(opts.jobs, || {
-        run(opts, files, &tree.errors, None, Some(cache), Vec::new())
+        run(
+            opts,
+            files,
+            &tree.errors,
+            None,
+            Some(cache),
+            Prepared::default(),
+        )
     })
 }
 
@@ -334,7 +343,14 @@ pub fn lint_sources(
     errors: &[FileError],
     only: Option<&[String]>,
 ) -> Report {
-    run(opts, Files::held(sources), errors, only, None, Vec::new())
+    run(
+        opts,
+        Files::held(sources),
+        errors,
+        only,
+        None,
+        Prepared::default(),
+    )
 }
 
 /// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
@@ -353,7 +369,7 @@ pub fn lint_sources_cached(
         errors,
         only,
         Some(cache),
-        Vec::new(),
+        Prepared::default(),
     )
 }
 
@@ -366,7 +382,7 @@ pub fn lint_sources_unfiltered(opts: &Options, sources: &[Source], errors: &[Fil
         every_candidate: true,
         ..Files::held(sources)
     };
-    run(opts, files, errors, None, None, Vec::new())
+    run(opts, files, errors, None, None, Prepared::default())
 }
 
 /// The sources of a run, and which of them were read without keeping their text.
@@ -405,6 +421,14 @@ impl<'a> Files<'a> {
     }
 }
 
+/// What a one-shot lint computed while it walked: the catalog it prefiltered with, and per
+/// source what was analysed early ([`early`]). Empty for the other runs.
+#[derive(Default)]
+struct Prepared {
+    catalog: Option<Catalog>,
+    early: Vec<Option<Early>>,
+}
+
 /// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
 /// (from `cache` where it has them), then the run-level passes.
 fn run(
@@ -413,8 +437,9 @@ fn run(
     errors: &[FileError],
     only: Option<&[String]>,
     mut cache: Option<&mut Cache>,
-    early: Vec<Option<Early>>,
+    prepared: Prepared,
 ) -> Report {
+    let Prepared { catalog, early } = prepared;
     let sources = files.sources;
     let fronts = front_ends();
     let mut report = Report {
@@ -425,7 +450,8 @@ fn run(
     report.stats.files = sources.len();
 
     let config = &opts.config;
-    let catalog = match run_catalog(config) {
+    // Built once per run: a one-shot lint already built it for the walk's prefilter.
+    let catalog = match catalog.map_or_else(|| run_catalog(config), Ok) {
         Ok(c) => c,
         Err(error) => {
             report.errors.push(error);

@@ -14,8 +14,9 @@ pub mod apply;
 pub mod write;
 
 use crate::engine::{self, Options, Report, Tree};
+use crate::hash::HashSet;
 use crate::model::{Applicability, Edit, Fix};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Rounds of fixing before giving up on reaching a fixpoint.
@@ -229,7 +230,7 @@ pub fn run(opts: &Options, fix: FixOptions, filter: &dyn Fn(&mut Report)) -> Out
     let mut originals: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
     let mut applied_per_file: BTreeMap<String, usize> = BTreeMap::new();
     let mut dropped: Vec<Dropped> = Vec::new();
-    let mut dropped_keys: HashSet<FixKey> = HashSet::new();
+    let mut dropped_keys: HashSet<FixKey> = HashSet::default();
     let mut outcome = Outcome::default();
     let mut report;
     // Each round after the first parses only the files the one before edited.
@@ -479,7 +480,7 @@ mod tests {
             &mut BTreeMap::new(),
             &mut BTreeMap::new(),
             &mut dropped,
-            &mut HashSet::new(),
+            &mut HashSet::default(),
             &mut Vec::new(),
         );
         (r, applied, dropped)

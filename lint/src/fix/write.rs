@@ -10,8 +10,8 @@
 //! `-L`) is written once.
 
 use super::FixedFile;
+use crate::hash::HashMap;
 use crate::model::FileError;
-use std::collections::HashMap;
 use std::fs::{File, Metadata};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -78,7 +78,7 @@ impl Writer {
     pub fn new(paths: &[PathBuf]) -> Self {
         Writer {
             roots: allowed_roots(paths),
-            written: HashMap::new(),
+            written: HashMap::default(),
         }
     }
 

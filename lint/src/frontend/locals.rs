@@ -4,7 +4,7 @@
 //! a scope introduces; a binding that holds no removed name still shadows an outer one (or a
 //! module-level const of the same name).
 
-use std::collections::HashMap;
+use crate::hash::HashMap;
 
 /// What a local binding holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ pub struct Locals {
 impl Locals {
     /// Opens a scope (a block, a closure, an arm).
     pub fn push(&mut self) {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
     }
 
     /// How many scopes are open.

@@ -18,8 +18,9 @@ pub mod rust;
 pub mod typescript;
 
 use crate::catalog::Catalog;
+use crate::hash::HashSet;
 use crate::model::{Fix, Occurrence};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::Path;
 
@@ -396,6 +397,20 @@ pub trait FrontEnd: Sync {
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations;
     /// Pass 2: every occurrence in `src`.
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis;
+    /// [`FrontEnd::declarations`] and [`FrontEnd::analyze`] under the same context, from one
+    /// parse where the front end can share it: a candidate analysed while the walk goes on
+    /// needs both before any identifier is declared.
+    fn declarations_and_analysis(
+        &self,
+        path: &str,
+        src: &str,
+        cx: Context<'_>,
+    ) -> (Declarations, FileAnalysis) {
+        (
+            self.declarations(path, src, cx),
+            self.analyze(path, src, cx),
+        )
+    }
     /// How many syntax errors `src` has, as this front end counts them (0 or 1 for a source
     /// file; failing code blocks for Markdown). `--fix` drops a fix that raises the count.
     fn syntax_errors(&self, _path: &str, _src: &str) -> usize {

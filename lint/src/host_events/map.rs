@@ -5,7 +5,8 @@
 use super::SESSION_EVENT;
 use super::decls::{Kind, Param};
 use super::view::{FileId, World};
-use std::collections::{BTreeSet, HashMap};
+use crate::hash::HashMap;
+use std::collections::BTreeSet;
 
 /// The host's event map: every interface (or type literal) of one name in a script's view.
 pub(super) struct EventMap {
@@ -36,7 +37,7 @@ impl EventMap {
         anchor: Option<&str>,
         event: Option<&str>,
     ) -> Option<EventMap> {
-        let mut by_name: HashMap<&str, Vec<(FileId, usize)>> = HashMap::new();
+        let mut by_name: HashMap<&str, Vec<(FileId, usize)>> = HashMap::default();
         for &f in view {
             for (i, d) in world.files[f].decls.iter().enumerate() {
                 if matches!(d.kind, Kind::Interface | Kind::Literal) {
@@ -75,7 +76,7 @@ impl EventMap {
             },
         };
         let decls = &by_name[name];
-        let mut members = HashMap::new();
+        let mut members = HashMap::default();
         for &(f, i) in decls {
             for m in &world.files[f].decls[i].members {
                 members

@@ -36,10 +36,11 @@ mod decls;
 mod map;
 mod view;
 
+use crate::hash::HashMap;
 use crate::model::{Applicability, Finding, Fix};
 use crate::source::Source;
 use map::EventMap;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use view::World;
 
 /// What a script declares, read from the parse its analysis made (issue 32 item 1: this pass
@@ -129,7 +130,7 @@ pub(crate) fn keep_to_declared_events(
     let anchor = anchor(findings, sources, &world);
     // Per file and event: the map in view, and the files in view oxc could not parse.
     type Seen = (Option<EventMap>, Vec<String>);
-    let mut maps: HashMap<(String, Option<String>), Seen> = HashMap::new();
+    let mut maps: HashMap<(String, Option<String>), Seen> = HashMap::default();
     for (i, names) in todo {
         let f = &mut findings[i];
         let Some(file) = world.run_file(&f.path) else {

@@ -5,8 +5,9 @@
 //! declares is taken as undeclared: the fix is dropped, never one that breaks the build.
 
 use super::decls::{self, Broken, Kind, Names, TypeDecl};
+use crate::hash::HashMap;
 use crate::source::Source;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::{Component, Path, PathBuf};
 
 /// At most this many files are read for one script's view (a package's types included).
@@ -35,6 +36,21 @@ pub(super) struct World {
     /// The run's scripts.
     run: Vec<FileId>,
     reached: HashMap<FileId, Vec<FileId>>,
+    /// What each path probed so far is on disk: the scripts of one package import the same
+    /// names, and each import probes a dozen extensions and every `node_modules` above it, so
+    /// a path is asked about once per run, not once per import (a `statx` each).
+    on_disk: HashMap<PathBuf, OnDisk>,
+    /// Each import resolved so far, by the directory it was written in and its specifier.
+    resolved: HashMap<(PathBuf, String), Option<FileId>>,
+}
+
+/// What a path is on disk (symbolic links followed, as `Path::is_file` follows them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OnDisk {
+    Missing,
+    File { len: u64 },
+    Dir,
+    Other,
 }
 
 /// `p` without `.` and with `..` applied, so that two spellings of one path compare equal.
@@ -97,9 +113,11 @@ impl World {
     ) -> World {
         let mut w = World {
             files: Vec::new(),
-            by_path: HashMap::new(),
+            by_path: HashMap::default(),
             run: Vec::new(),
-            reached: HashMap::new(),
+            reached: HashMap::default(),
+            on_disk: HashMap::default(),
+            resolved: HashMap::default(),
         };
         let held = sources
             .iter()
@@ -139,10 +157,9 @@ impl World {
         if let Some(known) = self.by_path.get(&k) {
             return *known;
         }
-        let read = std::fs::metadata(&k)
-            .ok()
-            .filter(|m| m.is_file() && m.len() <= MAX_BYTES)
-            .and_then(|_| std::fs::read_to_string(&k).ok());
+        let read = matches!(self.on_disk(&k), OnDisk::File { len } if len <= MAX_BYTES)
+            .then(|| std::fs::read_to_string(&k).ok())
+            .flatten();
         let id = read.map(|text| {
             let display = crate::source::display_path(&k);
             self.files.push(parse(display, k.clone(), &text));
@@ -152,10 +169,36 @@ impl World {
         id
     }
 
+    /// What `p` is on disk, asked of the file system once per run.
+    fn on_disk(&mut self, p: &Path) -> OnDisk {
+        if let Some(&known) = self.on_disk.get(p) {
+            return known;
+        }
+        let found = match std::fs::metadata(p) {
+            Ok(m) if m.is_file() => OnDisk::File { len: m.len() },
+            Ok(m) if m.is_dir() => OnDisk::Dir,
+            Ok(_) => OnDisk::Other,
+            Err(_) => OnDisk::Missing,
+        };
+        self.on_disk.insert(p.to_path_buf(), found);
+        found
+    }
+
     /// The file `spec` names when imported from `from`, as TypeScript resolves it (a relative
     /// path with its extensions or `index`, a package's `types` under `node_modules`).
     pub(super) fn resolve(&mut self, from: FileId, spec: &str) -> Option<FileId> {
         let dir = self.files[from].path.parent()?.to_path_buf();
+        let key = (dir, spec.to_owned());
+        if let Some(&known) = self.resolved.get(&key) {
+            return known;
+        }
+        let found = self.resolve_in(&key.0, spec);
+        self.resolved.insert(key, found);
+        found
+    }
+
+    /// [`World::resolve`] from the directory `dir`, not yet asked.
+    fn resolve_in(&mut self, dir: &Path, spec: &str) -> Option<FileId> {
         if spec.starts_with('.') || spec.starts_with('/') {
             return self.with_extensions(&dir.join(spec));
         }
@@ -171,14 +214,14 @@ impl World {
                 (parts.next()?.to_owned(), parts.next())
             }
         };
-        let mut at = Some(dir.as_path());
+        let mut at = Some(dir);
         while let Some(d) = at {
             for root in [
                 d.join("node_modules").join(&package),
                 d.join("node_modules/@types")
                     .join(package.trim_start_matches('@').replace('/', "__")),
             ] {
-                if !root.is_dir() {
+                if self.on_disk(&root) != OnDisk::Dir {
                     continue;
                 }
                 if let Some(sub) = sub {
@@ -230,9 +273,10 @@ impl World {
         for e in ["ts", "tsx", "d.ts", "js"] {
             candidates.push(base.join(format!("index.{e}")));
         }
-        let found = candidates
-            .into_iter()
-            .find(|c| c.is_file() || self.by_path.get(&normal(c)).is_some_and(Option::is_some))?;
+        let found = candidates.into_iter().find(|c| {
+            matches!(self.on_disk(c), OnDisk::File { .. })
+                || self.by_path.get(&normal(c)).is_some_and(Option::is_some)
+        })?;
         self.file_at(&found)
     }
 

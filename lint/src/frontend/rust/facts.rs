@@ -2,8 +2,8 @@
 //! its `use` leaves (to import the host's `Session`/`SessionEvent` and drop an import a
 //! rewrite leaves unused), the items it declares, and where each identifier appears.
 
+use crate::hash::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};

@@ -15,8 +15,8 @@ use super::subscription::{Planned, Rewriter};
 use super::syntax::{Env, local_strings};
 use super::typed;
 use crate::frontend::{Context, OccurrenceFix, line_removal};
+use crate::hash::HashMap;
 use crate::model::{Applicability, Edit, Fix, Role};
-use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 

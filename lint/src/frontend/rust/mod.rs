@@ -15,10 +15,10 @@ mod typed;
 
 use super::depth::{self, Syntax};
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd};
+use crate::hash::HashMap;
 use crate::model::{Occurrence, Role};
 use lex::TokenKind;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 use syn::visit::Visit;

@@ -3,7 +3,7 @@
 //! ([`super::typed`]) needs to build a value of one from a durable event's `data`.
 
 use crate::frontend::{FieldShape, TypeShape};
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use syn::visit::{self, Visit};
 
 /// Every struct of `file` (inline modules included) by name: its shape, or `None` when the

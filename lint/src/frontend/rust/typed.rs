@@ -43,8 +43,8 @@ use super::subscription::{PERSISTENT, Rewriter, decoder_with, fresh, param, peel
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
 use crate::frontend::{DeclKind, Declaration, OccurrenceFix};
+use crate::hash::{HashMap, HashSet};
 use crate::model::{Applicability, Edit, Fix, Role};
-use std::collections::{HashMap, HashSet};
 use syn::visit::{self, Visit};
 
 /// How a function of the file takes its one parameter.
@@ -58,7 +58,7 @@ pub(super) struct FnParam {
 
 /// The file's top-level functions of one parameter, by name: the handlers a path may name.
 pub(super) fn handler_fns(file: &syn::File) -> HashMap<String, FnParam> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for item in &file.items {
         let syn::Item::Fn(f) = item else { continue };
         let mut inputs = f.sig.inputs.iter();

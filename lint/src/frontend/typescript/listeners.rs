@@ -6,11 +6,11 @@
 //!   (`agents.set(agent.session.id, agent)` / `agents.delete(agent.session.id)`), through which
 //!   a handler that uses the agent can recover it when the host has no `ctx.agents`.
 
+use crate::hash::HashSet;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 use oxc_syntax::scope::ScopeFlags;
-use std::collections::HashSet;
 use std::ops::Range;
 
 /// An existing `session/event` listener a removed event's handler can be merged into.

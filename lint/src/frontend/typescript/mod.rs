@@ -159,6 +159,15 @@ impl FrontEnd for TypeScript {
         analyze_with(path, src, cx, true)
     }
 
+    fn declarations_and_analysis(
+        &self,
+        path: &str,
+        src: &str,
+        cx: Context<'_>,
+    ) -> (Declarations, FileAnalysis) {
+        declarations_and_analysis(path, src, cx)
+    }
+
     fn syntax_errors(&self, path: &str, src: &str) -> usize {
         usize::from(parses(path, src).is_err())
     }
@@ -263,6 +272,9 @@ struct Parsed {
     bodies: Vec<std::ops::Range<usize>>,
     /// What the file declares for the host pass, when asked for.
     host: Option<crate::host_events::HostDeclarations>,
+    /// Pass 1's declarations of the file, when asked for ([`TypeScript::declarations`]
+    /// computes the same from a parse of its own).
+    declarations: Option<Declarations>,
 }
 
 fn parse_and_classify(
@@ -274,6 +286,18 @@ fn parse_and_classify(
     parse_and_classify_as(path, src, cx, true, host)
 }
 
+/// [`parse_and_classify`], collecting pass 1's declarations from the same parse when
+/// `collect` holds the file's lines.
+fn parse_classify_collect(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+    host: bool,
+    collect: Option<&LineIndex<'_>>,
+) -> Result<Parsed, (usize, String)> {
+    parse_and_classify_in(path, src, cx, true, host, collect)
+}
+
 /// [`parse_and_classify`]; with `focused`, the fixer visits only the functions that can hold
 /// a fix ([`fixes::Focus`]), else every function (what the focused visit must agree with).
 fn parse_and_classify_as(
@@ -283,8 +307,34 @@ fn parse_and_classify_as(
     focused: bool,
     host: bool,
 ) -> Result<Parsed, (usize, String)> {
+    parse_and_classify_in(path, src, cx, focused, host, None)
+}
+
+/// [`parse_and_classify_as`], and with `collect`, pass 1's declarations as
+/// [`TypeScript::declarations`] collects them.
+fn parse_and_classify_in(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+    focused: bool,
+    host: bool,
+    collect: Option<&LineIndex<'_>>,
+) -> Result<Parsed, (usize, String)> {
     with_program(path, src, |program| {
         let scope = syntax::Scope::of(program);
+        let declarations = collect.map(|lines| {
+            let resolver = syntax::Resolver {
+                symbols: cx.symbols,
+                scope: &scope,
+                path,
+            };
+            let mut c = syntax::Collector::new(cx, resolver, lines);
+            c.visit_program(program);
+            Declarations {
+                found: c.found,
+                pending: c.pending.into_iter().collect(),
+            }
+        });
         let resolver = syntax::Resolver {
             symbols: cx.symbols,
             scope: &scope,
@@ -325,6 +375,7 @@ fn parse_and_classify_as(
             fixes,
             bodies,
             host: host.then(|| crate::host_events::HostDeclarations::of(program, src)),
+            declarations,
         }
     })
 }
@@ -338,11 +389,46 @@ pub fn analyze_as(path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
 /// [`analyze_as`]; with `host`, also what the file declares for the host pass
 /// ([`FileAnalysis::host`]), from the same parse.
 pub(crate) fn analyze_with(path: &str, src: &str, cx: Context<'_>, host: bool) -> FileAnalysis {
-    let mut analysis = FileAnalysis::default();
     if !worth_parsing(src, cx) {
-        return analysis;
+        return FileAnalysis::default();
     }
-    let mut parsed = match parse_and_classify(path, src, cx, host) {
+    analyze_parsed(path, src, cx, parse_and_classify(path, src, cx, host), host).1
+}
+
+/// [`TypeScript::declarations`] and [`TypeScript::analyze`] of `src` from one parse: what the
+/// two return, each from a parse of its own.
+fn declarations_and_analysis(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+) -> (Declarations, FileAnalysis) {
+    if !may_declare(src, cx) || !worth_parsing(src, cx) {
+        return (
+            TypeScript.declarations(path, src, cx),
+            TypeScript.analyze(path, src, cx),
+        );
+    }
+    let lines = LineIndex::new(src);
+    let parsed = parse_classify_collect(path, src, cx, true, Some(&lines));
+    let (declarations, analysis) = analyze_parsed(path, src, cx, parsed, true);
+    let declarations = declarations.unwrap_or_else(|| Declarations {
+        found: Vec::new(),
+        pending: lexical_pending(src),
+    });
+    (declarations, analysis)
+}
+
+/// Pass 2's analysis of `src` from its parse (or the error that stopped it), and the
+/// declarations the parse collected.
+fn analyze_parsed(
+    path: &str,
+    src: &str,
+    cx: Context<'_>,
+    parsed: Result<Parsed, (usize, String)>,
+    host: bool,
+) -> (Option<Declarations>, FileAnalysis) {
+    let mut analysis = FileAnalysis::default();
+    let mut parsed = match parsed {
         Ok(p) => p,
         Err(e) => {
             if host {
@@ -362,9 +448,11 @@ pub(crate) fn analyze_with(path: &str, src: &str, cx: Context<'_>, host: bool) -
                 fixes: Vec::new(),
                 bodies: Vec::new(),
                 host: None,
+                declarations: None,
             }
         }
     };
+    let declarations = parsed.declarations.take();
     if let Some(h) = parsed.host.take() {
         analysis.host = Some(h);
     }
@@ -492,7 +580,7 @@ pub(crate) fn analyze_with(path: &str, src: &str, cx: Context<'_>, host: bool) -
     }
     analysis.occurrences = super::in_source_order(occ);
     analysis.fixes = parsed.fixes;
-    analysis
+    (declarations, analysis)
 }
 
 #[cfg(test)]
@@ -611,5 +699,94 @@ mod tests {
         assert!(a.parse_error.is_some());
         let r: Vec<Role> = a.occurrences.iter().map(|o| o.role).collect();
         assert_eq!(r, vec![Role::Subscribe, Role::Comment]);
+    }
+
+    /// A generated module: declarations of removed names (consts, object keys, enum
+    /// members, class statics, aliases and re-exports), their uses and subscriptions, and
+    /// now and then a line that does not parse.
+    fn declaring_module(r: &mut crate::test_rng::Rng) -> String {
+        const NAMES: &[&str] = &["agent/turn-end", "agent/stream-chunk", "agent/steering"];
+        let mut out = String::new();
+        for i in 0..1 + r.below(8) {
+            let name = r.pick(NAMES);
+            out.push_str(&match r.below(10) {
+                0 => format!("export const EV{i} = '{name}';\n"),
+                1 => format!("const ALIAS{i} = EV{};\n", r.below(4)),
+                2 => format!("export const Events{i} = {{ TurnEnd: '{name}', other: 'x' }};\n"),
+                3 => format!("enum E{i} {{ A = '{name}' }}\n"),
+                4 => format!("class C{i} {{ static X = '{name}'; }}\n"),
+                5 => format!("bus.on(EV{}, (e) => log(e));\n", r.below(4)),
+                6 => format!("ctx.on('{name}', (a, t) => {{ use(a, t) }})\n"),
+                7 => format!("export {{ EV{} as Renamed{i} }};\n", r.below(4)),
+                8 => format!("// mentions {name} in a comment\n"),
+                _ => format!("const broken{i} = ({{ '{name}'\n"),
+            });
+        }
+        out
+    }
+
+    /// Issue 32 item 1: a candidate analysed while the walk goes on is parsed once for pass
+    /// 1's declarations and pass 2's analysis. What that one parse gives is what the two
+    /// parses of `declarations` and `analyze` give, with no identifier declared and with the
+    /// file's own declarations known, on generated modules and every TypeScript and JavaScript
+    /// fixture of the linter.
+    #[test]
+    fn one_parse_gives_the_declarations_and_analysis_of_two() {
+        let catalog = Catalog::new(&[]).expect("the default catalogue");
+        let calls = CallNames::default();
+        let mut texts: Vec<(String, String)> = (1..=300u64)
+            .map(|seed| {
+                let mut r = crate::test_rng::Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                (format!("gen{seed}.ts"), declaring_module(&mut r))
+            })
+            .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint");
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("the fixtures").flatten() {
+                let p = entry.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if TypeScript.handles(&p) {
+                    let src = std::fs::read_to_string(&p).expect("a fixture");
+                    texts.push((p.to_string_lossy().into_owned(), src));
+                }
+            }
+        }
+        let (mut declaring, mut fixtures) = (0, 0);
+        for (path, src) in &texts {
+            fixtures += usize::from(!path.starts_with("gen"));
+            let none = Symbols::default();
+            let cx = Context {
+                catalog: &catalog,
+                symbols: &none,
+                calls: &calls,
+                mentions_declared: false,
+            };
+            let mut own = Symbols::default();
+            for d in TypeScript.declarations(path, src, cx).found {
+                own.insert(d);
+            }
+            own.finish();
+            declaring += usize::from(!own.is_empty());
+            for symbols in [&none, &own] {
+                let cx = Context {
+                    symbols,
+                    mentions_declared: !symbols.is_empty(),
+                    ..cx
+                };
+                let one = TypeScript.declarations_and_analysis(path, src, cx);
+                let two = (
+                    TypeScript.declarations(path, src, cx),
+                    TypeScript.analyze(path, src, cx),
+                );
+                assert_eq!(format!("{one:?}"), format!("{two:?}"), "{path}:\n{src}");
+            }
+        }
+        assert!(
+            declaring >= 100,
+            "only {declaring} texts declare an identifier"
+        );
+        assert!(fixtures >= 100, "only {fixtures} fixtures read");
     }
 }

@@ -5,10 +5,10 @@
 //! Names, not scopes: a reference to a shadowing binding of the same name counts as a use too,
 //! which can only keep a declaration that could have gone, never delete one still in use.
 
+use crate::hash::HashMap;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::Span;
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// The references of one program.

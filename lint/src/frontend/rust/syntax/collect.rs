@@ -5,8 +5,8 @@ use super::eval::{Env, array_strs, eval_str, ident_literal_pairs, macro_name};
 use super::scope::{nearest, reachable_through, use_leaves};
 use super::{attr_events, line_of, removed, tail_expr, type_ident};
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
+use crate::hash::{HashMap, HashSet};
 use proc_macro2::{TokenStream, TokenTree};
-use std::collections::{HashMap, HashSet};
 use syn::visit::{self, Visit};
 use syn::{Expr, Lit};
 

@@ -3,8 +3,8 @@
 //! strings of arrays and of `Ident => "literal"` pairs in macro tokens.
 
 use crate::frontend::{DeclKind, Symbols};
+use crate::hash::HashMap;
 use proc_macro2::{TokenStream, TokenTree};
-use std::collections::HashMap;
 use syn::punctuated::Punctuated;
 use syn::visit::Visit;
 use syn::{Expr, Lit};
@@ -151,7 +151,7 @@ pub(super) fn eval_macro(mac: &syn::Macro, env: &Env<'_>) -> Option<String> {
         return None;
     };
     let mut positional = Vec::new();
-    let mut named = HashMap::new();
+    let mut named = HashMap::default();
     for a in it {
         match a {
             Expr::Assign(asg) => {
@@ -222,7 +222,7 @@ pub(in crate::frontend::rust) fn local_strings(
     }
     let mut items = Items(Vec::new());
     items.visit_file(file);
-    let mut locals = HashMap::new();
+    let mut locals = HashMap::default();
     // Two rounds resolve a const defined from an earlier or later one.
     for _ in 0..2 {
         for (ident, expr) in &items.0 {

@@ -3,7 +3,7 @@
 
 use super::eval::{ident_literal_pairs, is_type_name};
 use crate::frontend::Declaration;
-use std::collections::{HashMap, HashSet};
+use crate::hash::{HashMap, HashSet};
 use syn::visit::{self, Visit};
 
 /// Every `(imported ident, alias, path prefix)` of a use tree.

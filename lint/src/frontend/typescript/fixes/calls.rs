@@ -4,10 +4,10 @@
 
 use super::exprs::pure;
 use super::range;
+use crate::hash::HashMap;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// One argument of a call: its range, and whether evaluating it has no side effect (so

@@ -2,10 +2,10 @@
 
 use super::exprs::{callee_name, callee_object, pure};
 use super::{Fixer, range};
+use crate::hash::HashSet;
 use crate::model::{Applicability, Edit, Fix};
 use oxc_ast::ast::*;
 use oxc_span::GetSpan;
-use std::collections::HashSet;
 use std::ops::Range;
 
 /// The emit call a statement consists of (`ctx.emit(…)`, `await ctx.emit(…)`,
@@ -279,7 +279,7 @@ impl Fixer<'_, '_, '_> {
         {
             return edits;
         }
-        let mut taken: HashSet<String> = HashSet::new();
+        let mut taken: HashSet<String> = HashSet::default();
         let mut edits = Vec::new();
         for (name, binding) in &scope.params {
             let mut inside = 0;

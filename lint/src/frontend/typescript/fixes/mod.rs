@@ -51,6 +51,7 @@ use super::references::References;
 use super::syntax::Resolver;
 use crate::catalog::{Catalog, Migration};
 use crate::frontend::{Context, OccurrenceFix, line_removal};
+use crate::hash::{HashMap, HashSet};
 use crate::model::Fix;
 use calls::LocalCalls;
 use entries::sole_interface;
@@ -58,7 +59,6 @@ use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::rc::Rc;
 use uses::Uses;
@@ -181,7 +181,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
         let module = program.source_type.is_commonjs()
             || program.body.iter().any(Statement::is_module_declaration);
         let global_statements: HashSet<usize> = if module {
-            HashSet::new()
+            HashSet::default()
         } else {
             program
                 .body
@@ -189,7 +189,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
                 .map(|s| s.span().start as usize)
                 .collect()
         };
-        let mut type_decls: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+        let mut type_decls: HashMap<String, Vec<Range<usize>>> = HashMap::default();
         for stmt in program.body.iter().filter(|_| module) {
             let name = match stmt {
                 Statement::TSTypeAliasDeclaration(t) if !t.declare => t.id.name.as_str(),
@@ -207,7 +207,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
         Fixer {
             src,
             program,
-            uses: RefCell::new(HashMap::new()),
+            uses: RefCell::new(HashMap::default()),
             cx,
             resolver,
             comments,
@@ -217,8 +217,8 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             calls: LocalCalls::of(program),
             type_decls,
             global_statements,
-            merge_for: HashMap::new(),
-            log_reads: HashMap::new(),
+            merge_for: HashMap::default(),
+            log_reads: HashMap::default(),
             agent_map: AgentMaps::find(src, program),
             semi: if semicolons::used(src, program) {
                 ";"
@@ -231,7 +231,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             fixes: Vec::new(),
             bodies: Vec::new(),
             scopes: Vec::new(),
-            announced: HashSet::new(),
+            announced: HashSet::default(),
             focus,
         }
     }

@@ -9,11 +9,11 @@ use super::uses::{AgentRef, Uses, View};
 use super::{Fixer, range};
 use crate::catalog::Migration;
 use crate::frontend::migrate::{self, HandlerStyle, SESSION_EVENT};
+use crate::hash::HashSet;
 use crate::model::{Applicability, Claim, DataRead, Edit, Fix, HandlerRead, HostNeeds};
 use oxc_ast::ast::*;
 use oxc_ast_visit::Visit;
 use oxc_span::GetSpan;
-use std::collections::HashSet;
 use std::ops::Range;
 
 /// `ty` ready to be indexed (`T['session']`): parenthesized unless it is a plain name or a
@@ -347,7 +347,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
                 HandlerStyle::Positional
             },
         );
-        let mut taken: HashSet<String> = HashSet::new();
+        let mut taken: HashSet<String> = HashSet::default();
         if let Some(a) = &p.agent {
             taken.insert(a.clone());
         }

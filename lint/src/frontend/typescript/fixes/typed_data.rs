@@ -11,9 +11,9 @@
 //! the file type-checks, so that read does too.
 
 use super::exprs::callee_name;
+use crate::hash::HashSet;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
-use std::collections::HashSet;
 
 /// Whether `program` holds a `session/event` listener, or a callback over a session's
 /// `events`, reading `event.data.field` (or destructuring `event.data`) without a cast.

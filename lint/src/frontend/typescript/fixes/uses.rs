@@ -9,10 +9,10 @@
 //! inside it as a collection of that body alone would, so a view of a body is what collecting
 //! the body alone finds (`uses::tests` compares them on generated functions).
 
+use crate::hash::{HashMap, HashSet};
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::range;

@@ -8,11 +8,11 @@ use super::expr::{
 use super::scope::{Resolver, reachable};
 use crate::frontend::locals::{Binding, Locals};
 use crate::frontend::{CallNames, Context, DeclKind, Declaration};
+use crate::hash::HashMap;
 use crate::model::Role;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
-use std::collections::HashMap;
 use std::ops::Range;
 
 /// Test-framework functions whose first argument is a title (vitest, jest, mocha, node:test).
@@ -82,7 +82,7 @@ impl<'a> Classifier<'a> {
             strings: Vec::new(),
             looped: Vec::new(),
             once: Vec::new(),
-            local_arrays: HashMap::new(),
+            local_arrays: HashMap::default(),
             local_names: Locals::default(),
             line_starts: Vec::new(),
         }

@@ -3,8 +3,8 @@
 
 use super::expr::{array_elements, static_string};
 use crate::frontend::{Context, DeclKind, Declaration, Symbols};
+use crate::hash::{HashMap, HashSet};
 use oxc_ast::ast::*;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// Whether a declaration can be what `import … from 'source'` brings in. A relative import
@@ -27,7 +27,7 @@ pub(super) fn reachable(source: &str, d: &Declaration) -> bool {
 /// Only those declare a name for other code: a function-local `const event = 'agent/…'` is
 /// reported where its literal is, but its uses are not resolved (the name is too local).
 fn top_level_declarators(program: &Program<'_>) -> HashSet<u32> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     for stmt in &program.body {
         let decl = match stmt {
             Statement::VariableDeclaration(d) => Some(&**d),
