@@ -4,11 +4,45 @@
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Parses a raw JSON value as a non-negative integer.
 pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
     raw.get().parse::<u64>().ok()
+}
+
+/// A string borrowed from the input when it has no escape (serde's `Cow<str>` always copies):
+/// read as `String` reads it (`deserialize_str`, an error expecting "a string"), without the
+/// copy.
+pub(super) struct Str<'a>(pub(super) Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor)
+    }
+}
+
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Str<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Owned(v)))
+    }
 }
 
 /// Parses `sourceEventSeqs`: seqs, where an element may also be an inclusive `[start, end]`
