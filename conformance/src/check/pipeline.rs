@@ -17,7 +17,6 @@
 
 use super::event::{ChunkData, RawChunk};
 use super::fastline::{FastLine, scan_chunk_line};
-use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -65,31 +64,6 @@ pub(super) struct OwnedChunk {
     block: Option<Box<RawValue>>,
     usage: Option<Box<RawValue>>,
     reason: Option<Box<RawValue>>,
-    /// `block` and `usage` as `Value`s, built on the reading thread (see [`Prepared`]);
-    /// taken out by the checker (the scans are read through shared references).
-    prepared: RefCell<Prepared>,
-}
-
-/// A chunk object's `block` and `usage` as the checker reads them
-/// (`serde_json::from_str::<Value>` of the same text), built on the reading thread: each is
-/// `Some` only when that reading succeeds, so the checker takes it instead of reading the
-/// text again, and reads the text itself (and reports what it reports) otherwise.
-#[derive(Debug, Default)]
-pub(super) struct Prepared {
-    /// `block` read as a `Value`.
-    pub(super) block: Option<Value>,
-    /// `usage` read as a `Value`.
-    pub(super) usage: Option<Value>,
-}
-
-impl Prepared {
-    fn of(block: Option<&RawValue>, usage: Option<&RawValue>) -> Prepared {
-        let read = |raw: Option<&RawValue>| raw.and_then(|r| serde_json::from_str(r.get()).ok());
-        Prepared {
-            block: read(block),
-            usage: read(usage),
-        }
-    }
 }
 
 impl OwnedChunk {
@@ -97,7 +71,6 @@ impl OwnedChunk {
     fn new(seq: u64, data: ChunkData<'_>) -> Option<OwnedChunk> {
         let c = data.chunk?;
         let owned = |v: Option<Cow<'_, str>>| v.map(Cow::into_owned);
-        let prepared = RefCell::new(Prepared::of(c.block, c.usage));
         Some(OwnedChunk {
             seq,
             turn: data.turn,
@@ -112,13 +85,7 @@ impl OwnedChunk {
             block: c.block.map(ToOwned::to_owned),
             usage: c.usage.map(ToOwned::to_owned),
             reason: c.reason.map(ToOwned::to_owned),
-            prepared,
         })
-    }
-
-    /// The `Value`s built on the reading thread, taken out.
-    pub(super) fn take_prepared(&self) -> Prepared {
-        self.prepared.take()
     }
 
     /// The data, borrowed again, as the scanner handed it over.

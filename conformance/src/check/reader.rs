@@ -6,7 +6,7 @@ use super::fastline::{DeltaLine, FastLine, scan_chunk_line};
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::{MessageDown, Monitor};
-use super::pipeline::{self, Prepared, Prescan, Prescans};
+use super::pipeline::{self, Prescan, Prescans};
 use super::values::{Str, clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
@@ -582,13 +582,8 @@ impl LogChecker {
                 self.monitor.delta_line(Some(line_no), delta);
             }
             Prescan::Chunk(chunk) => {
-                // The chunk's `block` and `usage` `Value`s were built on the reading thread;
-                // the monitor takes them for this chunk only.
-                let prepared = chunk.take_prepared();
-                self.monitor.prepare(prepared);
                 self.monitor
                     .plain_chunk(Some(line_no), Some(chunk.seq), None, chunk.data());
-                self.monitor.prepare(Prepared::default());
             }
         }
         true

@@ -5,7 +5,6 @@ use super::Monitor;
 use crate::check::assemble::{Call, Finish, block_type};
 use crate::check::event::{Chunk, ChunkData, Envelope, KindOnly, Loc, chunk_index, loc};
 use crate::check::fastline::DeltaLine;
-use crate::check::pipeline::Prepared;
 use crate::check::values::{clip, same_characters};
 use crate::vocab::Profile;
 use serde_json::Value;
@@ -110,13 +109,6 @@ impl Monitor {
         self.chunk_data(at, data);
     }
 
-    /// The next chunk's `block` and `usage` as `Value`s, built on the reading thread from the
-    /// very text [`chunk`](Self::chunk) would read them from (`Prepared::default()` clears
-    /// them).
-    pub(in crate::check) fn prepare(&mut self, prepared: Prepared) {
-        self.prepared = prepared;
-    }
-
     pub(super) fn chunk_data(&mut self, at: Loc, data: ChunkData<'_>) {
         let Some(raw) = data.chunk else {
             self.report("LOG-2", at, "`assistant/chunk` has no `data.chunk`");
@@ -212,8 +204,6 @@ impl Monitor {
         step_no: Option<u64>,
         chunk: Chunk<'_>,
     ) {
-        // This chunk's `block` and `usage` as `Value`s, when the reading thread built them.
-        let prepared = std::mem::take(&mut self.prepared);
         if let Chunk::Malformed { kind, why } = chunk {
             self.report("LOG-2", at, format!("chunk `{kind}` {why}"));
         }
@@ -344,10 +334,7 @@ impl Monitor {
                             ),
                         ));
                     } else {
-                        match prepared
-                            .block
-                            .map_or_else(|| serde_json::from_str::<Value>(block.get()), Ok)
-                        {
+                        match serde_json::from_str::<Value>(block.get()) {
                             Ok(v) => {
                                 b.kind.get_or_insert_with(|| block_type(&v).to_owned());
                                 b.end = Some(v);
@@ -359,10 +346,7 @@ impl Monitor {
                         }
                     }
                 }
-                Chunk::Usage { usage } => match prepared
-                    .usage
-                    .map_or_else(|| serde_json::from_str::<Value>(usage.get()), Ok)
-                {
+                Chunk::Usage { usage } => match serde_json::from_str::<Value>(usage.get()) {
                     Ok(v) => call.usage = Some(v),
                     Err(e) => pending.push(("LOG-2", format!("malformed usage: {e}"))),
                 },

@@ -22,7 +22,6 @@ mod turns;
 use crate::check::event::{Envelope, Loc, loc};
 use crate::check::finding::Finding;
 use crate::check::finding::MAX_KEPT_FINDINGS;
-use crate::check::pipeline::Prepared;
 use crate::check::values::{clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{Scope, event_type};
@@ -55,9 +54,6 @@ pub(super) struct Monitor {
     /// Whether an `assistant/message` is read once for all its rules (always, but in the
     /// tests that compare that with each rule's own reading).
     pub(super) message_once: bool,
-    /// The current chunk's `block` and `usage` as `Value`s, when the reading thread built
-    /// them (`check/pipeline.rs`); taken by [`chunk`](Monitor::chunk).
-    prepared: Prepared,
 }
 
 impl Monitor {
@@ -75,7 +71,6 @@ impl Monitor {
             infer_chunk_fidelity: true,
             citation: None,
             message_once: true,
-            prepared: Prepared::default(),
         }
     }
 
