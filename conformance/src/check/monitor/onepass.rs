@@ -168,9 +168,9 @@ impl Monitor {
 /// `assistant/message.data` read in the same pass as its line's envelope (see
 /// `reader.rs`, `MessageLine`), down through `data.message` and the content, whose blocks are
 /// read as they are read (`check/content.rs`: the writer's text blocks kept as their text,
-/// any other block as its `Value`): the members [`MessageData`] and [`MessageFields`] read, with the types they
-/// read them with, but `message` read as the object it is and `content` as the blocks it
-/// holds. A member given twice, `data` or `data.message` not an object (`null` for
+/// any other block as its `Value`): the members [`MessageData`] and [`MessageFields`] read,
+/// with the types they read them with, but `message` read as the object it is and `content`
+/// as the blocks it holds. A member given twice, `data` or `data.message` not an object (`null` for
 /// `data.message` aside) or a `content` that is not an array of blocks fails the reading, and
 /// the line is read as before: so this reading is stricter than theirs, never laxer.
 #[derive(Default)]
