@@ -1,5 +1,6 @@
 //! The chunks of one model call and their assembly (the upstream `BlockAssembler` rules).
 
+use super::content::ContentBlock;
 use super::event::Loc;
 use super::values::clip;
 use crate::vocab::text::is_blank;
@@ -169,14 +170,15 @@ pub(crate) fn arguments_equal(a: &Value, b: &Value) -> bool {
     meanings(a).iter().any(|m| theirs.contains(m))
 }
 
-fn blocks_equal(expected: &Value, actual: &Value) -> bool {
+fn blocks_equal(expected: &Value, actual: &ContentBlock<'_>) -> bool {
     let kind = block_type(expected);
-    if kind != block_type(actual) {
+    if kind != actual.kind() {
         return false;
     }
     match kind {
-        "text" | "reasoning" => block_text(expected) == block_text(actual),
+        "text" | "reasoning" => block_text(expected) == actual.text(),
         "tool-call" => {
+            let actual = actual.to_value();
             expected.get("id") == actual.get("id")
                 && expected.get("name") == actual.get("name")
                 && arguments_equal(
@@ -195,7 +197,7 @@ fn blocks_equal(expected: &Value, actual: &Value) -> bool {
 /// message that drops or adds one diverges, and it prints as itself (`{"text":""}`).
 pub(super) fn first_divergence<E: Borrow<Value>>(
     expected: &[E],
-    actual: &[Value],
+    actual: &[ContentBlock<'_>],
 ) -> Option<(usize, String, String)> {
     for i in 0..expected.len().max(actual.len()) {
         match (expected.get(i).map(Borrow::borrow), actual.get(i)) {
@@ -205,7 +207,8 @@ pub(super) fn first_divergence<E: Borrow<Value>>(
                     Some(v) => clip(&v.to_string()),
                     None => "no block".to_owned(),
                 };
-                return Some((i, show(x), show(y)));
+                let y = y.map(ContentBlock::to_value);
+                return Some((i, show(x), show(y.as_deref())));
             }
         }
     }
@@ -228,17 +231,28 @@ mod tests {
 
     #[test]
     fn divergence_names_the_first_differing_block() {
+        let blocks = |v: &[Value]| -> Vec<ContentBlock<'static>> {
+            v.iter().cloned().map(ContentBlock::Value).collect()
+        };
         let e = vec![json!({"type":"text","text":"ab"})];
         let a = vec![json!({"type":"text","text":"ba"})];
-        let d = first_divergence(&e, &a).expect("differs");
+        let d = first_divergence(&e, &blocks(&a)).expect("differs");
         assert_eq!(d.0, 0);
-        assert!(first_divergence(&e, &e).is_none());
+        assert!(first_divergence(&e, &blocks(&e)).is_none());
         // An empty block is content: dropping it diverges, and it prints as itself.
         let empty = vec![json!({"type":"text","text":""})];
         let d = first_divergence(&empty, &[]).expect("an empty block is content");
         assert_eq!(d.1, r#"{"text":"","type":"text"}"#);
         assert_eq!(d.2, "no block");
-        let d = first_divergence(&e, &[empty[0].clone()]).expect("differs");
+        let d = first_divergence(&e, &blocks(&empty)).expect("differs");
         assert_eq!(d.2, r#"{"text":"","type":"text"}"#);
+        // A text block read in place prints as the `Value` it stands for.
+        let in_place = [ContentBlock::Text {
+            kind: "text",
+            text: "".into(),
+        }];
+        let d = first_divergence(&e, &in_place).expect("differs");
+        assert_eq!(d.2, r#"{"text":"","type":"text"}"#);
+        assert!(first_divergence(&empty, &in_place).is_none());
     }
 }

@@ -185,7 +185,7 @@ struct ChunkLine {
 fn chunk_line() -> impl Strategy<Value = ChunkLine> {
     (
         (num(), num(), num(), num()),
-        prop_oneof![12 => 0u8..2, 1 => 2u8..7],
+        prop_oneof![12 => 0u8..2, 1 => 2u8..9],
         num(),
         prop_oneof![8 => 0u8..2, 1 => Just(2u8)],
         text(),
@@ -231,6 +231,8 @@ fn write_chunk(c: &ChunkLine, seq: u64, out: &mut Vec<u8>) {
         "finish",
         "thought-delta",
         "block-end",
+        "usage",
+        "block-end",
     ][usize::from(c.kind)];
     let index = member("index", u64::from(c.block), c.index);
     let mut chunk = vec![Some(format!("\"type\":\"{kind}\""))];
@@ -239,6 +241,10 @@ fn write_chunk(c: &ChunkLine, seq: u64, out: &mut Vec<u8>) {
         2 => "\"blockType\":\"text\"".to_owned(),
         3 => format!("\"id\":\"call_a\",\"argumentsDelta\":{text}"),
         4 => "\"reason\":{\"kind\":\"stop\"}".to_owned(),
+        // `block` and `usage` are built as `Value`s on the reading thread when they read
+        // as such (`pipeline.rs`, `Prepared`), and on the checker's otherwise (`1e400`).
+        7 => format!("\"usage\":{{\"inputTokens\":1,\"note\":{text}}}"),
+        8 => format!("\"block\":{{\"type\":\"text\",\"text\":{text},\"n\":1e400}}"),
         _ => format!("\"block\":{{\"type\":\"text\",\"text\":{text}}}"),
     };
     if matches!(c.layout, Layout::Reordered) {
@@ -573,6 +579,13 @@ fn envelope_member() -> impl Strategy<Value = &'static str> {
         1 => Just(r#""sourceEventSeqs":[]"#),
         1 => Just(r#""sourceEventSeqs":"x""#),
         1 => Just(r#""sourceEventSeqs":[1,1]"#),
+        1 => Just(r#""sourceEventSeqs":[[2,4],5]"#),
+        1 => Just(r#""sourceEventSeqs":[[4,2]]"#),
+        1 => Just(r#""sourceEventSeqs":[ 2 , 3 ]"#),
+        1 => Just(r#""sourceEventSeqs":[2.0]"#),
+        1 => Just(r#""sourceEventSeqs":[-0]"#),
+        1 => Just(r#""sourceEventSeqs":[18446744073709551616]"#),
+        1 => Just(r#""sourceEventSeqs":null"#),
         6 => Just(r#""surfaceOp":"append""#),
         1 => Just(r#""surfaceOp":{"replace":"m"}"#),
         1 => Just(r#""surfaceOp":null"#),
@@ -841,4 +854,68 @@ fn a_read_error_on_the_second_thread_is_returned() {
         .read_pipelined(Failing(3), &ReadOptions::default(), 64)
         .expect_err("the read error");
     assert_eq!(e.to_string(), "disk on fire");
+}
+
+/// One block of a message's content, right or wrong, in the writer's shape or not: the
+/// assembly of the logs above is a text block `hi` and an empty reasoning block.
+fn content_block() -> impl Strategy<Value = &'static str> {
+    prop_oneof![
+        6 => Just(r#"{"type":"text","text":"hi"}"#),
+        6 => Just(r#"{"type":"reasoning","text":""}"#),
+        1 => Just(r#"{"type":"text","text":"ih"}"#),
+        1 => Just(r#"{"type":"text","text":"h\u0069"}"#),
+        1 => Just(r#"{"type":"te\u0078t","text":"hi"}"#),
+        1 => Just(r#"{"text":"hi","type":"text"}"#),
+        1 => Just(r#"{ "type" : "text" , "text" : "hi" }"#),
+        1 => Just(r#"{"type":"text","text":"hi","text":"x"}"#),
+        1 => Just(r#"{"type":"text","text":"x","text":"hi"}"#),
+        1 => Just(r#"{"type":"reasoning","type":"text","text":"hi"}"#),
+        1 => Just(r#"{"type":"text","text":"hi","extra":[1,{"a":null}]}"#),
+        1 => Just(r#"{"type":"text"}"#),
+        1 => Just(r#"{"type":"text","text":5}"#),
+        1 => Just(r#"{"type":"text","text":{"a":["b",1.5]}}"#),
+        1 => Just(r#"{"type":"reasoning","text":"é 😀 \ud83d\ude00\n\t\"q\" \\ \/"}"#),
+        1 => Just(r#"{"type":"text","text":"a long text that the report clips at eighty bytes, so that a divergence prints it clipped…"}"#),
+        1 => Just(r#"{"type":"tool-call","id":"c","name":"n","arguments":"{\"a\":1}"}"#),
+        1 => Just(r#"{"type":"image","data":"x"}"#),
+        1 => Just(r#"{"type":"text","text":"\ud800"}"#),
+        1 => Just(r#"{"type":"text","text":"hi","n":1e400}"#),
+        1 => Just(r#"{"$serde_json::private::RawValue":"1"}"#),
+        1 => Just(r#"{}"#),
+        1 => Just(r#""text""#),
+        1 => Just("null"),
+        1 => Just("[]"),
+        1 => Just("-0"),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Issue #32 item 4 ("without building a parse tree … byte-identical reports"): a message
+    /// whose content is compared with its assembly where it lies (`check/content.rs`) gets the
+    /// findings the general path's `Value` reading gets (MSG-3's divergence and its printed
+    /// blocks, CHUNK-1's reordering, the tool-call blocks kept for the step), whatever its
+    /// blocks: in the writer's shape or not, escaped, reordered, repeated, wrong or not
+    /// `Value`s at all.
+    #[test]
+    fn a_message_content_compared_in_place_reports_what_its_values_report(
+        profile in profile(),
+        blocks in prop::collection::vec(content_block(), 0..5),
+        nested in any::<bool>(),
+    ) {
+        let content = format!("[{}]", blocks.join(","));
+        let data = if nested {
+            format!(
+                r#"{{"turn":1,"step":1,"message":{{"id":"m","role":"assistant","content":{content},"source":{{"kind":"model","provider":"p","model":"m"}}}}}}"#
+            )
+        } else {
+            format!(r#"{{"turn":1,"step":1,"content":{content}}}"#)
+        };
+        let chunks = [one_text_delta()];
+        let log = log_with_message(profile, &chunks, Some(&data));
+        let fast = check(profile, &log, 256 * 1024, true);
+        let general = check(profile, &log, 256 * 1024, false);
+        prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    }
 }

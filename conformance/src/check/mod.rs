@@ -27,6 +27,7 @@
 //! damage is undetectable here; `mirrorless run` checks it exactly against a known script.
 
 mod assemble;
+mod content;
 mod detect;
 mod event;
 mod excerpt;

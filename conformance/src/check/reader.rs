@@ -7,7 +7,7 @@ use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
 use super::monitor::{MessageDown, Monitor};
 use super::pipeline::{self, Prescan, Prescans};
-use super::values::{clip, parse_u64};
+use super::values::{Str, clip, parse_u64};
 use crate::vocab::Profile;
 use crate::vocab::durable::{HEADER_TYPE, PACKED_CHUNK_ROW_TYPES};
 use serde::Deserialize;
@@ -150,10 +150,10 @@ impl<'de> Visitor<'de> for RawLineVisitor {
         // Keys other than the envelope's own, for the duplicate check (rarely more than a few).
         let mut others: Vec<Cow<'de, str>> = Vec::new();
         let mut saw_type = false;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(key) = map.next_key::<Str<'de>>()?.map(|k| k.0) {
             let slot = match key.as_ref() {
                 "type" => {
-                    let kind = map.next_value::<Option<Cow<'de, str>>>()?;
+                    let kind = map.next_value::<Option<Str<'de>>>()?.map(|k| k.0);
                     if saw_type {
                         line.duplicate.get_or_insert_with(|| key.into_owned());
                     } else {
@@ -227,10 +227,10 @@ impl<'de> Visitor<'de> for MessageLineVisitor {
         // seq, time, surfaceOp, sourceEventSeqs, ignorable, seq0.
         let mut raw: [Option<&'de RawValue>; 6] = [None; 6];
         let mut others: Vec<Cow<'de, str>> = Vec::new();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(key) = map.next_key::<Str<'de>>()?.map(|k| k.0) {
             let at = match key.as_ref() {
                 "type" if kind.is_none() => {
-                    kind = Some(map.next_value()?);
+                    kind = Some(map.next_value::<Str<'de>>()?.0);
                     continue;
                 }
                 "data" if data.is_none() => {

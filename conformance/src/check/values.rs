@@ -4,11 +4,45 @@
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Parses a raw JSON value as a non-negative integer.
 pub(super) fn parse_u64(raw: &RawValue) -> Option<u64> {
     raw.get().parse::<u64>().ok()
+}
+
+/// A string borrowed from the input when it has no escape (serde's `Cow<str>` always copies):
+/// read as `String` reads it (`deserialize_str`, an error expecting "a string"), without the
+/// copy.
+pub(super) struct Str<'a>(pub(super) Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Str<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(StrVisitor)
+    }
+}
+
+struct StrVisitor;
+
+impl<'de> Visitor<'de> for StrVisitor {
+    type Value = Str<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Owned(v.to_owned())))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Str<'de>, E> {
+        Ok(Str(Cow::Owned(v)))
+    }
 }
 
 /// Parses `sourceEventSeqs`: seqs, where an element may also be an inclusive `[start, end]`
@@ -27,20 +61,38 @@ pub(super) fn parse_seqs(raw: &RawValue) -> Option<Vec<u64>> {
 /// A JSON array of plain integers between commas, without spaces (`[1,2,3]`), read by bytes;
 /// `None` for any other text, which serde_json then reads (and may still accept).
 fn plain_seqs(text: &[u8]) -> Option<Vec<u64>> {
-    let mut rest = text.strip_prefix(b"[")?.strip_suffix(b"]")?;
+    let rest = text.strip_prefix(b"[")?.strip_suffix(b"]")?;
     // At most one seq per two bytes.
     let mut out = Vec::with_capacity((rest.len() / 2 + 1).min(4096));
     if rest.is_empty() {
         return Some(out);
     }
+    // One loop over the bytes (a citation lists every chunk of its call): the digits of a
+    // seq, then a comma or the end. A seq is what `leading_u64` reads: digits without a
+    // leading zero, at most 19 of them (no overflow: the product is wrapping, and a longer
+    // run is refused).
+    let mut i = 0;
     loop {
-        let (n, len) = leading_u64(rest)?;
+        let start = i;
+        let mut n: u64 = 0;
+        while let Some(&b) = rest.get(i) {
+            let d = b.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        let len = i - start;
+        if len == 0 || len > 19 || (len > 1 && rest[start] == b'0') {
+            return None;
+        }
         out.push(n);
-        rest = match rest[len..].split_first() {
+        match rest.get(i) {
             None => return Some(out),
-            Some((b',', more)) => more,
+            Some(b',') => i += 1,
             Some(_) => return None,
-        };
+        }
     }
 }
 
@@ -262,6 +314,8 @@ mod tests {
             any::<i64>().prop_map(|n| n.to_string()),
             Just("1.5".to_owned()),
             Just("-0".to_owned()),
+            Just("1234567890123456789".to_owned()),
+            Just("12345678901234567890".to_owned()),
             Just("2e3".to_owned()),
             Just("18446744073709551616".to_owned()),
             Just("null".to_owned()),

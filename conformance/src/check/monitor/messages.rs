@@ -5,6 +5,7 @@ use super::Monitor;
 use super::data::{Data, MessageObj};
 use super::state::{MessageInfo, Pending};
 use crate::check::assemble::{Call, block_type, first_divergence};
+use crate::check::content::ContentBlock;
 use crate::check::event::{Envelope, Loc};
 use crate::check::values::{clip, parse_seqs, same_characters, seq_list};
 use crate::vocab::Profile;
@@ -32,9 +33,9 @@ impl Monitor {
         msg_obj: MessageObj<'_>,
     ) {
         let content_raw = msg_obj.content.or(data.content);
-        let content: Vec<Value> =
+        let content: Vec<ContentBlock<'_>> =
             match content_raw.map(|c| serde_json::from_str::<Vec<Value>>(c.get())) {
-                Some(Ok(c)) => c,
+                Some(Ok(c)) => c.into_iter().map(ContentBlock::Value).collect(),
                 Some(Err(e)) => {
                     self.report(
                         "LOG-2",
@@ -56,14 +57,15 @@ impl Monitor {
     }
 
     /// The message's own rules once its content is read (`usage` and `interrupted` as
-    /// `data` holds them).
+    /// `data` holds them; the content's blocks as `check/content.rs` reads them, or
+    /// `Value`s).
     pub(super) fn message_content(
         &mut self,
         at: Loc,
         env: &Envelope<'_>,
         usage: Option<&RawValue>,
         interrupted: Option<&RawValue>,
-        content: Vec<Value>,
+        content: Vec<ContentBlock<'_>>,
     ) {
         let usage: Option<Value> = usage
             .filter(|u| u.get() != "null")
@@ -185,11 +187,8 @@ impl Monitor {
             // no block-end to compare with): the recorded deltas were reordered.
             let reordered = assembled.iter().zip(&content).any(|(a, c)| {
                 matches!(block_type(a), "text" | "reasoning")
-                    && block_type(a) == block_type(c)
-                    && match (
-                        a.get("text").and_then(Value::as_str),
-                        c.get("text").and_then(Value::as_str),
-                    ) {
+                    && block_type(a) == c.kind()
+                    && match (a.get("text").and_then(Value::as_str), c.text()) {
                         (Some(x), Some(y)) => same_characters(x, y),
                         _ => false,
                     }
@@ -223,7 +222,8 @@ impl Monitor {
             // The content is not read after this: its tool-call blocks move, uncopied.
             let tool_blocks: Vec<Value> = content
                 .into_iter()
-                .filter(|b| block_type(b) == "tool-call")
+                .filter(|b| b.kind() == "tool-call")
+                .map(ContentBlock::into_value)
                 .collect();
             if interrupted {
                 step.interrupted_message = true;

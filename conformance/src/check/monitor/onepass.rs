@@ -11,12 +11,12 @@
 use super::Monitor;
 use super::authors::{AuthorFields, author_fine_read};
 use super::data::{Data, MessageObj};
+use crate::check::content::ContentBlock;
 use crate::check::event::{Envelope, Loc};
-use crate::check::values::parse_u64;
+use crate::check::values::{Str, parse_u64};
 use crate::vocab::Profile;
 use serde::de::{Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
@@ -166,17 +166,18 @@ impl Monitor {
 }
 
 /// `assistant/message.data` read in the same pass as its line's envelope (see
-/// `reader.rs`, `MessageLine`), down through `data.message` and the content, which is built
-/// as it is read: the members [`MessageData`] and [`MessageFields`] read, with the types they
-/// read them with, but `message` read as the object it is and `content` as the blocks it
-/// holds. A member given twice, `data` or `data.message` not an object (`null` for
+/// `reader.rs`, `MessageLine`), down through `data.message` and the content, whose blocks are
+/// read as they are read (`check/content.rs`: the writer's text blocks kept as their text,
+/// any other block as its `Value`): the members [`MessageData`] and [`MessageFields`] read,
+/// with the types they read them with, but `message` read as the object it is and `content`
+/// as the blocks it holds. A member given twice, `data` or `data.message` not an object (`null` for
 /// `data.message` aside) or a `content` that is not an array of blocks fails the reading, and
 /// the line is read as before: so this reading is stricter than theirs, never laxer.
 #[derive(Default)]
 pub(in crate::check) struct MessageDown<'a> {
     turn: Option<&'a RawValue>,
     step: Option<&'a RawValue>,
-    content: Option<Vec<Value>>,
+    content: Option<Vec<ContentBlock<'a>>>,
     /// Absent, `null` (`Some(None)`) or an object.
     message: Option<Option<NestedDown<'a>>>,
     usage: Option<&'a RawValue>,
@@ -187,10 +188,10 @@ pub(in crate::check) struct MessageDown<'a> {
     source: Option<&'a RawValue>,
 }
 
-/// `data.message`, read as [`MessageFields`] reads it, its content built as it is read.
+/// `data.message`, read as [`MessageFields`] reads it, its content read as it is read.
 #[derive(Default)]
 struct NestedDown<'a> {
-    content: Option<Vec<Value>>,
+    content: Option<Vec<ContentBlock<'a>>>,
     source: Option<&'a RawValue>,
     role: Option<&'a RawValue>,
     id: Option<&'a RawValue>,
@@ -244,7 +245,7 @@ impl<'de> Visitor<'de> for MessageDownVisitor {
         let mut id: Option<&'de RawValue> = None;
         let mut role: Option<&'de RawValue> = None;
         let mut source: Option<&'de RawValue> = None;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(key) = map.next_key::<Str<'de>>()?.map(|k| k.0) {
             match key.as_ref() {
                 "turn" => once(&mut map, &mut turn, "turn")?,
                 "step" => once(&mut map, &mut step, "step")?,
@@ -309,7 +310,7 @@ impl<'de> Visitor<'de> for NestedVisitor {
         let mut role: Option<&'de RawValue> = None;
         let mut id: Option<&'de RawValue> = None;
         let mut message: Option<&'de RawValue> = None;
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(key) = map.next_key::<Str<'de>>()?.map(|k| k.0) {
             match key.as_ref() {
                 "content" => once(&mut map, &mut content, "content")?,
                 "source" => once(&mut map, &mut source, "source")?,
