@@ -174,7 +174,10 @@ impl Tree {
     fn read_candidates(opts: &Options, catalog: &Catalog) -> Tree {
         let speculation = Speculation::new(catalog, &opts.config);
         let analysers = front_ends();
-        let mut tree = rayon::scope(|scope| {
+        // In place: the walk runs on this thread, and every thread of the pool analyses
+        // candidates while it goes on (`rayon::scope` would run it on a thread of the pool,
+        // which would then wait for the walker's threads instead of analysing).
+        let mut tree = rayon::in_place_scope(|scope| {
             Tree::read_with(opts, &|path, fronts| {
                 let front = fronts.iter().find(|f| f.handles(&path));
                 let (s, held) = crate::source::read_source_if(path, |text| {
