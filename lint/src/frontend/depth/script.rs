@@ -587,7 +587,8 @@ impl Scanner<'_> {
             }
         };
         // A token: the word it is, if it is one, is read once for all that asks.
-        let (end, kind) = if is_word(c) {
+        let word = is_word(c);
+        let (end, kind) = if word {
             let end = word_end(self.b, self.i);
             (end, kind(&self.b[self.i..end]))
         } else {
@@ -606,6 +607,11 @@ impl Scanner<'_> {
         }
         if std::mem::take(&mut self.after_block) && kind & STATEMENT != 0 {
             self.tally.semicolon();
+        }
+        if word {
+            // The most frequent token, before the dispatch on the others' first byte.
+            self.word(end, kind);
+            return Some(c);
         }
         match c {
             b'/' if self.expr_start => self.regex(),
@@ -775,7 +781,6 @@ impl Scanner<'_> {
                     self.ends = true;
                 }
             }
-            c if is_word(c) => self.word(end, kind),
             _ => {
                 // `.` and `?.` before a property name; not the dots of a spread.
                 let dot = c == b'.' && next != Some(b'.') && self.b[..self.i].last() != Some(&b'.');
