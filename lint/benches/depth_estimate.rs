@@ -15,15 +15,11 @@ use std::time::Instant;
 /// The extensions the linter parses as TypeScript or JavaScript.
 const SCRIPTS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 
-/// CPU seconds used by the process (all threads), from `/proc/self/stat` (Linux; ticks of
-/// 1/100 s): on a shared machine the wall time depends on the other load, the CPU time less.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / 100.0)
+/// Nanoseconds this thread has run on a CPU, from `/proc/thread-self/schedstat` (Linux): on a
+/// shared machine the wall time depends on the other load, the CPU time much less.
+fn cpu_ns() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
 }
 
 fn main() {
@@ -85,9 +81,10 @@ fn main() {
     }
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum::<usize>() * 2;
     let mut per_round = Vec::with_capacity(rounds);
-    let cpu0 = cpu_seconds();
+    let mut cpu_per_round = Vec::with_capacity(rounds);
     let start = Instant::now();
     for _ in 0..rounds {
+        let cpu0 = cpu_ns();
         let round = Instant::now();
         for (_, text) in &files {
             for jsx in [false, true] {
@@ -95,19 +92,24 @@ fn main() {
             }
         }
         per_round.push(round.elapsed().as_secs_f64() * 1e9 / bytes as f64);
+        if let (Some(a), Some(b)) = (cpu_ns(), cpu0) {
+            cpu_per_round.push((a - b) / bytes as f64);
+        }
     }
     let wall = start.elapsed().as_secs_f64();
-    let cpu = cpu_seconds().zip(cpu0).map(|(a, b)| a - b);
-    per_round.sort_by(f64::total_cmp);
-    let median = per_round.get(per_round.len() / 2).copied().unwrap_or(0.0);
-    let min = per_round.first().copied().unwrap_or(0.0);
-    let cpu = cpu.map_or("n/a".to_owned(), |c| {
-        format!("{:.3}", c * 1e9 / (bytes * rounds) as f64)
-    });
+    let summary = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        match (v.first(), v.get(v.len() / 2)) {
+            (Some(min), Some(median)) => format!("min {min:.3} median {median:.3}"),
+            _ => "n/a".to_owned(),
+        }
+    };
     println!(
         "{} files, {} bytes x 2 readings, {rounds} rounds, {wall:.2} s: \
-         wall ns/byte min {min:.3} median {median:.3}; CPU ns/byte {cpu}",
+         ns/byte wall {}; CPU {}",
         files.len(),
-        bytes / 2
+        bytes / 2,
+        summary(per_round),
+        summary(cpu_per_round)
     );
 }
