@@ -21,31 +21,8 @@
 use super::Nesting;
 use super::tally::{Ended, Tally};
 
-/// Words after which an expression starts (a `/` begins a regular expression, `<` a JSX
-/// element, `{` an object literal).
-const PREFIX_WORDS: &[&str] = &[
-    "return",
-    "typeof",
-    "instanceof",
-    "in",
-    "of",
-    "new",
-    "delete",
-    "void",
-    "throw",
-    "case",
-    "do",
-    "else",
-    "yield",
-    "await",
-    "extends",
-    "if",
-    "while",
-    "for",
-    "with",
-    "try",
-    "finally",
-];
+#[cfg(test)]
+mod reference;
 
 /// What a level of the scanner is inside.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -124,79 +101,112 @@ struct Header {
     params: bool,
 }
 
-/// Words that may precede a declaration without ending the position where one starts.
-const MODIFIERS: &[&[u8]] = &[b"export", b"default", b"declare", b"abstract", b"async"];
+/// What a word is to the scanner: a set of the flags below, found once per word by
+/// [`kind`] (a match on its length, then its bytes) rather than by searching word lists.
+type Kind = u8;
 
-/// Words that begin a statement or declaration and can never continue an expression: after a
-/// block, one of them starts a new statement, which ends what the level held as a `;` does
-/// (a file of thousands of functions without semicolons is flat, not deep). Words that can
-/// continue an expression (`as`, `in`, `instanceof`, `satisfies`, `of`, `from`, `else`,
-/// `catch`, `finally`, `while` of a `do`) are not here.
-const STATEMENT_WORDS: &[&str] = &[
-    "function",
-    "class",
-    "const",
-    "let",
-    "var",
-    "if",
-    "for",
-    "switch",
-    "try",
-    "return",
-    "throw",
-    "import",
-    "export",
-    "interface",
-    "type",
-    "enum",
-    "declare",
-    "namespace",
-    "module",
-    "abstract",
-    "async",
-    "break",
-    "continue",
-    "debugger",
-];
+/// An expression starts after it (a `/` begins a regular expression, `<` a JSX element, `{`
+/// an object literal): `return`, `typeof`, `instanceof`, `in`, `of`, `new`, `delete`, `void`,
+/// `throw`, `case`, `do`, `else`, `yield`, `await`, `extends`, `if`, `while`, `for`, `with`,
+/// `try`, `finally`.
+const PREFIX: Kind = 1;
 
-/// Words that, after a token that can end an expression, may still continue it (or the
-/// statement) on the next line: a line break before one of them never ends the statement.
-/// (`as` and `satisfies` may not follow a line break in TypeScript; counting on is the safe
-/// side.)
-const CONTINUING_WORDS: &[&[u8]] = &[
-    b"in",
-    b"instanceof",
-    b"of",
-    b"as",
-    b"satisfies",
-    b"extends",
-    b"implements",
-    b"is",
-    b"else",
-    b"catch",
-    b"finally",
-    b"while",
-];
+/// It begins a statement or declaration and can never continue an expression: after a block,
+/// it starts a new statement, which ends what the level held as a `;` does (a file of
+/// thousands of functions without semicolons is flat, not deep): `function`, `class`,
+/// `const`, `let`, `var`, `if`, `for`, `switch`, `try`, `return`, `throw`, `import`, `export`,
+/// `interface`, `type`, `enum`, `declare`, `namespace`, `module`, `abstract`, `async`,
+/// `break`, `continue`, `debugger`. Words that can continue an expression (`as`, `in`,
+/// `instanceof`, `satisfies`, `of`, `from`, `else`, `catch`, `finally`, `while` of a `do`)
+/// are not.
+const STATEMENT: Kind = 2;
 
-/// Words read as operands that cannot end an expression: TypeScript's type operators, the
-/// keywords of a header still to come (`keyof\nkeyof\n…` nests; `function\nf() {}` is one
+/// After a token that can end an expression, it may still continue it (or the statement) on
+/// the next line: a line break before it never ends the statement. `in`, `instanceof`, `of`,
+/// `as`, `satisfies`, `extends`, `implements`, `is`, `else`, `catch`, `finally`, `while`. (`as`
+/// and `satisfies` may not follow a line break in TypeScript; counting on is the safe side.)
+const CONTINUING: Kind = 4;
+
+/// It may precede a declaration without ending the position where one starts: `export`,
+/// `default`, `declare`, `abstract`, `async`.
+const MODIFIER: Kind = 8;
+
+/// Read as an operand, it cannot end an expression: TypeScript's type operators, the keywords
+/// of a header still to come (`keyof\nkeyof\n…` nests; `function\nf() {}` is one
 /// declaration), and modifiers a lenient parser may join across a line break (`async\na =>`,
-/// `abstract\nnew () => T`): counting on is the safe side.
-const OPEN_WORDS: &[&[u8]] = &[
-    b"as",
-    b"satisfies",
-    b"keyof",
-    b"readonly",
-    b"infer",
-    b"unique",
-    b"is",
-    b"asserts",
-    b"implements",
-    b"function",
-    b"class",
-    b"async",
-    b"abstract",
-];
+/// `abstract\nnew () => T`): counting on is the safe side. `as`, `satisfies`, `keyof`,
+/// `readonly`, `infer`, `unique`, `is`, `asserts`, `implements`, `function`, `class`, `async`,
+/// `abstract`.
+const OPEN: Kind = 16;
+
+/// The flags of `word` (0 for an identifier that is none of the words above).
+fn kind(word: &[u8]) -> Kind {
+    match word.len() {
+        2 => match word {
+            b"in" | b"of" => PREFIX | CONTINUING,
+            b"do" => PREFIX,
+            b"if" => PREFIX | STATEMENT,
+            b"as" | b"is" => CONTINUING | OPEN,
+            _ => 0,
+        },
+        3 => match word {
+            b"new" => PREFIX,
+            b"for" | b"try" => PREFIX | STATEMENT,
+            b"let" | b"var" => STATEMENT,
+            _ => 0,
+        },
+        4 => match word {
+            b"void" | b"case" | b"with" => PREFIX,
+            b"else" => PREFIX | CONTINUING,
+            b"type" | b"enum" => STATEMENT,
+            _ => 0,
+        },
+        5 => match word {
+            b"yield" | b"await" => PREFIX,
+            b"while" => PREFIX | CONTINUING,
+            b"throw" => PREFIX | STATEMENT,
+            b"class" => STATEMENT | OPEN,
+            b"const" | b"break" => STATEMENT,
+            b"async" => STATEMENT | MODIFIER | OPEN,
+            b"catch" => CONTINUING,
+            b"keyof" | b"infer" => OPEN,
+            _ => 0,
+        },
+        6 => match word {
+            b"return" => PREFIX | STATEMENT,
+            b"typeof" | b"delete" => PREFIX,
+            b"switch" | b"import" | b"module" => STATEMENT,
+            b"export" => STATEMENT | MODIFIER,
+            b"unique" => OPEN,
+            _ => 0,
+        },
+        7 => match word {
+            b"extends" | b"finally" => PREFIX | CONTINUING,
+            b"declare" => STATEMENT | MODIFIER,
+            b"default" => MODIFIER,
+            b"asserts" => OPEN,
+            _ => 0,
+        },
+        8 => match word {
+            b"function" => STATEMENT | OPEN,
+            b"continue" | b"debugger" => STATEMENT,
+            b"abstract" => STATEMENT | MODIFIER | OPEN,
+            b"readonly" => OPEN,
+            _ => 0,
+        },
+        9 => match word {
+            b"interface" | b"namespace" => STATEMENT,
+            b"satisfies" => CONTINUING | OPEN,
+            _ => 0,
+        },
+        10 => match word {
+            b"instanceof" => PREFIX | CONTINUING,
+            b"implements" => CONTINUING | OPEN,
+            _ => 0,
+        },
+        _ => 0,
+    }
+}
 
 /// The estimate over `src` (see [`super::estimate`]).
 pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
@@ -231,17 +241,45 @@ pub(super) fn estimate(src: &str, jsx: bool) -> Nesting {
     s.tally.finish()
 }
 
+/// What each byte is: [`WORD`], [`BLANK`] (ASCII white space), [`BREAK`] (a line break).
+static CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80 {
+            table[c] = WORD;
+        }
+        if b.is_ascii_whitespace() {
+            table[c] = BLANK;
+        }
+        if b == b'\n' || b == b'\r' {
+            table[c] |= BREAK;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// A byte of a word: an ASCII letter or digit, `_`, `$`, or any byte of a non-ASCII character.
+const WORD: u8 = 1;
+/// ASCII white space (`u8::is_ascii_whitespace`).
+const BLANK: u8 = 2;
+/// `\n` or `\r`.
+const BREAK: u8 = 4;
+
 fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
+    CLASS[usize::from(c)] & WORD != 0
 }
 
-/// The word that starts at `i` (empty if none does).
-fn word_at(b: &[u8], i: usize) -> &[u8] {
-    let end = b[i..]
-        .iter()
-        .position(|&c| !is_word(c))
-        .map_or(b.len(), |n| i + n);
-    &b[i..end]
+/// The end of the word that starts at `i` (`i` if none does).
+fn word_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = b.get(i)
+        && is_word(c)
+    {
+        i += 1;
+    }
+    i
 }
 
 impl Scanner<'_> {
@@ -300,11 +338,27 @@ impl Scanner<'_> {
     }
 
     /// Skips to just past the first `end` at or after `from`, or to the end of the text.
-    fn skip_past(&mut self, from: usize, end: &[u8]) {
+    fn skip_past(&mut self, from: usize, end: u8) {
         // A SIMD search: comments are most of the bytes of a documented file.
         let from = from.min(self.b.len());
-        self.i = memchr::memmem::find(&self.b[from..], end)
-            .map_or(self.b.len(), |p| from + p + end.len());
+        self.i = memchr::memchr(end, &self.b[from..]).map_or(self.b.len(), |p| from + p + 1);
+    }
+
+    /// Skips to just past the first `*/` at or after `from`, or to the end of the text: a
+    /// SIMD search for each `/` (rare in a comment), cheaper than building a substring
+    /// searcher for every comment.
+    fn skip_comment(&mut self, from: usize) {
+        let from = from.min(self.b.len());
+        let mut p = from;
+        while let Some(q) = memchr::memchr(b'/', &self.b[p..]) {
+            let slash = p + q;
+            if slash > from && self.b[slash - 1] == b'*' {
+                self.i = slash + 1;
+                return;
+            }
+            p = slash + 1;
+        }
+        self.i = self.b.len();
     }
 
     /// A string literal from its opening quote: ends at the same quote or, unterminated, at
@@ -312,14 +366,20 @@ impl Scanner<'_> {
     fn string(&mut self, quote: u8) {
         self.piece();
         let mut i = self.i + 1;
-        while let Some(c) = self.at(i) {
-            i += 1;
-            match c {
-                b'\\' => i += 1,
-                b'\n' => break,
-                c if c == quote => break,
-                _ => {}
+        // Only the quote, `\` and a line break matter: a SIMD search from one to the next.
+        loop {
+            let rest = self.b.get(i..).unwrap_or_default();
+            let Some(p) = memchr::memchr3(quote, b'\\', b'\n', rest) else {
+                // Unterminated at the end of the text.
+                i = self.b.len();
+                break;
+            };
+            i += p + 1;
+            if self.b[i - 1] != b'\\' {
+                break;
             }
+            // An escape: the next byte, whatever it is, is part of the string.
+            i += 1;
         }
         self.i = i.min(self.b.len());
         self.operand();
@@ -380,15 +440,15 @@ impl Scanner<'_> {
         self.operand();
     }
 
-    fn word(&mut self) {
+    /// The word from `self.i` to `end`, of [`kind`] `kind`.
+    fn word(&mut self, end: usize, kind: Kind) {
         self.piece();
         let start = self.i;
-        while self.at(self.i).is_some_and(is_word) {
-            self.i += 1;
-        }
-        let word = &self.b[start..self.i];
-        if std::mem::take(&mut self.dot) {
-            // A property name, whatever it spells.
+        self.i = end;
+        let word = &self.b[start..end];
+        // A property name, whatever it spells; or an identifier (or number) that is none of
+        // the words the scanner knows.
+        if std::mem::take(&mut self.dot) || kind == 0 {
             self.operand();
             return;
         }
@@ -403,7 +463,7 @@ impl Scanner<'_> {
                 params: word == b"class",
             });
         }
-        let prefix = PREFIX_WORDS.iter().any(|w| w.as_bytes() == word);
+        let prefix = kind & PREFIX != 0;
         if word == b"default" && self.next_is(b':') {
             // `default:` of a `switch`: a statement follows.
             self.operand();
@@ -422,21 +482,22 @@ impl Scanner<'_> {
             }
         } else {
             self.operand();
-            self.modifier = declaration && MODIFIERS.contains(&word);
-            self.ends = !OPEN_WORDS.contains(&word);
+            self.modifier = declaration && kind & MODIFIER != 0;
+            self.ends = kind & OPEN == 0;
         }
     }
 
     /// A line break before the token at `c`: under automatic semicolon insertion (ECMAScript
     /// 12.10) it ends the statement, as a `;` would, when the token before can end an
     /// expression and this one cannot continue it: an identifier or keyword (but those of
-    /// [`CONTINUING_WORDS`]), a number, a string, a private name, or `++`/`--` (a restricted
+    /// [`CONTINUING`]), a number, a string, a private name, or `++`/`--` (a restricted
     /// production: `a\n++b` is `a; ++b`) — or whatever follows `return`. Every token that may
     /// continue an expression across the break (an operator, `.`, `?.`, `(`, `[`, a template,
     /// `<`, `/`) keeps the statement going, so `a\n+ a\n+ …` and `f\n(1)\n(2)…` count every
     /// level. Only in a block, a brace or at the top level (never inside `(…)` or `[…]`), and
     /// never while brackets of a misread regular expression are open (they stay counted).
-    fn asi(&mut self, c: u8, next: Option<u8>) {
+    /// `kind` is the [`kind`] of the word at `c`, if one starts there.
+    fn asi(&mut self, c: u8, next: Option<u8>, kind: Kind) {
         if !matches!(self.frames.last(), None | Some(Frame::Brace { .. })) || self.tally.ghosted() {
             return;
         }
@@ -444,7 +505,7 @@ impl Scanner<'_> {
             b'0'..=b'9' | b'\'' | b'"' => true,
             b'+' | b'-' => next == Some(c),
             b'#' => next.is_some_and(is_word),
-            c if is_word(c) => !CONTINUING_WORDS.contains(&word_at(self.b, self.i)),
+            c if is_word(c) => kind & CONTINUING == 0,
             _ => false,
         };
         if self.restricted || (self.ends && starts) {
@@ -473,42 +534,86 @@ impl Scanner<'_> {
         }
     }
 
+    /// White space: the whole run at once (it changes nothing but [`Scanner::newline`]).
+    fn blanks(&mut self) {
+        let mut i = self.i;
+        let mut classes = 0;
+        while let Some(&c) = self.b.get(i) {
+            let class = CLASS[usize::from(c)];
+            if class & BLANK == 0 {
+                break;
+            }
+            classes |= class;
+            i += 1;
+        }
+        self.newline |= classes & BREAK != 0;
+        self.i = i;
+    }
+
+    /// Tokens of code, one after the other, as long as the innermost frame stays one of code:
+    /// back to [`estimate`]'s loop (which looks at the frame) only after a token that may
+    /// change that — a `` ` `` (a template), a `<` (JSX), a `}` (of `${…}` or JSX `{…}`) — or
+    /// at the end of the text.
     fn code(&mut self) {
-        let c = self.b[self.i];
-        let next = self.at(self.i + 1);
-        let blank = c.is_ascii_whitespace() || (c == b'/' && matches!(next, Some(b'/' | b'*')));
-        if !blank
+        while let Some(c) = self.token()
+            && !matches!(c, b'`' | b'<' | b'}')
+        {}
+    }
+
+    /// The next token of code, after the white space and comments before it (which change
+    /// nothing but [`Scanner::newline`], so they are skipped here rather than one by one from
+    /// [`estimate`]'s loop); its first byte, or `None` at the end of the text.
+    fn token(&mut self) -> Option<u8> {
+        let (c, next) = loop {
+            let &c = self.b.get(self.i)?;
+            if CLASS[usize::from(c)] & BLANK != 0 {
+                self.blanks();
+                continue;
+            }
+            let next = self.at(self.i + 1);
+            match (c, next) {
+                (b'/', Some(b'/')) => {
+                    self.skip_past(self.i + 2, b'\n');
+                    self.newline = true;
+                }
+                (b'/', Some(b'*')) => {
+                    let from = self.i + 2;
+                    self.skip_comment(from);
+                    // A comment with a line break in it is a line break (ECMAScript 12.4).
+                    let text = &self.b[from.min(self.i)..self.i];
+                    self.newline |= memchr::memchr2(b'\n', b'\r', text).is_some();
+                }
+                _ => break (c, next),
+            }
+        };
+        // A token: the word it is, if it is one, is read once for all that asks.
+        let word = is_word(c);
+        let (end, kind) = if word {
+            let end = word_end(self.b, self.i);
+            (end, kind(&self.b[self.i..end]))
+        } else {
+            (self.i, 0)
+        };
+        // (Taken only when set: moving the level out for every token costs.)
+        if self.ended.is_some()
             && let Some(ended) = self.ended.take()
-            && word_at(self.b, self.i) == b"else"
+            && &self.b[self.i..end] == b"else"
         {
             // `if (a) b; else if (c) d; else …` is one statement, nested once per `else if`.
             self.tally.resume(ended);
         }
-        if !blank && std::mem::take(&mut self.newline) {
-            self.asi(c, next);
+        if std::mem::take(&mut self.newline) {
+            self.asi(c, next, kind);
         }
-        if !blank && std::mem::take(&mut self.after_block) && is_word(c) {
-            let word = word_at(self.b, self.i);
-            if STATEMENT_WORDS.iter().any(|w| w.as_bytes() == word) {
-                self.tally.semicolon();
-            }
+        if std::mem::take(&mut self.after_block) && kind & STATEMENT != 0 {
+            self.tally.semicolon();
+        }
+        if word {
+            // The most frequent token, before the dispatch on the others' first byte.
+            self.word(end, kind);
+            return Some(c);
         }
         match c {
-            c if c.is_ascii_whitespace() => {
-                self.newline |= matches!(c, b'\n' | b'\r');
-                self.i += 1;
-            }
-            b'/' if next == Some(b'/') => {
-                self.skip_past(self.i + 2, b"\n");
-                self.newline = true;
-            }
-            b'/' if next == Some(b'*') => {
-                let from = self.i + 2;
-                self.skip_past(from, b"*/");
-                // A comment with a line break in it is a line break (ECMAScript 12.4).
-                let text = &self.b[from.min(self.i)..self.i];
-                self.newline |= text.iter().any(|&b| matches!(b, b'\n' | b'\r'));
-            }
             b'/' if self.expr_start => self.regex(),
             b'\'' | b'"' => self.string(c),
             b'`' => {
@@ -676,7 +781,6 @@ impl Scanner<'_> {
                     self.ends = true;
                 }
             }
-            c if is_word(c) => self.word(),
             _ => {
                 // `.` and `?.` before a property name; not the dots of a spread.
                 let dot = c == b'.' && next != Some(b'.') && self.b[..self.i].last() != Some(&b'.');
@@ -686,9 +790,18 @@ impl Scanner<'_> {
                 self.dot = dot;
             }
         }
+        Some(c)
     }
 
     fn template(&mut self) {
+        // Only `` ` ``, `\` and `$` matter in a template's text: a SIMD search to the next.
+        match memchr::memchr3(b'`', b'\\', b'$', &self.b[self.i..]) {
+            Some(p) => self.i += p,
+            None => {
+                self.i = self.b.len();
+                return;
+            }
+        }
         match self.b[self.i] {
             b'`' => {
                 self.pop();
@@ -731,22 +844,28 @@ impl Scanner<'_> {
             b'"' | b'\'' => {
                 // Attribute strings have no escapes and may span lines.
                 self.piece();
-                self.skip_past(self.i + 1, &[c]);
+                self.skip_past(self.i + 1, c);
             }
             c if is_word(c) => {
                 self.piece();
-                while self.at(self.i).is_some_and(is_word) {
-                    self.i += 1;
-                }
+                self.i = word_end(self.b, self.i);
             }
             _ => self.i += 1,
         }
     }
 
     fn jsx_children(&mut self) {
+        // Only `<` and `{` matter in children text: a SIMD search to the next.
+        match memchr::memchr2(b'<', b'{', &self.b[self.i..]) {
+            Some(p) => self.i += p,
+            None => {
+                self.i = self.b.len();
+                return;
+            }
+        }
         match self.b[self.i] {
             b'<' if self.at(self.i + 1) == Some(b'/') => {
-                self.skip_past(self.i + 2, b">");
+                self.skip_past(self.i + 2, b'>');
                 self.pop();
                 self.element_done();
             }
@@ -766,7 +885,257 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::estimate;
+    use super::{estimate, reference};
+    use crate::test_rng::Rng;
+
+    /// The tokens the scanner tells apart, and pieces of them: every word it knows (and near
+    /// misses), brackets, strings with escapes, comments, regular expressions, templates and
+    /// their `${`, JSX, separators, line breaks and other white space, non-ASCII text.
+    const PIECES: &[&str] = &[
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "<",
+        ">",
+        "</",
+        "/>",
+        "<>",
+        "</>",
+        "'",
+        "\"",
+        "`",
+        "${",
+        "$",
+        "\\",
+        "\\\\",
+        "/",
+        "//",
+        "/*",
+        "*/",
+        "*",
+        ",",
+        ";",
+        ":",
+        "?",
+        ".",
+        "?.",
+        "...",
+        "=>",
+        "=",
+        "==",
+        "++",
+        "--",
+        "+",
+        "-",
+        "!",
+        "#",
+        "#a",
+        "@",
+        "&&",
+        "|",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r",
+        "\r\n",
+        "\x0c",
+        "\x0b",
+        "\u{2028}",
+        "\u{a0}",
+        "é",
+        "中",
+        "a",
+        "b1",
+        "$x",
+        "_",
+        "0",
+        "1.5",
+        "0x1F",
+        "a.b",
+        "from",
+        "get",
+        "Else",
+        "iff",
+        "classes",
+        "defaults",
+        "return_",
+        "x_if",
+        "'a\\'b'",
+        "\"(\\\"\"",
+        "'\\\n'",
+        "'a\n",
+        "\"a",
+        "// (x\n",
+        "/* a\n b */",
+        "/* ( */",
+        "/**/",
+        "/[(]/g",
+        "/\\//",
+        "/(/",
+        "/)/",
+        "/[/",
+        "/a/.test(b)",
+        "`a${",
+        "}`",
+        "`x`",
+        "`\\`",
+        "${}",
+        "<a>",
+        "<a b=\"c\">",
+        "<a b='c\n'>",
+        "</a>",
+        "<a/>",
+        "<a {...b}>",
+        "<div>text, ;</div>",
+        "if (a) ",
+        "else ",
+        "else if (a) ",
+        "function f() ",
+        "function (",
+        "class A<T> ",
+        "class {",
+        "default:",
+        "default :",
+        "case 1:",
+        "return\n",
+        "export default ",
+        "async function* g() {}",
+        "x = ",
+        "a => ",
+        "(a) => {",
+        "f()",
+        "a\n++b",
+        "a\n.b",
+        "@dec ",
+        // Every word of the scanner's lists.
+        "return",
+        "typeof",
+        "instanceof",
+        "in",
+        "of",
+        "new",
+        "delete",
+        "void",
+        "throw",
+        "case",
+        "do",
+        "else",
+        "yield",
+        "await",
+        "extends",
+        "if",
+        "while",
+        "for",
+        "with",
+        "try",
+        "finally",
+        "export",
+        "default",
+        "declare",
+        "abstract",
+        "async",
+        "function",
+        "class",
+        "const",
+        "let",
+        "var",
+        "switch",
+        "import",
+        "interface",
+        "type",
+        "enum",
+        "namespace",
+        "module",
+        "break",
+        "continue",
+        "debugger",
+        "as",
+        "satisfies",
+        "implements",
+        "is",
+        "catch",
+        "keyof",
+        "readonly",
+        "infer",
+        "unique",
+        "asserts",
+    ];
+
+    /// A text of random pieces, some of its runs repeated (so that it nests deeply).
+    fn text(rng: &mut Rng) -> String {
+        let mut out = String::new();
+        for _ in 0..1 + rng.below(6) {
+            let run: Vec<&str> = (0..1 + rng.below(8)).map(|_| rng.pick(PIECES)).collect();
+            let times = if rng.below(4) == 0 {
+                1 + rng.below(60)
+            } else {
+                1
+            };
+            for _ in 0..times {
+                for piece in &run {
+                    out.push_str(piece);
+                    // Now and then a line break or space in an odd place.
+                    match rng.below(12) {
+                        0 => out.push('\n'),
+                        1 => out.push(' '),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn agree(text: &str, what: &str) {
+        for jsx in [false, true] {
+            assert_eq!(
+                estimate(text, jsx),
+                reference::estimate(text, jsx),
+                "{what}, jsx {jsx}: {text:?}"
+            );
+        }
+    }
+
+    /// Issue 32 item 1 (the fifth round): the faster scanner changes no estimate — the same
+    /// `Nesting { depth, at }` as the scanner it replaced (`reference`), which guards the parse
+    /// against stack overflows (issues 11 and 19), on generated texts and every fixture.
+    #[test]
+    fn the_scanner_agrees_with_its_reference() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut deep = 0;
+        for n in 0..30_000 {
+            let text = text(&mut rng);
+            agree(&text, &format!("generated text {n}"));
+            deep += usize::from(reference::estimate(&text, true).depth > 20);
+        }
+        // The generator reaches deep nesting, where a disagreement would matter most.
+        assert!(deep > 1_000, "{deep} deep texts");
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures");
+        let mut files = 0;
+        for entry in walkdir::WalkDir::new(fixtures).sort_by_file_name() {
+            let entry = entry.expect("fixtures/ is readable");
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let what = entry.path().display().to_string();
+            agree(&text, &what);
+            files += 1;
+            // Cut short anywhere: unterminated strings, comments, templates, JSX.
+            for _ in 0..3 {
+                let mut cut = rng.below(text.len() + 1);
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                agree(&text[..cut], &format!("{what} cut at {cut}"));
+                agree(&text[cut..], &format!("{what} from {cut}"));
+            }
+        }
+        assert!(files > 600, "{files} fixture files");
+    }
 
     fn depth(s: &str) -> usize {
         estimate(s, true).depth
