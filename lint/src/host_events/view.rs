@@ -216,6 +216,12 @@ impl World {
         };
         let mut at = Some(dir);
         while let Some(d) = at {
+            // Most directories above a script have no `node_modules`: one question each, for
+            // every package, rather than two per package.
+            if self.on_disk(&d.join("node_modules")) != OnDisk::Dir {
+                at = d.parent();
+                continue;
+            }
             for root in [
                 d.join("node_modules").join(&package),
                 d.join("node_modules/@types")
