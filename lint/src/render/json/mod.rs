@@ -30,13 +30,16 @@ pub fn render(report: &Report) -> String {
     }
 }
 
-/// Items written per task: enough to spread a long list over the cores, many enough that a
-/// task outweighs handing it over.
-const PIECE: usize = 64;
+/// Items written per task. A list of at most this many is written in line: writing an item
+/// costs ~16 k instructions, and on a loaded machine handing 182 findings (upstream's
+/// `3f85f522ea`) to the pool in pieces of 64 measured slower than writing them on the calling
+/// thread (`docs/benchmarks/lint.md`, fifth round). A longer list is written in pieces on
+/// every core.
+const PIECE: usize = 512;
 
 /// Items written before their texts are joined: few enough that the texts held at once stay a
-/// fraction of the document.
-const CHUNK: usize = 1024;
+/// fraction of the document (a few MB), enough pieces for several cores.
+const CHUNK: usize = 8 * PIECE;
 
 /// The report's `summary` object.
 fn summary(report: &Report) -> Summary {
