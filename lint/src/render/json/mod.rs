@@ -24,10 +24,7 @@ pub const JSON_VERSION: u32 = 1;
 /// `json::tests` checks the document against `serde_json`'s serialization of the report's
 /// `Value`s.
 pub fn render(report: &Report) -> String {
-    match document(report) {
-        Ok(text) => text + "\n",
-        Err(e) => format!("{{\"error\": \"{e}\"}}") + "\n",
-    }
+    document(report).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}\n"))
 }
 
 /// Items written per task. A list of at most this many is written in line: writing an item
@@ -81,7 +78,7 @@ fn document(report: &Report) -> Result<String, serde_json::Error> {
     value(&mut out, &tool(), 1)?;
     out.extend_from_slice(b",\n  \"version\": ");
     value(&mut out, &JSON_VERSION, 1)?;
-    out.extend_from_slice(b"\n}");
+    out.extend_from_slice(b"\n}\n");
     String::from_utf8(out).map_err(serde::ser::Error::custom)
 }
 
