@@ -35,6 +35,8 @@ pub mod rules;
 pub mod source;
 pub mod suppress;
 #[cfg(test)]
+mod test_fixtures;
+#[cfg(test)]
 mod test_rng;
 pub mod walk;
 

@@ -446,20 +446,8 @@ mod tests {
             calls: &calls,
             mentions_declared: false,
         };
-        let mut texts: Vec<(String, String)> = Vec::new();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint/ts");
-        let mut stack = vec![root];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).expect("the fixtures").flatten() {
-                let p = entry.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if is_script(&p.to_string_lossy()) {
-                    let text = std::fs::read_to_string(&p).expect("a fixture");
-                    texts.push((p.to_string_lossy().into_owned(), text));
-                }
-            }
-        }
+        let mut texts =
+            crate::test_fixtures::fixture_texts("ts", |p| is_script(&p.to_string_lossy()));
         const PARTS: &[&str] = &[
             "import { Agent } from './agent';\n",
             "import type { Events as E } from '@host/core';\n",

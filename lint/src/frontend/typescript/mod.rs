@@ -740,19 +740,9 @@ mod tests {
                 (format!("gen{seed}.ts"), declaring_module(&mut r))
             })
             .collect();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/lint");
-        let mut stack = vec![root];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).expect("the fixtures").flatten() {
-                let p = entry.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if TypeScript.handles(&p) {
-                    let src = std::fs::read_to_string(&p).expect("a fixture");
-                    texts.push((p.to_string_lossy().into_owned(), src));
-                }
-            }
-        }
+        texts.extend(crate::test_fixtures::fixture_texts("", |p| {
+            TypeScript.handles(p)
+        }));
         let (mut declaring, mut fixtures) = (0, 0);
         for (path, src) in &texts {
             fixtures += usize::from(!path.starts_with("gen"));
