@@ -154,39 +154,40 @@ impl Baseline {
 /// The frozen fingerprint function: FNV-1a (64 bit) over `v1`, rule, event, the start line
 /// without whitespace, and the occurrence index of that tuple in the file.
 pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    };
-    eat(b"v1");
-    eat(rule.as_bytes());
-    eat(event.as_bytes());
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.field(b"v1");
+    h.field(rule.as_bytes());
+    h.field(event.as_bytes());
     // The line without its white space, hashed as it is read: a finding in a long line (a
     // Markdown paragraph) copied the line once per finding.
     let mut utf8 = [0u8; 4];
     for c in line_text.chars().filter(|c| !c.is_whitespace()) {
-        for &b in c.encode_utf8(&mut utf8).as_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
+        h.bytes(c.encode_utf8(&mut utf8).as_bytes());
+    }
+    h.end_field();
+    h.field(index.to_string().as_bytes());
+    format!("{:016x}", h.0)
+}
+
+/// FNV-1a (64 bit), each field ended by a 0xff byte.
+struct Fnv(u64);
+
+impl Fnv {
+    fn bytes(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
-    h ^= 0xff;
-    h = h.wrapping_mul(0x0100_0000_01b3);
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h ^= 0xff;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    };
-    eat(index.to_string().as_bytes());
-    format!("{h:016x}")
+
+    fn end_field(&mut self) {
+        self.bytes(&[0xff]);
+    }
+
+    fn field(&mut self, bytes: &[u8]) {
+        self.bytes(bytes);
+        self.end_field();
+    }
 }
 
 #[cfg(test)]

@@ -129,30 +129,14 @@ impl FrontEnd for TypeScript {
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
         if !may_declare(src, cx) {
             // Not parsed; aliases that may become resolvable later still need a second look.
-            return Declarations {
-                found: Vec::new(),
-                pending: lexical_pending(src),
-            };
+            return unparsed_declarations(src);
         }
         let lines = LineIndex::new(src);
         with_program(path, src, |program| {
             let scope = syntax::Scope::of(program);
-            let resolver = syntax::Resolver {
-                symbols: cx.symbols,
-                scope: &scope,
-                path,
-            };
-            let mut c = syntax::Collector::new(cx, resolver, &lines);
-            c.visit_program(program);
-            Declarations {
-                found: c.found,
-                pending: c.pending.into_iter().collect(),
-            }
+            collect_declarations(program, &scope, path, cx, &lines)
         })
-        .unwrap_or_else(|_| Declarations {
-            found: Vec::new(),
-            pending: lexical_pending(src),
-        })
+        .unwrap_or_else(|_| unparsed_declarations(src))
     }
 
     fn analyze(&self, path: &str, src: &str, cx: Context<'_>) -> FileAnalysis {
@@ -170,6 +154,36 @@ impl FrontEnd for TypeScript {
 
     fn syntax_errors(&self, path: &str, src: &str) -> usize {
         usize::from(parses(path, src).is_err())
+    }
+}
+
+/// Pass 1's declarations in a parsed program: what [`syntax::Collector`] finds.
+fn collect_declarations(
+    program: &Program<'_>,
+    scope: &syntax::Scope,
+    path: &str,
+    cx: Context<'_>,
+    lines: &LineIndex<'_>,
+) -> Declarations {
+    let resolver = syntax::Resolver {
+        symbols: cx.symbols,
+        scope,
+        path,
+    };
+    let mut c = syntax::Collector::new(cx, resolver, lines);
+    c.visit_program(program);
+    Declarations {
+        found: c.found,
+        pending: c.pending.into_iter().collect(),
+    }
+}
+
+/// Pass 1's declarations in a file that is not parsed: none, and the words that could make it
+/// declare one once known ([`lexical_pending`]).
+fn unparsed_declarations(src: &str) -> Declarations {
+    Declarations {
+        found: Vec::new(),
+        pending: lexical_pending(src),
     }
 }
 
@@ -286,18 +300,6 @@ fn parse_and_classify(
     parse_and_classify_as(path, src, cx, true, host)
 }
 
-/// [`parse_and_classify`], collecting pass 1's declarations from the same parse when
-/// `collect` holds the file's lines.
-fn parse_classify_collect(
-    path: &str,
-    src: &str,
-    cx: Context<'_>,
-    host: bool,
-    collect: Option<&LineIndex<'_>>,
-) -> Result<Parsed, (usize, String)> {
-    parse_and_classify_in(path, src, cx, true, host, collect)
-}
-
 /// [`parse_and_classify`]; with `focused`, the fixer visits only the functions that can hold
 /// a fix ([`fixes::Focus`]), else every function (what the focused visit must agree with).
 fn parse_and_classify_as(
@@ -322,19 +324,8 @@ fn parse_and_classify_in(
 ) -> Result<Parsed, (usize, String)> {
     with_program(path, src, |program| {
         let scope = syntax::Scope::of(program);
-        let declarations = collect.map(|lines| {
-            let resolver = syntax::Resolver {
-                symbols: cx.symbols,
-                scope: &scope,
-                path,
-            };
-            let mut c = syntax::Collector::new(cx, resolver, lines);
-            c.visit_program(program);
-            Declarations {
-                found: c.found,
-                pending: c.pending.into_iter().collect(),
-            }
-        });
+        let declarations =
+            collect.map(|lines| collect_declarations(program, &scope, path, cx, lines));
         let resolver = syntax::Resolver {
             symbols: cx.symbols,
             scope: &scope,
@@ -409,13 +400,12 @@ fn declarations_and_analysis(
         );
     }
     let lines = LineIndex::new(src);
-    let parsed = parse_classify_collect(path, src, cx, true, Some(&lines));
+    let parsed = parse_and_classify_in(path, src, cx, true, true, Some(&lines));
     let (declarations, analysis) = analyze_parsed(path, src, cx, parsed, true);
-    let declarations = declarations.unwrap_or_else(|| Declarations {
-        found: Vec::new(),
-        pending: lexical_pending(src),
-    });
-    (declarations, analysis)
+    (
+        declarations.unwrap_or_else(|| unparsed_declarations(src)),
+        analysis,
+    )
 }
 
 /// Pass 2's analysis of `src` from its parse (or the error that stopped it), and the
