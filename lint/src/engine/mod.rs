@@ -176,7 +176,8 @@ impl Tree {
         let analysers = front_ends();
         // In place: the walk runs on this thread, and every thread of the pool analyses
         // candidates while it goes on (`rayon::scope` would run it on a thread of the pool,
-        // which would then wait for the walker's threads instead of analysing).
+        // which would then wait for the walker's threads instead of analysing). Under `-j N`
+        // this thread is one of that pool's ([`in_pool`]), so one of its threads still waits.
         let mut tree = rayon::in_place_scope(|scope| {
             Tree::read_with(opts, &|path, fronts| {
                 let front = fronts.iter().find(|f| f.handles(&path));
