@@ -56,16 +56,18 @@ pub(super) fn read_line_limited<R: BufRead>(
         };
         let used = chunk.len() + usize::from(found);
         len = len.saturating_add(chunk.len());
-        if !overlong {
-            if len > max {
-                overlong = true;
-                let room = KEPT_PREFIX_BYTES.saturating_sub(buf.len());
-                buf.extend_from_slice(&chunk[..room.min(chunk.len())]);
-                buf.truncate(KEPT_PREFIX_BYTES);
-                buf.shrink_to(max.min(64 * 1024));
-            } else {
-                buf.extend_from_slice(chunk);
-            }
+        if !overlong && len > max {
+            overlong = true;
+            buf.truncate(KEPT_PREFIX_BYTES);
+            buf.shrink_to(max.min(64 * 1024));
+        }
+        if overlong {
+            // The prefix is the line's first bytes however the reads split it: a line that
+            // went over the limit in its first read kept more than one split across many.
+            let room = KEPT_PREFIX_BYTES.saturating_sub(buf.len());
+            buf.extend_from_slice(&chunk[..room.min(chunk.len())]);
+        } else {
+            buf.extend_from_slice(chunk);
         }
         reader.consume(used);
         if found {
@@ -81,6 +83,36 @@ pub(super) fn read_line_limited<R: BufRead>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #32 item 4 (`-j 1` and `-j 2` report alike): an over-long line keeps its first
+    /// `KEPT_PREFIX_BYTES` bytes (the report's excerpt of it) however the reads split it —
+    /// one byte at a time, or the whole line in one buffer — for limits below, at and above
+    /// the kept prefix.
+    #[test]
+    fn an_overlong_line_keeps_the_same_prefix_however_it_is_read() {
+        let line: Vec<u8> = (0..3000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        for max in [1, 99, 100, 1023, 1024, 1025, 2999] {
+            for len in [max + 1, max + 7, 1024, 1500, 3000] {
+                if len <= max || len > line.len() {
+                    continue;
+                }
+                let mut input = line[..len].to_vec();
+                input.push(b'\n');
+                let kept = |capacity: usize| {
+                    let mut reader = io::BufReader::with_capacity(capacity, &input[..]);
+                    let mut buf = Vec::new();
+                    let read = read_line_limited(&mut reader, &mut buf, max).expect("in memory");
+                    assert!(read.overlong && read.len == len, "{max} {len} {capacity}");
+                    buf
+                };
+                let whole = kept(1 << 16);
+                assert_eq!(whole, &line[..len.min(KEPT_PREFIX_BYTES)]);
+                for capacity in [1, 2, 3, 7, 64, 1000] {
+                    assert_eq!(kept(capacity), whole, "max {max}, len {len}, reads of {capacity}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn an_overlong_line_keeps_only_a_prefix_and_the_next_line_is_intact() {
