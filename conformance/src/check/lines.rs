@@ -108,7 +108,11 @@ mod tests {
                 let whole = kept(1 << 16);
                 assert_eq!(whole, &line[..len.min(KEPT_PREFIX_BYTES)]);
                 for capacity in [1, 2, 3, 7, 64, 1000] {
-                    assert_eq!(kept(capacity), whole, "max {max}, len {len}, reads of {capacity}");
+                    assert_eq!(
+                        kept(capacity),
+                        whole,
+                        "max {max}, len {len}, reads of {capacity}"
+                    );
                 }
             }
         }
