@@ -11,24 +11,24 @@ use oxc_ast_visit::{Visit, walk};
 use oxc_span::Span;
 use std::ops::Range;
 
-/// The references of one program.
+/// The references of one program, its names borrowed from the program.
 #[derive(Debug, Default)]
-pub(super) struct References {
+pub(super) struct References<'a> {
     /// Every identifier reference (values and types) by name: its range.
-    names: HashMap<String, Vec<Range<usize>>>,
+    names: HashMap<&'a str, Vec<Range<usize>>>,
     /// `Object.member` (in values and in types), by object name: the member names.
-    members: HashMap<String, Vec<String>>,
+    members: HashMap<&'a str, Vec<&'a str>>,
     /// References to an object name that are not `Object.member` (the whole object is used).
-    whole: HashMap<String, usize>,
+    whole: HashMap<&'a str, usize>,
 }
 
 fn range(span: Span) -> Range<usize> {
     span.start as usize..span.end as usize
 }
 
-impl References {
+impl<'a> References<'a> {
     /// Indexes every reference in `program`.
-    pub fn of(program: &Program<'_>) -> Self {
+    pub fn of(program: &Program<'a>) -> Self {
         let mut refs = References::default();
         refs.visit_program(program);
         refs
@@ -43,7 +43,7 @@ impl References {
     pub fn member_uses(&self, object: &str, member: &str) -> usize {
         self.members
             .get(object)
-            .map_or(0, |m| m.iter().filter(|n| *n == member).count())
+            .map_or(0, |m| m.iter().filter(|n| **n == member).count())
     }
 
     /// How many references to `object` are not `object.member` (`Object.values(Ev)`, `Ev[k]`).
@@ -51,35 +51,19 @@ impl References {
         self.whole.get(object).copied().unwrap_or(0)
     }
 
-    fn add(&mut self, name: &str, span: Span) {
-        push(&mut self.names, name, range(span));
+    fn add(&mut self, name: &'a str, span: Span) {
+        self.names.entry(name).or_default().push(range(span));
     }
 
-    fn add_member(&mut self, object: &str, member: &str) {
-        push(&mut self.members, object, member.to_owned());
-    }
-}
-
-/// Appends `item` to the list of `key`, allocating the key only the first time it is seen (a
-/// file references the same few names thousands of times).
-fn push<T>(map: &mut HashMap<String, Vec<T>>, key: &str, item: T) {
-    match map.get_mut(key) {
-        Some(list) => list.push(item),
-        None => {
-            map.insert(key.to_owned(), vec![item]);
-        }
+    fn add_member(&mut self, object: &'a str, member: &'a str) {
+        self.members.entry(object).or_default().push(member);
     }
 }
 
-impl<'a> Visit<'a> for References {
+impl<'a> Visit<'a> for References<'a> {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.add(it.name.as_str(), it.span);
-        match self.whole.get_mut(it.name.as_str()) {
-            Some(n) => *n += 1,
-            None => {
-                self.whole.insert(it.name.as_str().to_owned(), 1);
-            }
-        }
+        *self.whole.entry(it.name.as_str()).or_default() += 1;
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {

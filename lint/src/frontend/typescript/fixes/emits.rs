@@ -226,7 +226,7 @@ impl Fixer<'_, '_, '_> {
             if !emits_agent_created(before) && !self.announced.contains(&key) {
                 let at = range(stmt.span()).start;
                 let indent = self.indent_at(at).to_owned();
-                let (nl, semi) = (self.newline, self.semi);
+                let (nl, semi) = (self.newline, self.semi());
                 edits.insert(
                     0,
                     Edit::new(
@@ -315,7 +315,7 @@ impl Fixer<'_, '_, '_> {
         deleted: &Range<usize>,
     ) -> Option<Vec<Edit>> {
         let (name, items) = scope.local.as_ref()?;
-        let calls = self.calls.of_name(name);
+        let calls = self.calls().of_name(name);
         if calls.is_empty() || self.refs.of_name(name).len() != calls.len() {
             return None;
         }

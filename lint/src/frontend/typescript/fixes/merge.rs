@@ -99,7 +99,7 @@ impl Fixer<'_, '_, '_> {
             out.push_str(&format!(
                 "{nl}{ind}  const {{ {} }} = {e}.data{cast}{}",
                 p.fields.join(", "),
-                self.semi
+                self.semi()
             ));
         }
         let agent = p.agent.as_ref().filter(|_| m.needs_agent);
@@ -110,7 +110,7 @@ impl Fixer<'_, '_, '_> {
                 .as_ref()
                 .filter(|map| map.visible_at(t.insert_at))?
                 .lookup(s);
-            out.push_str(&format!("{nl}{ind}  const {a} = {lookup}{}", self.semi));
+            out.push_str(&format!("{nl}{ind}  const {a} = {lookup}{}", self.semi()));
             out.push_str(&format!("{nl}{ind}  if ({a}) {{"));
         }
         for line in &code_lines {

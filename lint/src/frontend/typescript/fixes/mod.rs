@@ -58,7 +58,7 @@ use entries::sole_interface;
 use oxc_ast::ast::*;
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::{GetSpan, Span};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::ops::Range;
 use std::rc::Rc;
 use uses::Uses;
@@ -80,11 +80,13 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     /// The line ending new lines use (the file's own).
     newline: &'static str,
     /// Where each name is referenced (a declaration is deleted only when unused).
-    refs: References,
+    refs: References<'p>,
     /// The file's imports (a fix removes those it leaves unused).
     imports: Imports,
-    /// The direct calls of each name (a local function's dropped parameter drops their argument).
-    calls: LocalCalls,
+    /// The direct calls of each name (a local function's dropped parameter drops their
+    /// argument), indexed the first time a fix needs them ([`Fixer::calls`]): most files have
+    /// no such fix.
+    calls: OnceCell<LocalCalls>,
     /// The statement range of each top-level, unexported `type`/`interface` declaration, by
     /// name (more than one range: merged declarations, never deleted).
     type_decls: HashMap<String, Vec<Range<usize>>>,
@@ -100,18 +102,21 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     log_reads: HashMap<usize, test_logs::LogRead>,
     /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
     agent_map: Option<AgentMap>,
-    /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons.
-    semi: &'static str,
+    /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons
+    /// ([`Fixer::semi`], found the first time a fix writes a statement).
+    semi: OnceCell<&'static str>,
     /// Whether a rewrite destructuring `event.data` without a cast type-checks: JavaScript
     /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
-    /// `data` by event type ([`typed_data`]).
-    data_typed: bool,
+    /// `data` by event type ([`typed_data`]). Found the first time a fix asks
+    /// ([`Fixer::data_typed`]).
+    data_typed: OnceCell<bool>,
     /// Whether the file is TypeScript (else the fixes write no type).
     typescript: bool,
     /// Whether new unannotated listener parameters type-check under `noImplicitAny`: JavaScript,
     /// or TypeScript with a listener of its own whose parameters the receiver types
-    /// ([`typed_data::listeners_typed_by_host`]).
-    listeners_typed: bool,
+    /// ([`typed_data::listeners_typed_by_host`]). Found the first time a fix asks
+    /// ([`Fixer::listeners_typed`]).
+    listeners_typed: OnceCell<bool>,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The body of every function of the file, in the order the visitor entered them (outer
@@ -201,9 +206,6 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
                 .or_default()
                 .push(range(stmt.span()));
         }
-        // A file that shows how its host types `data` shows it types listeners too.
-        let data_typed =
-            !program.source_type.is_typescript() || typed_data::data_typed_by_host(program);
         Fixer {
             src,
             program,
@@ -214,26 +216,53 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
             refs: References::of(program),
             imports: Imports::of(program, src, path),
-            calls: LocalCalls::of(program),
+            calls: OnceCell::new(),
             type_decls,
             global_statements,
             merge_for: HashMap::default(),
             log_reads: HashMap::default(),
             agent_map: AgentMaps::find(src, program),
-            semi: if semicolons::used(src, program) {
-                ";"
-            } else {
-                ""
-            },
-            data_typed,
+            semi: OnceCell::new(),
+            data_typed: OnceCell::new(),
             typescript: program.source_type.is_typescript(),
-            listeners_typed: data_typed || typed_data::listeners_typed_by_host(program),
+            listeners_typed: OnceCell::new(),
             fixes: Vec::new(),
             bodies: Vec::new(),
             scopes: Vec::new(),
             announced: HashSet::default(),
             focus,
         }
+    }
+
+    /// What ends a statement a fix writes: `;`, or nothing in a file whose statements mostly
+    /// do without ([`semicolons::used`]).
+    fn semi(&self) -> &'static str {
+        self.semi
+            .get_or_init(|| match semicolons::used(self.src, self.program) {
+                true => ";",
+                false => "",
+            })
+    }
+
+    /// Whether destructuring `event.data` without a cast type-checks (see the field).
+    fn data_typed(&self) -> bool {
+        *self.data_typed.get_or_init(|| {
+            !self.program.source_type.is_typescript()
+                || typed_data::data_typed_by_host(self.program)
+        })
+    }
+
+    /// Whether new unannotated listener parameters type-check (see the field). A file that
+    /// shows how its host types `data` shows it types listeners too.
+    fn listeners_typed(&self) -> bool {
+        *self
+            .listeners_typed
+            .get_or_init(|| self.data_typed() || typed_data::listeners_typed_by_host(self.program))
+    }
+
+    /// The direct calls of each name in the program ([`LocalCalls`]).
+    fn calls(&self) -> &LocalCalls {
+        self.calls.get_or_init(|| LocalCalls::of(self.program))
     }
 
     /// The identifier uses of the top-level statement that holds `body` (of the whole

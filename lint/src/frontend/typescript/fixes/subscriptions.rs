@@ -178,7 +178,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
     /// host: none read, a cast to the handler's own annotations, or a file that shows its host
     /// types `data` by event type.
     fn fields_typed(&self, p: &Params) -> bool {
-        p.fields.is_empty() || p.types.fields.is_some() || self.data_typed
+        p.fields.is_empty() || p.types.fields.is_some() || self.data_typed()
     }
 
     fn type_text(&self, t: &TSType<'_>) -> &'s str {
@@ -468,7 +468,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
         if p.agent.is_some() || binding != read.pushed {
             return None;
         }
-        let (q, twin, semi, nl) = (plan.quote, plan.target.twin, self.semi, self.newline);
+        let (q, twin, semi, nl) = (plan.quote, plan.target.twin, self.semi(), self.newline);
         let indent = self.indent_at(read.first_read.start);
         // Above the first read's own comments, which stay with it.
         let above = self.with_leading_comments(read.first_read.clone()).start;
@@ -507,7 +507,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
         );
         let mut fix = Fix::new(Applicability::Suggestion, message, edits);
         // `e.data.chunk` reads the log's `data` uncast, as the rewrite of a handler does.
-        if !self.data_typed {
+        if !self.data_typed() {
             fix.host.data_read = Some(DataRead {
                 statement: format!("[e.data.{field}]"),
                 cast: format!("[(e.data as {{types}}).{field}]"),
@@ -543,7 +543,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
         let session_used = plan.needs_agent || !plan.agent_refs.is_empty();
         // A handler without parameters gave contextual typing nothing to do: its new ones are
         // annotated unless the file shows its receiver types listeners' parameters.
-        let bare = on.params.items.is_empty() && !self.listeners_typed;
+        let bare = on.params.items.is_empty() && !self.listeners_typed();
         let session_param = match &plan.params.types.agent {
             Some(a) if session_used => format!("{session}: {a}['session']"),
             Some(_) => format!("{session}: unknown"),
@@ -568,7 +568,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
     /// The body's edits: the lead statements first (a block keeps its layout; an expression
     /// body becomes a block), `agent.session` read as the session.
     fn body_edits(&self, body: &Body<'_, '_>, plan: &Plan<'_>) -> Vec<Edit> {
-        let (nl, semi, session) = (self.newline, self.semi, &plan.session);
+        let (nl, semi, session) = (self.newline, self.semi(), &plan.session);
         let lead = &plan.lead;
         let mut edits = Vec::new();
         match body {
@@ -690,7 +690,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
         };
         let indent = self.indent_at(start);
         let nl = self.newline;
-        let semi = self.semi;
+        let semi = self.semi();
         let type_args = if self.typescript {
             format!("<unknown, {agent_type}>")
         } else {
