@@ -150,9 +150,30 @@ mod tests {
     /// and the default call names and verbs (`on`, `emit`, `Listener`, …).
     fn name(rng: &mut Rng) -> String {
         const PIECES: &[&str] = &[
-            "a", "Z", "_", "$", "7", "\u{e9}", "\u{c9}", "\u{3b1}", "\u{391}", "on", "On", "once",
-            "emit", "Emit", "EMIT", "add", "Listener", "listener", "subscribe", "Async", "fire",
-            "publish", "dispatch", "off",
+            "a",
+            "Z",
+            "_",
+            "$",
+            "7",
+            "\u{e9}",
+            "\u{c9}",
+            "\u{3b1}",
+            "\u{391}",
+            "on",
+            "On",
+            "once",
+            "emit",
+            "Emit",
+            "EMIT",
+            "add",
+            "Listener",
+            "listener",
+            "subscribe",
+            "Async",
+            "fire",
+            "publish",
+            "dispatch",
+            "off",
         ];
         let len = rng.below(15);
         (0..len).map(|_| rng.pick(PIECES)).collect()
