@@ -35,6 +35,8 @@
 mod decls;
 mod map;
 mod view;
+#[cfg(all(test, unix))]
+mod view_layouts;
 
 use crate::hash::HashMap;
 use crate::model::{Applicability, Finding, Fix};

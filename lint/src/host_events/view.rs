@@ -279,9 +279,11 @@ impl World {
         for e in ["ts", "tsx", "d.ts", "js"] {
             candidates.push(base.join(format!("index.{e}")));
         }
-        let found = candidates.into_iter().find(|c| {
+        // Each candidate is asked about as it is read (and as TypeScript joins paths: `..`
+        // taken lexically), so `./link/../x` names one file whatever was read before.
+        let found = candidates.into_iter().map(|c| normal(&c)).find(|c| {
             matches!(self.on_disk(c), OnDisk::File { .. })
-                || self.by_path.get(&normal(c)).is_some_and(Option::is_some)
+                || self.by_path.get(c).is_some_and(Option::is_some)
         })?;
         self.file_at(&found)
     }
