@@ -22,6 +22,7 @@ mod host_declarations;
 mod in_memory;
 mod prefilter;
 mod prose_contrast;
+mod read_sizes;
 mod render_escapes;
 mod robust;
 mod rule_docs;
