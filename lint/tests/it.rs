@@ -19,6 +19,7 @@ mod fix_property;
 mod fix_typecheck;
 mod fixtures;
 mod host_declarations;
+mod host_layouts;
 mod in_memory;
 mod prefilter;
 mod prose_contrast;

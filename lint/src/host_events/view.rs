@@ -119,10 +119,15 @@ impl World {
             on_disk: HashMap::default(),
             resolved: HashMap::default(),
         };
-        let held = sources
+        let mut held: Vec<(usize, &Source)> = sources
             .iter()
             .enumerate()
-            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display))
+            .collect();
+        // In the walk's order (by path), whatever order the run was given its sources in (the
+        // language server's changes as documents open and close): which of two maps' entries
+        // a merged map keeps, and where it says the map is, follow this order.
+        held.sort_by(|a, b| a.1.path.cmp(&b.1.path));
         for (i, s) in held {
             let id = w.files.len();
             // Read by the analysis's parse when it made one.
