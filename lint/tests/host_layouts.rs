@@ -12,9 +12,7 @@ use mirrorless_lint::engine::read_sources;
 use mirrorless_lint::{Options, Report, lint, lint_sources};
 use std::path::{Path, PathBuf};
 
-#[path = "../src/test_rng.rs"]
-mod test_rng;
-use test_rng::Rng;
+use crate::test_rng::Rng;
 
 /// Where hosts and links may be; the run is `src` (a plugin linted without its host, which
 /// only its imports reach).

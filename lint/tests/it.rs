@@ -30,6 +30,10 @@ mod rule_docs;
 mod rust_fix_compiles;
 mod rust_typed_fix;
 
+/// The crate's one seeded generator, shared by the generated tests (`crate::test_rng::Rng`).
+#[path = "../src/test_rng.rs"]
+mod test_rng;
+
 #[path = "../../tests/support/test_modules.rs"]
 mod test_modules;
 

@@ -14,9 +14,7 @@ use mirrorless_lint::model::FileError;
 use mirrorless_lint::source::{display_path, read_source, read_source_if};
 use std::path::Path;
 
-#[path = "../src/test_rng.rs"]
-mod test_rng;
-use test_rng::Rng;
+use crate::test_rng::Rng;
 
 /// Where the reader's buffer ends as it doubles from 64 KiB.
 const BOUNDARIES: &[usize] = &[64 << 10, 128 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20];
@@ -158,7 +156,7 @@ fn check(catalog: &Catalog, path: &Path, bytes: &[u8], keep: Keep, at: &str) -> 
 fn the_reused_buffer_reads_what_fs_read_reads_at_every_boundary() {
     let catalog = Catalog::new(&[]).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let mut r = Rng(0x5EED_0F_B0FF_E125);
+    let mut r = Rng(0x5EED_0FB0_FFE1_2500);
     let mut sizes: Vec<usize> = vec![0, 1, 2, 3, 4 << 20];
     for &b in &BOUNDARIES[..4] {
         sizes.extend([b - 1, b, b + 1]);
