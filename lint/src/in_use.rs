@@ -65,6 +65,18 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
 /// Where a use was found, and its rule.
 type Place = (String, usize, &'static str);
 
+/// Keeps under `key` the first of the places seen, by path (as the walk orders paths) and
+/// line: not the first the findings list, whose order is the order the run was given its files
+/// in (the language server's changes as documents open and close), so a note names the same
+/// use in every run.
+fn keep_first<K: std::hash::Hash + Eq>(uses: &mut HashMap<K, Place>, key: K, place: &Place) {
+    use std::path::Path;
+    let kept = uses.entry(key).or_insert_with(|| place.clone());
+    if (Path::new(&place.0), place.1, place.2) < (Path::new(&kept.0), kept.1, kept.2) {
+        *kept = place.clone();
+    }
+}
+
 /// One pass of [`keep_what_is_still_used`]; whether it held a fix back.
 fn hold_back(findings: &mut [Finding]) -> bool {
     // (rule, program, event) → the first use of that rule that remains after the
@@ -83,16 +95,14 @@ fn hold_back(findings: &mut [Finding]) -> bool {
             .fix
             .as_ref()
             .is_some_and(|x| x.applicability == Applicability::MachineApplicable);
+        let place = (f.path.clone(), f.line, f.rule);
         if !migrated {
-            remaining
-                .entry((f.rule, program, event.clone()))
-                .or_insert_with(|| (f.path.clone(), f.line, f.rule));
+            keep_first(&mut remaining, (f.rule, program, event.clone()), &place);
         }
         // A reference (a name in an array, an assertion) type-checks without the declaration.
         if f.fix.is_none() && f.rule != REFERENCE {
             let into = if f.human { &mut human } else { &mut stuck };
-            into.entry((f.rule, program, event.clone()))
-                .or_insert_with(|| (f.path.clone(), f.line, f.rule));
+            keep_first(into, (f.rule, program, event.clone()), &place);
         }
     }
     let mut held = false;

@@ -1,6 +1,7 @@
 //! The one small deterministic generator (xorshift) of the crate's generated tests, so a
-//! failure names its seed: the unit tests use it as `crate::test_rng`, the integration tests
-//! include this file (`#[path = "../src/test_rng.rs"] mod test_rng;`).
+//! failure names its seed: the unit tests use it as `crate::test_rng`, and so do the
+//! integration tests, whose `tests/it.rs` includes this file (`#[path = "../src/test_rng.rs"]
+//! mod test_rng;`).
 
 /// A xorshift64 generator; the seed must not be 0.
 pub(crate) struct Rng(pub(crate) u64);

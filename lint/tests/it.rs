@@ -19,14 +19,20 @@ mod fix_property;
 mod fix_typecheck;
 mod fixtures;
 mod host_declarations;
+mod host_layouts;
 mod in_memory;
 mod prefilter;
 mod prose_contrast;
+mod read_sizes;
 mod render_escapes;
 mod robust;
 mod rule_docs;
 mod rust_fix_compiles;
 mod rust_typed_fix;
+
+/// The crate's one seeded generator, shared by the generated tests (`crate::test_rng::Rng`).
+#[path = "../src/test_rng.rs"]
+mod test_rng;
 
 #[path = "../../tests/support/test_modules.rs"]
 mod test_modules;

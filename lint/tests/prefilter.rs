@@ -10,9 +10,7 @@ use mirrorless_lint::engine::{lint_sources_unfiltered, read_sources};
 use mirrorless_lint::{Options, lint};
 use std::path::Path;
 
-#[path = "../src/test_rng.rs"]
-mod test_rng;
-use test_rng::Rng;
+use crate::test_rng::Rng;
 
 const NAMES: &[&str] = &[
     "agent/stream-chunk",

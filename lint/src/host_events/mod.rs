@@ -35,12 +35,15 @@
 mod decls;
 mod map;
 mod view;
+#[cfg(all(test, unix))]
+mod view_layouts;
 
 use crate::hash::HashMap;
 use crate::model::{Applicability, Finding, Fix};
 use crate::source::Source;
 use map::EventMap;
 use std::collections::BTreeSet;
+use std::path::Path;
 use view::World;
 
 /// What a script declares, read from the parse its analysis made (issue 32 item 1: this pass
@@ -167,21 +170,26 @@ fn unread_note(unread: &[String]) -> String {
 /// The name of the interface (or type literal) holding the run's first declaration of a
 /// removed event's entry.
 fn anchor(findings: &[Finding], sources: &[Source], world: &World) -> Option<String> {
-    findings
+    // The first by path and position, not by the order the run was given its files in.
+    let mut declared: Vec<&Finding> = findings
         .iter()
         .filter(|f| f.rule == DECLARE && is_script(&f.path))
-        .find_map(|f| {
-            let s = sources.iter().find(|s| s.display == f.path)?;
-            let line = crate::source::LineIndex::new(&s.text).line_range(f.line);
-            let offset = s
-                .text
-                .get(line.clone())?
-                .char_indices()
-                .nth(f.column.saturating_sub(1))
-                .map(|(i, _)| line.start + i)?;
-            let file = world.run_file(&f.path)?;
-            world.enclosing_map(file, offset)
-        })
+        .collect();
+    declared.sort_by(|a, b| {
+        (Path::new(&a.path), a.line, a.column).cmp(&(Path::new(&b.path), b.line, b.column))
+    });
+    declared.into_iter().find_map(|f| {
+        let s = sources.iter().find(|s| s.display == f.path)?;
+        let line = crate::source::LineIndex::new(&s.text).line_range(f.line);
+        let offset = s
+            .text
+            .get(line.clone())?
+            .char_indices()
+            .nth(f.column.saturating_sub(1))
+            .map(|(i, _)| line.start + i)?;
+        let file = world.run_file(&f.path)?;
+        world.enclosing_map(file, offset)
+    })
 }
 
 /// A fix in a script that sees the host's event map `map`.

@@ -119,10 +119,15 @@ impl World {
             on_disk: HashMap::default(),
             resolved: HashMap::default(),
         };
-        let held = sources
+        let mut held: Vec<(usize, &Source)> = sources
             .iter()
             .enumerate()
-            .filter(|(i, s)| !dropped(*i) && is_script(&s.display));
+            .filter(|(i, s)| !dropped(*i) && is_script(&s.display))
+            .collect();
+        // In the walk's order (by path), whatever order the run was given its sources in (the
+        // language server's changes as documents open and close): which of two maps' entries
+        // a merged map keeps, and where it says the map is, follow this order.
+        held.sort_by(|a, b| a.1.path.cmp(&b.1.path));
         for (i, s) in held {
             let id = w.files.len();
             // Read by the analysis's parse when it made one.
@@ -279,9 +284,11 @@ impl World {
         for e in ["ts", "tsx", "d.ts", "js"] {
             candidates.push(base.join(format!("index.{e}")));
         }
-        let found = candidates.into_iter().find(|c| {
+        // Each candidate is asked about as it is read (and as TypeScript joins paths: `..`
+        // taken lexically), so `./link/../x` names one file whatever was read before.
+        let found = candidates.into_iter().map(|c| normal(&c)).find(|c| {
             matches!(self.on_disk(c), OnDisk::File { .. })
-                || self.by_path.get(&normal(c)).is_some_and(Option::is_some)
+                || self.by_path.get(c).is_some_and(Option::is_some)
         })?;
         self.file_at(&found)
     }
