@@ -123,6 +123,39 @@ pub fn bounded_parse<R: Send>(
     guarded(nesting.depth, parse).unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
 }
 
+/// [`bounded_parse`] for Rust, reading `src`'s tokens once: proc-macro2's lexer reads them for
+/// the estimate, and `parse` is given them (syn's `parse_str` is that lexer and a parse of its
+/// tokens), with every span still valid. A file deep enough for a thread of its own is read
+/// again there (the tokens cannot cross threads).
+pub fn bounded_rust_parse<R: Send>(
+    src: &str,
+    max_bytes: usize,
+    parse: impl FnOnce(
+        Result<proc_macro2::TokenStream, proc_macro2::LexError>,
+    ) -> Result<R, (usize, String)>
+    + Send,
+) -> Result<R, (usize, String)> {
+    use std::str::FromStr;
+    too_large(src, max_bytes)?;
+    let stream = proc_macro2::TokenStream::from_str(src);
+    let nesting = match &stream {
+        Ok(tokens) => rust::estimate_stream(tokens.clone()),
+        Err(_) => Nesting { depth: 1, at: 0 },
+    };
+    if nesting.depth <= SHALLOW {
+        // `guarded`'s shallow path, with the tokens read here.
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse(stream)))
+            .unwrap_or_else(|_| Err((nesting.at, "the parser failed on this file".to_owned())));
+    }
+    drop(stream);
+    // As `estimate` does: the tokens read here are not used.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    guarded(nesting.depth, || {
+        parse(proc_macro2::TokenStream::from_str(src))
+    })
+    .unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
+}
+
 /// The error of an unparsed file when `src` is over `max_bytes`.
 pub fn too_large(src: &str, max_bytes: usize) -> Result<(), (usize, String)> {
     if src.len() > max_bytes {

@@ -46,9 +46,17 @@ enum Prev {
 /// The estimate over `text` (see [`super::estimate`]). Text proc-macro2 cannot tokenise, syn
 /// cannot either: it fails before parsing anything, so such a file is shallow.
 pub(super) fn estimate(text: &str) -> Nesting {
-    let Ok(stream) = TokenStream::from_str(text) else {
-        return Nesting { depth: 1, at: 0 };
+    let nesting = match TokenStream::from_str(text) {
+        Ok(stream) => estimate_stream(stream),
+        Err(_) => Nesting { depth: 1, at: 0 },
     };
+    proc_macro2::extra::invalidate_current_thread_spans();
+    nesting
+}
+
+/// The estimate over the tokens `stream` (see [`estimate`]), which proc-macro2 read from the
+/// text: the text's spans stay valid, for the parse that reads the same tokens.
+pub(super) fn estimate_stream(stream: TokenStream) -> Nesting {
     let mut tally = Tally::new();
     // Groups still being read, innermost last, with the delimiter each closes with.
     let mut stack = vec![(stream.into_iter(), Delimiter::None)];
@@ -90,8 +98,7 @@ pub(super) fn estimate(text: &str) -> Nesting {
             }
             TokenTree::Ident(ident) => {
                 tally.piece(at);
-                let word = ident.to_string();
-                prev = if PREFIX_WORDS.contains(&word.as_str()) {
+                prev = if PREFIX_WORDS.iter().any(|w| ident == w) {
                     Prev::Other
                 } else {
                     Prev::Operand
@@ -119,7 +126,6 @@ pub(super) fn estimate(text: &str) -> Nesting {
             }
         }
     }
-    proc_macro2::extra::invalidate_current_thread_spans();
     tally.finish()
 }
 
