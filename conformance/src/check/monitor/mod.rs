@@ -258,10 +258,13 @@ impl Monitor {
             }
             _ => {}
         }
-        if surface && !replace && env.kind == "assistant/message" && self.message_once {
-            if self.message_read_once(at, env) {
-                return;
-            }
+        if surface
+            && !replace
+            && env.kind == "assistant/message"
+            && self.message_once
+            && self.message_read_once(at, env)
+        {
+            return;
         }
         if surface && !replace {
             self.message_id(at, env);
