@@ -400,7 +400,7 @@ fn log_with_message(profile: Profile, chunks: &[ChunkLine], data: Option<&str>) 
 }
 
 /// Writes event `seq` (then the next seq) and returns its seq.
-fn ev(out: &mut Vec<u8>, seq: &mut u64, kind: &str, data: &str, extra: &str) -> u64 {
+pub(super) fn ev(out: &mut Vec<u8>, seq: &mut u64, kind: &str, data: &str, extra: &str) -> u64 {
     let _ = writeln!(
         Sink(out),
         r#"{{"type":"{kind}","seq":{seq},"time":{},"data":{data}{extra}}}"#,
@@ -438,7 +438,7 @@ fn check(profile: Profile, log: &[u8], capacity: usize, fast: bool) -> CheckOutc
         .expect("a log in memory")
 }
 
-fn profile() -> impl Strategy<Value = Profile> {
+pub(super) fn profile() -> impl Strategy<Value = Profile> {
     prop_oneof![Just(Profile::V2026_07), Just(Profile::V2026_08)]
 }
 

@@ -67,6 +67,26 @@ impl<'a> Scan<'a> {
         T::try_from(n).ok()
     }
 
+    /// A JSON non-negative integer that fits an `i64`, passed over as [`number`](Self::number)
+    /// reads it: digits without a leading zero; fewer than 19 of them always fit, so only a
+    /// longer run is read for its value.
+    fn time(&mut self) -> Option<()> {
+        let len = self
+            .rest
+            .iter()
+            .take(19)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if len >= 19 {
+            return self.number::<i64>().map(|_| ());
+        }
+        if len == 0 || (len > 1 && self.rest[0] == b'0') {
+            return None;
+        }
+        self.rest = &self.rest[len..];
+        Some(())
+    }
+
     /// The text of a string starting at its opening quote, up to and past its closing quote.
     /// Without escapes it is borrowed (no control character, valid UTF-8); with escapes
     /// serde_json decodes the string alone, as it would have inside the whole line, and a
@@ -117,7 +137,7 @@ pub(super) fn scan_chunk_line(line: &[u8]) -> Option<FastLine<'_>> {
     let seq = s.number::<u64>()?;
     s.tag(br#","time":"#)?;
     // A `time` that is no `i64` is reported by the general path.
-    let _time: i64 = s.number()?;
+    s.time()?;
     s.tag(br#","data":{"turn":"#)?;
     let turn = s.number::<u64>()?;
     s.tag(br#","step":"#)?;
@@ -217,6 +237,12 @@ mod tests {
         assert_eq!((d.seq, d.turn, d.step), (7, 1, 2));
         assert_eq!((d.reasoning, d.index), (false, 0));
         assert_eq!(&*d.text, " can");
+        // A `time` fits an `i64` (issue 2 item 8's fast path takes what the general path
+        // takes): 0, 18 digits, and 19 up to `i64::MAX`.
+        for time in ["0", "999999999999999999", "9223372036854775807"] {
+            let line = LINE.replace("1783000000008", time);
+            assert!(delta(line.as_bytes()).is_some(), "{line}");
+        }
         let escaped = LINE.replace(r#"" can""#, r#"" c\"a\u00e9n\n""#);
         let d = delta(escaped.as_bytes()).expect("escapes are decoded");
         assert_eq!(&*d.text, " c\"a\u{e9}n\n");
@@ -232,6 +258,11 @@ mod tests {
             LINE.replace("\"index\":0", "\"index\":4294967296"),
             LINE.replace("\"step\":2", "\"step\":2.0"),
             LINE.replace("\"time\":1783000000008", "\"time\":9223372036854775808"),
+            LINE.replace("\"time\":1783000000008", "\"time\":01783000000008"),
+            LINE.replace("\"time\":1783000000008", "\"time\":00"),
+            LINE.replace("\"time\":1783000000008", "\"time\":10000000000000000000"),
+            LINE.replace("\"time\":1783000000008", "\"time\":-1"),
+            LINE.replace("\"time\":1783000000008", "\"time\":\"1\""),
             LINE.replace(" can", " c\u{1}an"),
             LINE.replace("}}}", "}} }"),
             format!("{LINE} "),

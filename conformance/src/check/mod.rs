@@ -40,6 +40,8 @@ mod live;
 mod monitor;
 mod pipeline;
 mod reader;
+#[cfg(test)]
+mod surface_equiv;
 mod values;
 
 pub(crate) use assemble::arguments_equal;

@@ -284,23 +284,25 @@ fn produce<R: Read>(
                 ..Batch::default()
             },
         };
-        batch.bytes.clear();
         batch.scans.clear();
         batch.texts.clear();
-        batch.bytes.extend_from_slice(&carry);
+        // The bytes are read into in place, the batch at its full length meanwhile: a
+        // recycled batch is initialized up to the length it was handed over with (its bytes up
+        // to its last newline), so only the few bytes past that are zeroed here, not the whole
+        // batch before every read.
+        batch.bytes.resize(batch_bytes.max(carry.len()), 0);
+        batch.bytes[..carry.len()].copy_from_slice(&carry);
+        let mut filled = carry.len();
         carry.clear();
         let mut at_end = false;
-        while batch.bytes.len() < batch_bytes {
-            let filled = batch.bytes.len();
-            batch.bytes.resize(batch_bytes, 0);
+        while filled < batch_bytes {
             match input.read(&mut batch.bytes[filled..]) {
                 Ok(0) => {
-                    batch.bytes.truncate(filled);
                     at_end = true;
                     break;
                 }
-                Ok(n) => batch.bytes.truncate(filled + n),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => batch.bytes.truncate(filled),
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     // What was read before the error is checked first, as with one thread.
                     batch.bytes.truncate(filled);
@@ -312,6 +314,7 @@ fn produce<R: Read>(
                 }
             }
         }
+        batch.bytes.truncate(filled);
         if batch.bytes.is_empty() {
             let _ = tx.send(Message::End);
             return;

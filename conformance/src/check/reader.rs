@@ -5,7 +5,7 @@ use super::excerpt::{ContextCollector, EXCERPT_WIDTH};
 use super::fastline::{DeltaLine, FastLine, scan_chunk_line};
 use super::finding::Finding;
 use super::lines::{DEFAULT_MAX_LINE_BYTES, read_line_limited};
-use super::monitor::{MessageDown, Monitor};
+use super::monitor::{MessageDown, Monitor, SurfaceDown};
 use super::pipeline::{self, Prescan, Prescans};
 use super::values::{Str, clip, parse_u64};
 use crate::vocab::Profile;
@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read};
+use std::marker::PhantomData;
 
 /// The result of checking one log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,40 +191,41 @@ impl<'de> Visitor<'de> for RawLineVisitor {
     }
 }
 
-/// An `assistant/message` line read in one pass, from its envelope down through `data`,
-/// `data.message` and the content ([`MessageDown`]), instead of its envelope first and its
-/// `data` again for each layer. A key of the envelope named twice, a `type` that is not a
-/// string or a `data` [`MessageDown`] refuses fails the reading, and the line is read as
-/// before (which reports what there is to report).
-struct MessageLine<'a> {
+/// A line read in one pass, from its envelope down through `data` read as `D`: an
+/// `assistant/message` down through `data.message` and its content ([`MessageDown`]), a
+/// `tool/result` or `user/message` down through `data.message` ([`SurfaceDown`]), instead of
+/// its envelope first and its `data` again for each rule. A key of the envelope named twice, a
+/// `type` that is not a string or a `data` that `D` refuses fails the reading, and the line is
+/// read as before (which reports what there is to report).
+struct LineDown<'a, D> {
     kind: Cow<'a, str>,
     seq: Option<&'a RawValue>,
     time: Option<&'a RawValue>,
-    data: Option<MessageDown<'a>>,
+    data: Option<D>,
     surface_op: Option<&'a RawValue>,
     source_event_seqs: Option<&'a RawValue>,
     ignorable: Option<&'a RawValue>,
 }
 
-impl<'de> Deserialize<'de> for MessageLine<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(MessageLineVisitor)
+impl<'de, D: Deserialize<'de>> Deserialize<'de> for LineDown<'de, D> {
+    fn deserialize<De: serde::Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        d.deserialize_map(LineDownVisitor(PhantomData))
     }
 }
 
-struct MessageLineVisitor;
+struct LineDownVisitor<D>(PhantomData<D>);
 
-impl<'de> Visitor<'de> for MessageLineVisitor {
-    type Value = MessageLine<'de>;
+impl<'de, D: Deserialize<'de>> Visitor<'de> for LineDownVisitor<D> {
+    type Value = LineDown<'de, D>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a JSON object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<MessageLine<'de>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LineDown<'de, D>, A::Error> {
         use serde::de::Error as _;
         let mut kind: Option<Cow<'de, str>> = None;
-        let mut data: Option<MessageDown<'de>> = None;
+        let mut data: Option<D> = None;
         // seq, time, surfaceOp, sourceEventSeqs, ignorable, seq0.
         let mut raw: [Option<&'de RawValue>; 6] = [None; 6];
         let mut others: Vec<Cow<'de, str>> = Vec::new();
@@ -259,7 +261,7 @@ impl<'de> Visitor<'de> for MessageLineVisitor {
             raw[at] = Some(map.next_value()?);
         }
         let [seq, time, surface_op, source_event_seqs, ignorable, _seq0] = raw;
-        Ok(MessageLine {
+        Ok(LineDown {
             kind: kind.ok_or_else(|| A::Error::custom("no type"))?,
             seq,
             time,
@@ -309,6 +311,9 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// The prefix every assistant message line the upstream writer produces starts with.
 const MESSAGE_PREFIX: &[u8] = br#"{"type":"assistant/message","#;
 
+/// The prefixes of the `tool/result` and `user/message` lines the upstream writer produces.
+const SURFACE_PREFIXES: [&[u8]; 2] = [br#"{"type":"tool/result","#, br#"{"type":"user/message","#];
+
 /// The prefix every chunk line the upstream writer produces starts with.
 const CHUNK_PREFIX: &[u8] = br#"{"type":"assistant/chunk","#;
 
@@ -328,6 +333,43 @@ struct PackedRow<'a> {
     id: Option<Cow<'a, str>>,
     #[serde(borrow)]
     name: Option<Cow<'a, str>>,
+}
+
+/// Reads `bytes` as a [`LineDown`] of `D` and hands its envelope (`data` a placeholder: `D`
+/// stands for it) and `data` to `check`: `false`, nothing done, when the line is not UTF-8,
+/// the reading fails, `data` is absent or `seq` is not a count (the general path reports
+/// these), else what `check` returns (`false`: it handed the line back, nothing done).
+fn read_down<'a, D: Deserialize<'a>>(
+    line: Option<u64>,
+    bytes: &'a [u8],
+    check: impl FnOnce(&Envelope<'_>, D) -> bool,
+) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let Ok(read) = serde_json::from_str::<LineDown<'a, D>>(text) else {
+        return false;
+    };
+    let (Some(data), Ok(no_data)) = (read.data, serde_json::from_str::<&RawValue>("{}")) else {
+        return false;
+    };
+    let seq = match read.seq.map(parse_u64) {
+        None => None,
+        Some(Some(s)) => Some(s),
+        Some(None) => return false,
+    };
+    let env = Envelope {
+        line,
+        seq,
+        kind: &read.kind,
+        time: read.time,
+        // Not read on this path: `data` is `D`.
+        data: no_data,
+        surface_op: read.surface_op,
+        source_event_seqs: read.source_event_seqs,
+        ignorable: read.ignorable.is_some_and(|v| v.get() == "true"),
+    };
+    check(&env, data)
 }
 
 impl LogChecker {
@@ -631,7 +673,8 @@ impl LogChecker {
         if !first && self.fast && self.plain_chunk_fast(line, bytes) {
             return;
         }
-        if !first && self.fast && self.message_line(line, bytes) {
+        if !first && self.fast && (self.message_line(line, bytes) || self.surface_line(line, bytes))
+        {
             return;
         }
         let Some(raw) = self.read_envelope(first, line, bytes, terminated) else {
@@ -726,40 +769,27 @@ impl LogChecker {
     }
 
     /// Whether the line is an `assistant/message` in the writer's shape checked here in full,
-    /// read in one pass ([`MessageLine`]): a line that reading refuses, or that the monitor
-    /// hands back (see `Monitor::message_line`), takes the general path, which reports it;
-    /// nothing is reported before that.
+    /// read in one pass ([`LineDown`] of [`MessageDown`]): a line that reading refuses, or
+    /// that the monitor hands back (see `Monitor::message_line`), takes the general path,
+    /// which reports it; nothing is reported before that.
     pub(super) fn message_line(&mut self, line: Option<u64>, bytes: &[u8]) -> bool {
         if !bytes.starts_with(MESSAGE_PREFIX) {
             return false;
         }
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        let monitor = &mut self.monitor;
+        read_down::<MessageDown<'_>>(line, bytes, |env, data| monitor.message_line(env, data))
+    }
+
+    /// Whether the line is a `tool/result` or `user/message` in the writer's shape checked
+    /// here in full, read in one pass ([`LineDown`] of [`SurfaceDown`]): a line that reading
+    /// refuses, or that the monitor hands back (see `Monitor::surface_line`), takes the
+    /// general path, which reports it; nothing is reported before that.
+    pub(super) fn surface_line(&mut self, line: Option<u64>, bytes: &[u8]) -> bool {
+        if !SURFACE_PREFIXES.iter().any(|p| bytes.starts_with(p)) {
             return false;
-        };
-        let Ok(message) = serde_json::from_str::<MessageLine<'_>>(text) else {
-            return false;
-        };
-        let (Some(data), Ok(no_data)) = (message.data, serde_json::from_str::<&RawValue>("{}"))
-        else {
-            return false;
-        };
-        let seq = match message.seq.map(parse_u64) {
-            None => None,
-            Some(Some(s)) => Some(s),
-            Some(None) => return false,
-        };
-        let env = Envelope {
-            line,
-            seq,
-            kind: &message.kind,
-            time: message.time,
-            // Not read on this path: `data` is `MessageDown`.
-            data: no_data,
-            surface_op: message.surface_op,
-            source_event_seqs: message.source_event_seqs,
-            ignorable: message.ignorable.is_some_and(|v| v.get() == "true"),
-        };
-        self.monitor.message_line(&env, data)
+        }
+        let monitor = &mut self.monitor;
+        read_down::<SurfaceDown<'_>>(line, bytes, |env, data| monitor.surface_line(env, data))
     }
 
     /// The line's envelope, or `None` when the line is not one JSON object with each key

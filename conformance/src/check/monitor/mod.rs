@@ -16,6 +16,7 @@ mod state;
 mod steering;
 mod steps;
 mod surface;
+mod surfacedown;
 mod tools;
 mod turns;
 
@@ -29,6 +30,16 @@ use data::Data;
 pub(super) use onepass::MessageDown;
 use serde_json::value::RawValue;
 use state::{Pending, Step, Turn};
+pub(super) use surfacedown::SurfaceDown;
+
+/// A line's `data` read in the same pass as its envelope (the reader's `LineDown`), for the
+/// event types read that way; `Envelope::data` is then not read.
+pub(super) enum Down<'a> {
+    /// An `assistant/message` (`onepass.rs`).
+    Message(MessageDown<'a>),
+    /// A `tool/result` or `user/message` (`surfacedown.rs`).
+    Surface(SurfaceDown<'a>),
+}
 
 /// The checker's state for one log.
 pub(super) struct Monitor {
@@ -198,9 +209,10 @@ impl Monitor {
         (scope, surface)
     }
 
-    /// One event; an `assistant/message` whose whole line was read in one pass comes with
-    /// that reading (`message`, see `onepass.rs`), and its `env.data` is then not read.
-    fn event_with(&mut self, env: &Envelope<'_>, message: Option<MessageDown<'_>>) {
+    /// One event; an `assistant/message`, `tool/result` or `user/message` whose whole line
+    /// was read in one pass comes with that reading (`down`, see `onepass.rs` and
+    /// `surfacedown.rs`), and its `env.data` is then not read.
+    fn event_with(&mut self, env: &Envelope<'_>, down: Option<Down<'_>>) {
         self.citation = None;
         let seq = self.resolve_seq(env.line, env.seq, env.kind);
         let at = loc(env.line, seq);
@@ -235,14 +247,24 @@ impl Monitor {
         let scope = scope.unwrap_or(Scope::Turn);
         self.note_interleaving(at, env.kind, scope);
         let replace = env.surface_op.is_some_and(|op| op.get().starts_with('{'));
-        if surface && !replace && env.kind == "assistant/message" && self.message_once {
-            if let Some(message) = message {
+        match down {
+            Some(Down::Message(message)) if surface && !replace => {
                 self.message_read_down(at, env, message);
                 return;
             }
-            if self.message_read_once(at, env) {
+            Some(Down::Surface(data)) if surface && !replace => {
+                self.surface_read_down(at, env, scope, data);
                 return;
             }
+            _ => {}
+        }
+        if surface
+            && !replace
+            && env.kind == "assistant/message"
+            && self.message_once
+            && self.message_read_once(at, env)
+        {
+            return;
         }
         if surface && !replace {
             self.message_id(at, env);

@@ -8,9 +8,9 @@
 //! `data.message` is neither absent nor an object, every rule reads the event itself, as
 //! before.
 
-use super::Monitor;
 use super::authors::{AuthorFields, author_fine_read};
 use super::data::{Data, MessageObj};
+use super::{Down, Monitor};
 use crate::check::content::ContentBlock;
 use crate::check::event::{Envelope, Loc};
 use crate::check::values::{Str, parse_u64};
@@ -77,7 +77,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::
 }
 
 /// A present member as `Option<&RawValue>` reads it: `null` is absent.
-fn non_null(raw: Option<&RawValue>) -> Option<&RawValue> {
+pub(super) fn non_null(raw: Option<&RawValue>) -> Option<&RawValue> {
     raw.filter(|r| r.get() != "null")
 }
 
@@ -199,7 +199,7 @@ struct NestedDown<'a> {
 
 /// Reads the next value into `slot`, which must still be empty (a member given twice fails
 /// the reading). `slot` holds `Some(value)` once read, `value` being the member's reading.
-fn once<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+pub(super) fn once<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
     map: &mut A,
     slot: &mut Option<T>,
     key: &str,
@@ -371,7 +371,7 @@ impl Monitor {
         if author_fine_read(env.kind, self.profile, &outer, inner.as_ref()) != Some(true) {
             return false;
         }
-        self.event_with(env, Some(message));
+        self.event_with(env, Some(Down::Message(message)));
         true
     }
 

@@ -9,6 +9,7 @@ use crate::check::event::{Envelope, Loc};
 use crate::check::values::{clip, parse_seqs, seq_list};
 use crate::vocab::Profile;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 impl Monitor {
@@ -113,14 +114,25 @@ impl Monitor {
             .message
             .and_then(|m| serde_json::from_str::<MessageObj<'_>>(m.get()).ok())
             .unwrap_or_default();
-        let source_id = msg_obj
-            .source
+        self.tool_result_read(at, env, data.call_id, msg_obj.source, data.error);
+    }
+
+    /// A `tool/result`'s own rules once its `data` is read (and the event found in its
+    /// step): `call_id` and `error` as `data` holds them, `source` as `data.message` does.
+    pub(super) fn tool_result_read(
+        &mut self,
+        at: Loc,
+        env: &Envelope<'_>,
+        call_id: Option<Cow<'_, str>>,
+        source: Option<&RawValue>,
+        error: Option<&RawValue>,
+    ) {
+        let source_id = source
             .and_then(|s| serde_json::from_str::<CallSource<'_>>(s.get()).ok())
             .and_then(|s| s.call_id)
             .map(Cow::into_owned);
-        let call_id = data.call_id.as_deref().map(str::to_owned).or(source_id);
-        let code = data
-            .error
+        let call_id = call_id.map(Cow::into_owned).or(source_id);
+        let code = error
             .and_then(|e| serde_json::from_str::<ErrorObj<'_>>(e.get()).ok())
             .and_then(|e| e.code)
             .map(Cow::into_owned);
