@@ -150,6 +150,20 @@ impl Floor {
     }
 }
 
+/// Whether `rest` (the text from a namespace hit) may begin the name `name`: it spells `name`,
+/// or a start of it up to the end of a string piece, an escape or a placeholder
+/// ([`Catalog::may_assemble_name`]).
+fn may_begin(rest: &[u8], name: &[u8]) -> bool {
+    for (i, &c) in name.iter().enumerate() {
+        match rest.get(i) {
+            Some(&b) if b == c => {}
+            Some(b'"' | b'\\' | b'{') | None => return true,
+            Some(_) => return false,
+        }
+    }
+    true
+}
+
 /// A name found in text: byte range and index into [`Catalog::events`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NameMatch {
@@ -239,6 +253,23 @@ impl Catalog {
                 let rest = &bytes[at..];
                 names.iter().any(|n| rest.starts_with(n))
             })
+        })
+    }
+
+    /// Whether `bytes` may hold a removed name, whole or assembled from pieces of string
+    /// (`concat!("agent/", "turn-end")`, `format!("agent/{}", kind)`, `NS.to_owned() + …`):
+    /// the pieces of an assembled name join at a piece's end, so the piece that holds a name's
+    /// namespace (`agent/`) holds the start of the name up to its closing quote. At a namespace
+    /// hit, the bytes that follow either spell a name's start up to a `"` (the piece ends), or
+    /// reach a `\` or `{` (an escape or a placeholder, which this byte test does not read), or
+    /// spell a whole name; a hit followed by anything else (`agent/pre-step"`, a word in
+    /// prose) cannot begin one. A superset of [`Catalog::may_contain_name`], a subset of
+    /// [`Catalog::may_contain`].
+    pub fn may_assemble_name(&self, bytes: &[u8]) -> bool {
+        let floor = &self.floor;
+        floor.needles.iter().zip(&floor.names).any(|(f, names)| {
+            f.find_iter(bytes)
+                .any(|at| names.iter().any(|n| may_begin(&bytes[at..], n)))
         })
     }
 

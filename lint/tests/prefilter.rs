@@ -46,7 +46,45 @@ fn ts_line(r: &mut Rng, k: &str, j: usize, t: &str) -> String {
 /// One Rust line.
 fn rust_line(r: &mut Rng, k: &str, j: usize, t: &str) -> String {
     let name = r.pick(NAMES);
-    match r.below(10) {
+    let rest = &name["agent/".len()..];
+    let cut = 1 + r.below(rest.len() - 1);
+    let (head, tail) = rest.split_at(cut);
+    match r.below(22) {
+        // Names assembled from pieces, cut anywhere: the piece holding the namespace ends
+        // where the name's start does, or a placeholder or an escape stands for the rest.
+        10 => format!(
+            "pub fn c{k}(bus: &Bus) {{ bus.on(concat!(\"agent/{head}\", \"{tail}\"), h); }}"
+        ),
+        11 => format!(
+            "pub fn p{k}(bus: &Bus) {{ bus.emit(format!(\"agent/{head}{{}}\", \"{tail}\")); }}"
+        ),
+        12 => format!(
+            "const NS{k}: &str = \"agent/\";\npub fn n{k}(bus: &Bus) {{ bus.on(format!(\"{{NS{k}}}{rest}\"), h); }}"
+        ),
+        13 => format!(
+            "pub fn a{k}(bus: &Bus) {{ bus.on(String::from(\"agent/{head}\") + \"{tail}\", h); }}"
+        ),
+        14 => format!(
+            "pub fn x{k}(bus: &Bus) {{ bus.on(concat!(\"agent/{head}\\x{:02x}\", \"{}\"), h); }}",
+            tail.as_bytes()[0],
+            &tail[1..]
+        ),
+        15 => format!(
+            "pub fn j{k}(bus: &Bus) {{ bus.on([\"agent/{head}\", \"{tail}\"].concat(), h); }}"
+        ),
+        16 => {
+            let (a, b) = head.split_at(r.below(head.len() + 1));
+            format!(
+                "pub fn l{k}(bus: &Bus) {{ bus.on(concat!(\"agent/{a}\\\n    {b}\", \"{tail}\"), h); }}"
+            )
+        }
+        17 => format!(
+            "pub fn r{k}(bus: &Bus) {{ bus.on(concat!(r\"agent/{head}\", \"{tail}\"), h); }}"
+        ),
+        // The namespace alone, in names that are not removed ones: no finding, no parse.
+        18 => format!("pub const PRE{k}: &str = \"agent/pre-step\";"),
+        19 => format!("pub fn d{k}(bus: &Bus) {{ bus.on(\"agent/{head}x{tail}\", h); }}"),
+        20 => format!("/// Emits `agent/{head}` events.\npub fn doc{k}() {{}}"),
         0 => format!("pub const EV{k}: &str = \"{name}\";"),
         1 => format!("use crate::f{j}::EV{t};\npub fn s{k}(bus: &Bus) {{ bus.on(EV{t}, h); }}"),
         2 => format!("pub const B{k}: &str = crate::f{j}::EV{t};"),

@@ -164,6 +164,13 @@ impl FrontEnd for Rust {
         path.extension().is_some_and(|e| e == "rs")
     }
 
+    /// A name, or a namespace hit that can begin one assembled from pieces
+    /// ([`crate::catalog::Catalog::may_assemble_name`]): `"agent/pre-step"` alone is not worth
+    /// syn's parse.
+    fn may_hold_name(&self, src: &[u8], catalog: &crate::catalog::Catalog) -> bool {
+        catalog.may_assemble_name(src)
+    }
+
     fn declarations(&self, path: &str, src: &str, cx: Context<'_>) -> Declarations {
         if !cx.mentions_declared && names_only_in_comments(src, &lex::tokens(src), cx) {
             return Declarations::default();
