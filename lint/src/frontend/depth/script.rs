@@ -273,13 +273,10 @@ fn is_word(c: u8) -> bool {
 }
 
 /// The end of the word that starts at `i` (`i` if none does).
-fn word_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(&c) = b.get(i)
-        && is_word(c)
-    {
-        i += 1;
-    }
-    i
+fn word_end(b: &[u8], i: usize) -> usize {
+    // Over the slice's iterator: no bounds check per byte.
+    let rest = b.get(i..).unwrap_or_default();
+    i + rest.iter().position(|&c| !is_word(c)).unwrap_or(rest.len())
 }
 
 impl Scanner<'_> {
@@ -536,18 +533,20 @@ impl Scanner<'_> {
 
     /// White space: the whole run at once (it changes nothing but [`Scanner::newline`]).
     fn blanks(&mut self) {
-        let mut i = self.i;
+        let rest = self.b.get(self.i..).unwrap_or_default();
         let mut classes = 0;
-        while let Some(&c) = self.b.get(i) {
-            let class = CLASS[usize::from(c)];
-            if class & BLANK == 0 {
-                break;
-            }
-            classes |= class;
-            i += 1;
-        }
+        // Over the slice's iterator: no bounds check per byte.
+        let run = rest
+            .iter()
+            .position(|&c| {
+                let class = CLASS[usize::from(c)];
+                classes |= class;
+                class & BLANK == 0
+            })
+            .unwrap_or(rest.len());
+        // `classes` has the class of the byte after the run too: only a blank one has BREAK.
         self.newline |= classes & BREAK != 0;
-        self.i = i;
+        self.i += run;
     }
 
     /// Tokens of code, one after the other, as long as the innermost frame stays one of code:
@@ -555,17 +554,19 @@ impl Scanner<'_> {
     /// change that — a `` ` `` (a template), a `<` (JSX), a `}` (of `${…}` or JSX `{…}`) — or
     /// at the end of the text.
     fn code(&mut self) {
-        while let Some(c) = self.token()
-            && !matches!(c, b'`' | b'<' | b'}')
-        {}
+        while self.token() {}
     }
 
     /// The next token of code, after the white space and comments before it (which change
     /// nothing but [`Scanner::newline`], so they are skipped here rather than one by one from
-    /// [`estimate`]'s loop); its first byte, or `None` at the end of the text.
-    fn token(&mut self) -> Option<u8> {
+    /// [`estimate`]'s loop). Whether the tokens after it are still code for [`Scanner::code`]:
+    /// `false` after a `` ` ``, `<` or `}` (the frame may have changed) and at the end of the
+    /// text.
+    fn token(&mut self) -> bool {
         let (c, next) = loop {
-            let &c = self.b.get(self.i)?;
+            let Some(&c) = self.b.get(self.i) else {
+                return false;
+            };
             if CLASS[usize::from(c)] & BLANK != 0 {
                 self.blanks();
                 continue;
@@ -611,7 +612,7 @@ impl Scanner<'_> {
         if word {
             // The most frequent token, before the dispatch on the others' first byte.
             self.word(end, kind);
-            return Some(c);
+            return true;
         }
         match c {
             b'/' if self.expr_start => self.regex(),
@@ -790,7 +791,8 @@ impl Scanner<'_> {
                 self.dot = dot;
             }
         }
-        Some(c)
+        // A template, JSX or the end of `${…}` or `{…}` may have changed the frame.
+        !matches!(c, b'`' | b'<' | b'}')
     }
 
     fn template(&mut self) {
@@ -1065,11 +1067,29 @@ mod tests {
         "asserts",
     ];
 
+    /// The bytes the scanner skips in runs (words, white space with and without line
+    /// breaks): a run of one of them, of a length around 8, 16, 32 or 64 bytes (issue 32 item
+    /// 1, sixth round: a run read in bulk must end exactly where the byte-at-a-time one did).
+    const RUNS: &[&str] = &[
+        "a", "Z9", "_", "$", "0", "é", " ", "\t", "\n", "\r\n", " \r",
+    ];
+
+    /// One of [`RUNS`] repeated about a block's length of times, give or take one.
+    fn long_run(rng: &mut Rng) -> String {
+        let times = [8, 16, 32, 64][rng.below(4)] + rng.below(3) - 1;
+        rng.pick(RUNS).repeat(times)
+    }
+
     /// A text of random pieces, some of its runs repeated (so that it nests deeply).
     fn text(rng: &mut Rng) -> String {
         let mut out = String::new();
         for _ in 0..1 + rng.below(6) {
-            let run: Vec<&str> = (0..1 + rng.below(8)).map(|_| rng.pick(PIECES)).collect();
+            let run: Vec<String> = (0..1 + rng.below(8))
+                .map(|_| match rng.below(8) {
+                    0 => long_run(rng),
+                    _ => rng.pick(PIECES).to_string(),
+                })
+                .collect();
             let times = if rng.below(4) == 0 {
                 1 + rng.below(60)
             } else {
