@@ -89,9 +89,8 @@ pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Resul
             "nested too deeply to parse (an estimated {depth} levels; the limit is {MAX_DEPTH})"
         )));
     }
-    let panicked = |_| TooDeep("the parser failed on this file".to_owned());
     if depth <= SHALLOW {
-        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).map_err(panicked);
+        return caught(parse);
     }
     let stack = STACK_BASE + depth * STACK_PER_LEVEL;
     std::thread::scope(|scope| {
@@ -105,7 +104,7 @@ pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Resul
                     stack >> 20
                 ))
             })?;
-        worker.join().map_err(panicked)
+        worker.join().map_err(|_| panicked())
     })
 }
 
@@ -144,8 +143,8 @@ pub fn bounded_rust_parse<R: Send>(
     };
     if nesting.depth <= SHALLOW {
         // `guarded`'s shallow path, with the tokens read here.
-        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parse(stream)))
-            .unwrap_or_else(|_| Err((nesting.at, "the parser failed on this file".to_owned())));
+        return caught(|| parse(stream))
+            .unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)));
     }
     drop(stream);
     // As `estimate` does: the tokens read here are not used.
@@ -154,6 +153,16 @@ pub fn bounded_rust_parse<R: Send>(
         parse(proc_macro2::TokenStream::from_str(src))
     })
     .unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)))
+}
+
+/// `parse` on the calling thread, a panic of the parser turned into an error.
+fn caught<R>(parse: impl FnOnce() -> R) -> Result<R, TooDeep> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(parse)).map_err(|_| panicked())
+}
+
+/// Why a parse that panicked gave no tree.
+fn panicked() -> TooDeep {
+    TooDeep("the parser failed on this file".to_owned())
 }
 
 /// The error of an unparsed file when `src` is over `max_bytes`.
