@@ -61,16 +61,21 @@ fn anchor(text: &str) -> String {
 
 /// The catalogue entries of removed events in `src`, headings inside code blocks skipped.
 pub(super) fn entries(src: &str, code: &[Range<usize>], catalog: &Catalog) -> Vec<Entry> {
-    // Every heading outside code: line start, level, text.
+    // Every heading outside code: line start, level, text. Only a line that starts with `#`
+    // can be a heading, so only those are read, and looked for in the code ranges (a
+    // document's inline code spans are many: testing every line against them all cost the
+    // product of the two).
     let mut headings: Vec<(usize, usize, &str)> = Vec::new();
-    let mut at = 0;
-    for line in src.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
+    let bytes = src.as_bytes();
+    let line_starts = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
+        .filter(|&s| bytes.get(s) == Some(&b'#'));
+    for start in line_starts {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(src.len(), |i| start + i + 1);
         if code.iter().any(|r| r.start <= start && start < r.end) {
             continue;
         }
-        if let Some((level, text)) = heading(line) {
+        if let Some((level, text)) = heading(&src[start..end]) {
             headings.push((start, level, text));
         }
     }
@@ -113,6 +118,90 @@ mod tests {
 
     fn catalog() -> Catalog {
         Catalog::new(&[]).unwrap()
+    }
+
+    /// The headings [`entries`] reads, found as it found them before issue #32 item 1 (every
+    /// line tested against every code range, then read as a heading): the oracle of
+    /// [`entries_find_the_headings_of_the_line_by_line_reading`].
+    fn headings_reference<'s>(src: &'s str, code: &[Range<usize>]) -> Vec<(usize, usize, &'s str)> {
+        let mut headings = Vec::new();
+        let mut at = 0;
+        for line in src.split_inclusive('\n') {
+            let start = at;
+            at += line.len();
+            if code.iter().any(|r| r.start <= start && start < r.end) {
+                continue;
+            }
+            if let Some((level, text)) = heading(line) {
+                headings.push((start, level, text));
+            }
+        }
+        headings
+    }
+
+    /// The entries of the reference headings, as [`entries`] builds them from its own.
+    fn entries_reference(src: &str, code: &[Range<usize>], catalog: &Catalog) -> Vec<Entry> {
+        let headings = headings_reference(src, code);
+        let mut out = Vec::new();
+        for (i, &(start, level, text)) in headings.iter().enumerate() {
+            let Some(event) = entry_event(text, catalog) else {
+                continue;
+            };
+            let end = headings[i + 1..]
+                .iter()
+                .find(|(_, l, _)| *l <= level)
+                .map_or(src.len(), |(s, _, _)| *s);
+            out.push(Entry {
+                event: event.to_owned(),
+                range: start..end,
+                anchor: anchor(text),
+            });
+        }
+        out
+    }
+
+    /// Issue #32 item 1: reading only the lines that start with `#` finds the entries the
+    /// line-by-line reading finds, on generated documents (headings of every level and of
+    /// none, in and out of fences, indented code and multi-line inline code, CRLF, no final
+    /// line break), with the code ranges the front end gives.
+    #[test]
+    fn entries_find_the_headings_of_the_line_by_line_reading() {
+        const PIECES: &[&str] = &[
+            "#### `agent/steering` — emit\n",
+            "## `agent/turn-end`\n",
+            "### `agent/queued` (deprecated)\r\n",
+            "# Events\n",
+            "####### `agent/steering`\n",
+            "#`agent/steering`\n",
+            " # `agent/turn-end`\n",
+            "```ts\n",
+            "```\n",
+            "~~~\n",
+            "    # indented\n",
+            "Text `agent/steering\n",
+            "# `agent/step-start`` more\n",
+            "- [`agent/steering`](#agentsteering--emit)\n",
+            "\n",
+            "text",
+            "#",
+            "`",
+        ];
+        let mut rng = crate::test_rng::Rng(0x0e47_21e5_32a1);
+        let cat = catalog();
+        let mut found = 0;
+        for _ in 0..4_000 {
+            let src: String = (0..rng.below(16)).map(|_| rng.pick(PIECES)).collect();
+            let (blocks, inline) = super::super::parse_blocks(&src);
+            let code: Vec<Range<usize>> = blocks
+                .iter()
+                .map(|b| b.range.clone())
+                .chain(inline)
+                .collect();
+            let expected = entries_reference(&src, &code, &cat);
+            found += expected.len();
+            assert_eq!(entries(&src, &code, &cat), expected, "{src:?}");
+        }
+        assert!(found > 1_000, "too few entries generated: {found}");
     }
 
     #[test]
