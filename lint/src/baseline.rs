@@ -160,13 +160,63 @@ pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> St
     h.field(event.as_bytes());
     // The line without its white space, hashed as it is read: a finding in a long line (a
     // Markdown paragraph) copied the line once per finding.
-    let mut utf8 = [0u8; 4];
-    for c in line_text.chars().filter(|c| !c.is_whitespace()) {
-        h.bytes(c.encode_utf8(&mut utf8).as_bytes());
-    }
+    for_each_unblank_run(line_text, |run| h.bytes(run));
     h.end_field();
     h.field(index.to_string().as_bytes());
     format!("{:016x}", h.0)
+}
+
+/// [`fingerprint`] of a line already stripped of its white space ([`without_white_space`]):
+/// what the linter computes once per finding, for the fingerprint and for the count of
+/// repeats it keys on the same stripped line.
+pub fn fingerprint_stripped(rule: &str, event: &str, stripped: &str, index: usize) -> String {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    h.field(b"v1");
+    h.field(rule.as_bytes());
+    h.field(event.as_bytes());
+    h.field(stripped.as_bytes());
+    h.field(index.to_string().as_bytes());
+    format!("{:016x}", h.0)
+}
+
+/// `text` without its white space (`char::is_whitespace`), as [`fingerprint`] hashes it.
+pub fn without_white_space(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for_each_unblank_run(text, |run| {
+        // Runs end at character boundaries (before and after a white-space character).
+        out.push_str(std::str::from_utf8(run).unwrap_or_default());
+    });
+    out
+}
+
+/// Calls `eat` with each run of `text` between white-space characters, in order: bytes are
+/// read, and a character decoded only when it is not ASCII (a line is mostly ASCII, and a
+/// character by character filter cost most of a finding's fingerprint).
+fn for_each_unblank_run(text: &str, mut eat: impl FnMut(&[u8])) {
+    let bytes = text.as_bytes();
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (len, white) = if b.is_ascii() {
+            (1, char::from(b).is_whitespace())
+        } else {
+            // `i` is a character boundary: runs of ASCII and whole characters lead to it.
+            match text.get(i..).and_then(|rest| rest.chars().next()) {
+                Some(c) => (c.len_utf8(), c.is_whitespace()),
+                None => (1, false),
+            }
+        };
+        if white {
+            if run < i {
+                eat(&bytes[run..i]);
+            }
+            run = i + len;
+        }
+        i += len;
+    }
+    if run < bytes.len() {
+        eat(&bytes[run..]);
+    }
 }
 
 /// FNV-1a (64 bit), each field ended by a 0xff byte.
@@ -238,9 +288,19 @@ mod tests {
         for _ in 0..2000 {
             let line: String = (0..r.below(12)).map(|_| r.pick(&pieces)).collect();
             let index = r.below(30);
+            let expected = fingerprint_reference("ML001", "agent/turn-end", &line, index);
             assert_eq!(
                 fingerprint("ML001", "agent/turn-end", &line, index),
-                fingerprint_reference("ML001", "agent/turn-end", &line, index),
+                expected,
+                "{line:?} #{index}"
+            );
+            // Issue #32 item 1: the line stripped once and hashed as it is.
+            let stripped = without_white_space(&line);
+            let reference: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(stripped, reference, "{line:?}");
+            assert_eq!(
+                fingerprint_stripped("ML001", "agent/turn-end", &stripped, index),
+                expected,
                 "{line:?} #{index}"
             );
         }

@@ -319,16 +319,32 @@ fn apply_suppressions(
 /// Fingerprints: stable under line shifts, distinct for repeated identical lines. Sorts the
 /// findings by place, the order the count of repeats follows.
 fn assign_fingerprints(findings: &mut [Finding]) {
+    use std::collections::hash_map::Entry;
     findings.sort_by_key(|f| (f.line, f.column, f.rule));
-    let mut counts: HashMap<(String, String, String), usize> = HashMap::default();
-    for f in findings {
-        let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
-        let ev = f.event.clone().unwrap_or_default();
-        let n = counts
-            .entry((f.rule.to_owned(), ev.clone(), normalized))
-            .or_insert(0);
-        f.fingerprint = baseline::fingerprint(f.rule, &ev, &f.line_text, *n);
-        *n += 1;
+    // Each line is stripped of its white space once, for the count of repeats (keyed on it)
+    // and for the hash.
+    let mut counts: HashMap<(&str, &str, String), usize> = HashMap::default();
+    let fingerprints: Vec<String> = findings
+        .iter()
+        .map(|f| {
+            let ev = f.event.as_deref().unwrap_or_default();
+            let stripped = baseline::without_white_space(&f.line_text);
+            match counts.entry((f.rule, ev, stripped)) {
+                Entry::Occupied(mut seen) => {
+                    let n = *seen.get();
+                    *seen.get_mut() += 1;
+                    baseline::fingerprint_stripped(f.rule, ev, &seen.key().2, n)
+                }
+                Entry::Vacant(first) => {
+                    let fingerprint = baseline::fingerprint_stripped(f.rule, ev, &first.key().2, 0);
+                    first.insert(1);
+                    fingerprint
+                }
+            }
+        })
+        .collect();
+    for (f, fingerprint) in findings.iter_mut().zip(fingerprints) {
+        f.fingerprint = fingerprint;
     }
 }
 
