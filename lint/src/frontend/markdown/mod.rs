@@ -146,12 +146,18 @@ fn parse_blocks(src: &str) -> (Vec<Block>, Vec<Range<usize>>) {
 
 /// `<!-- … -->` comments outside code: (whole range, content range).
 fn html_comments(src: &str, code: &[Range<usize>]) -> Vec<(Range<usize>, Range<usize>)> {
+    // The two finders are built once: `str::find` set up a two-way search at each call.
+    static OPEN: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<!--"));
+    static CLOSE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new("-->"));
+    let bytes = src.as_bytes();
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(p) = src[from..].find("<!--") {
+    while let Some(p) = OPEN.find(&bytes[from..]) {
         let start = from + p;
         let content_start = start + 4;
-        let (end, content_end) = match src[content_start..].find("-->") {
+        let (end, content_end) = match CLOSE.find(&bytes[content_start..]) {
             Some(q) => (content_start + q + 3, content_start + q),
             None => (src.len(), src.len()),
         };
@@ -486,6 +492,70 @@ mod tests {
         assert_eq!(c.text, "a('x')\nb('y')\n");
         let y = c.text.find('y').unwrap();
         assert_eq!(&src[c.to_source(y)..c.to_source(y) + 1], "y");
+    }
+
+    /// `<!-- … -->` comments outside code as `str::find` found them before issue #32 item 1:
+    /// the oracle of [`html_comments_are_those_of_str_find`].
+    fn html_comments_reference(
+        src: &str,
+        code: &[Range<usize>],
+    ) -> Vec<(Range<usize>, Range<usize>)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        while let Some(p) = src[from..].find("<!--") {
+            let start = from + p;
+            let content_start = start + 4;
+            let (end, content_end) = match src[content_start..].find("-->") {
+                Some(q) => (content_start + q + 3, content_start + q),
+                None => (src.len(), src.len()),
+            };
+            if code.iter().any(|r| r.start <= start && start < r.end) {
+                from = content_start;
+                continue;
+            }
+            out.push((start..end, content_start..content_end));
+            from = end.max(content_start);
+        }
+        out
+    }
+
+    /// Issue #32 item 1: the comments found with the finders built once are those `str::find`
+    /// finds, on generated documents (comments open, closed, unclosed, nested, overlapping
+    /// `<!-->`, in inline code and fences, beside non-ASCII text).
+    #[test]
+    fn html_comments_are_those_of_str_find() {
+        const PIECES: &[&str] = &[
+            "<!--",
+            "-->",
+            "<!-->",
+            "<!---->",
+            "<!-- mirrorless: allow(ML006) x -->",
+            "--",
+            "<!",
+            "`",
+            "```\n",
+            "\n",
+            " ",
+            "agent/turn-end",
+            "é",
+            "-",
+            ">",
+        ];
+        let mut rng = crate::test_rng::Rng(0x4c3e_0a11_7f29);
+        let mut found = 0;
+        for _ in 0..5_000 {
+            let src: String = (0..rng.below(14)).map(|_| rng.pick(PIECES)).collect();
+            let (blocks, inline) = parse_blocks(&src);
+            let code: Vec<Range<usize>> = blocks
+                .iter()
+                .map(|b| b.range.clone())
+                .chain(inline)
+                .collect();
+            let expected = html_comments_reference(&src, &code);
+            found += expected.len();
+            assert_eq!(html_comments(&src, &code), expected, "{src:?}");
+        }
+        assert!(found > 2_000, "too few comments generated: {found}");
     }
 
     #[test]
