@@ -166,17 +166,35 @@ pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> St
     format!("{:016x}", h.0)
 }
 
-/// [`fingerprint`] of a line already stripped of its white space ([`without_white_space`]):
-/// what the linter computes once per finding, for the fingerprint and for the count of
-/// repeats it keys on the same stripped line.
+/// [`fingerprint`] of a line already stripped of its white space ([`without_white_space`]).
 pub fn fingerprint_stripped(rule: &str, event: &str, stripped: &str, index: usize) -> String {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    h.field(b"v1");
-    h.field(rule.as_bytes());
-    h.field(event.as_bytes());
-    h.field(stripped.as_bytes());
-    h.field(index.to_string().as_bytes());
-    format!("{:016x}", h.0)
+    FingerprintPrefix::new(rule, event, stripped).with_index(index)
+}
+
+/// A [`fingerprint`] but for its occurrence index: what the findings of one rule and event on
+/// one line share. The linter hashes each such line once, for all its findings, and keys the
+/// count of repeats on the same stripped line.
+#[derive(Debug, Clone, Copy)]
+pub struct FingerprintPrefix(u64);
+
+impl FingerprintPrefix {
+    /// The hash of `v1`, `rule`, `event` and the line already stripped of its white space
+    /// ([`without_white_space`]).
+    pub fn new(rule: &str, event: &str, stripped: &str) -> Self {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        h.field(b"v1");
+        h.field(rule.as_bytes());
+        h.field(event.as_bytes());
+        h.field(stripped.as_bytes());
+        FingerprintPrefix(h.0)
+    }
+
+    /// The fingerprint of the `index`th finding with this prefix in its file.
+    pub fn with_index(self, index: usize) -> String {
+        let mut h = Fnv(self.0);
+        h.field(index.to_string().as_bytes());
+        format!("{:016x}", h.0)
+    }
 }
 
 /// `text` without its white space (`char::is_whitespace`), as [`fingerprint`] hashes it.

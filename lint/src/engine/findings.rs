@@ -319,28 +319,32 @@ fn apply_suppressions(
 /// Fingerprints: stable under line shifts, distinct for repeated identical lines. Sorts the
 /// findings by place, the order the count of repeats follows.
 fn assign_fingerprints(findings: &mut [Finding]) {
-    use std::collections::hash_map::Entry;
     findings.sort_by_key(|f| (f.line, f.column, f.rule));
-    // Each line is stripped of its white space once, for the count of repeats (keyed on it)
-    // and for the hash.
-    let mut counts: HashMap<(&str, &str, String), usize> = HashMap::default();
+    // Each line is stripped of its white space once (the findings on one line, next to each
+    // other now, share it), and hashed once per rule and event: the count of repeats keys on
+    // the same stripped line.
+    let mut stripped: Vec<String> = Vec::new();
+    let mut line_of = Vec::with_capacity(findings.len());
+    for (i, f) in findings.iter().enumerate() {
+        if i == 0 || findings[i - 1].line_text != f.line_text {
+            stripped.push(baseline::without_white_space(&f.line_text));
+        }
+        line_of.push(stripped.len() - 1);
+    }
+    let mut counts: HashMap<(&str, &str, &str), (usize, baseline::FingerprintPrefix)> =
+        HashMap::default();
     let fingerprints: Vec<String> = findings
         .iter()
-        .map(|f| {
+        .zip(line_of)
+        .map(|(f, k)| {
             let ev = f.event.as_deref().unwrap_or_default();
-            let stripped = baseline::without_white_space(&f.line_text);
-            match counts.entry((f.rule, ev, stripped)) {
-                Entry::Occupied(mut seen) => {
-                    let n = *seen.get();
-                    *seen.get_mut() += 1;
-                    baseline::fingerprint_stripped(f.rule, ev, &seen.key().2, n)
-                }
-                Entry::Vacant(first) => {
-                    let fingerprint = baseline::fingerprint_stripped(f.rule, ev, &first.key().2, 0);
-                    first.insert(1);
-                    fingerprint
-                }
-            }
+            let line = stripped[k].as_str();
+            let (n, prefix) = counts
+                .entry((f.rule, ev, line))
+                .or_insert_with(|| (0, baseline::FingerprintPrefix::new(f.rule, ev, line)));
+            let fingerprint = prefix.with_index(*n);
+            *n += 1;
+            fingerprint
         })
         .collect();
     for (f, fingerprint) in findings.iter_mut().zip(fingerprints) {
@@ -778,6 +782,73 @@ mod tests {
             .find(|&i| i + 1 < line_end && ends(&bytes[i..i + 2]))
             .map_or(line_end, |i| i + 1);
         &text[from..to]
+    }
+
+    /// The fingerprints as [`assign_fingerprints`] gave them before issue #32 item 1: each
+    /// finding's line stripped and hashed on its own, the repeats counted on the stripped line.
+    fn assign_fingerprints_reference(findings: &mut [Finding]) {
+        findings.sort_by_key(|f| (f.line, f.column, f.rule));
+        let mut counts: HashMap<(String, String, String), usize> = HashMap::default();
+        for f in findings {
+            let normalized: String = f.line_text.chars().filter(|c| !c.is_whitespace()).collect();
+            let ev = f.event.clone().unwrap_or_default();
+            let n = counts
+                .entry((f.rule.to_owned(), ev.clone(), normalized))
+                .or_insert(0);
+            f.fingerprint = baseline::fingerprint(f.rule, &ev, &f.line_text, *n);
+            *n += 1;
+        }
+    }
+
+    /// Issue #32 item 1: stripping each line once and hashing it once per rule and event gives
+    /// every finding the fingerprint the finding-by-finding reading gives, on generated files:
+    /// several findings on a line, of several rules and events, lines that differ only in
+    /// white space (one count of repeats), equal lines far apart.
+    #[test]
+    fn fingerprints_are_those_of_the_finding_by_finding_reading() {
+        const LINES: &[&str] = &[
+            "bus.on('agent/turn-end', f)",
+            "bus.on( 'agent/turn-end', f )",
+            "\tbus.on('agent/turn-end',\u{a0}f)",
+            "Removed `agent/steering`.",
+            "",
+            "日本 agent/step-end",
+        ];
+        const RULES: &[&str] = &["ML001", "ML006", "ML007"];
+        const EVENTS: &[&str] = &["agent/turn-end", "agent/steering", ""];
+        let mut rng = Rng(0x0f1a_9e72_3b44);
+        for _ in 0..2_000 {
+            let mut findings = Vec::new();
+            let mut line = 1;
+            for _ in 0..rng.below(12) {
+                line += rng.below(2);
+                let event = rng.pick(EVENTS);
+                findings.push(Finding {
+                    rule: rng.pick(RULES),
+                    rule_name: "rule",
+                    severity: crate::model::Severity::Warning,
+                    event: (!event.is_empty()).then(|| event.to_owned()),
+                    path: "f.md".to_owned(),
+                    line,
+                    column: 1 + rng.below(4),
+                    end_line: line,
+                    end_column: 9,
+                    message: String::new(),
+                    help: String::new(),
+                    note: None,
+                    fingerprint: String::new(),
+                    // Findings of one line share its text, and lines repeat.
+                    line_text: LINES[line % LINES.len()].to_owned(),
+                    line_text_column: 1,
+                    fix: None,
+                    human: false,
+                });
+            }
+            let mut expected = findings.clone();
+            assign_fingerprints_reference(&mut expected);
+            assign_fingerprints(&mut findings);
+            assert_eq!(findings, expected);
+        }
     }
 
     /// Issue #32 item 1: the finders built once find the word that speaks of the removal
