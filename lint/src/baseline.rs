@@ -160,7 +160,7 @@ pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> St
     h.field(event.as_bytes());
     // The line without its white space, hashed as it is read: a finding in a long line (a
     // Markdown paragraph) copied the line once per finding.
-    for_each_unblank_run(line_text, |run| h.bytes(run));
+    for_each_unblank_run(line_text, |run| h.bytes(run.as_bytes()));
     h.end_field();
     h.field(index.to_string().as_bytes());
     format!("{:016x}", h.0)
@@ -200,17 +200,14 @@ impl FingerprintPrefix {
 /// `text` without its white space (`char::is_whitespace`), as [`fingerprint`] hashes it.
 pub fn without_white_space(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for_each_unblank_run(text, |run| {
-        // Runs end at character boundaries (before and after a white-space character).
-        out.push_str(std::str::from_utf8(run).unwrap_or_default());
-    });
+    for_each_unblank_run(text, |run| out.push_str(run));
     out
 }
 
 /// Calls `eat` with each run of `text` between white-space characters, in order: bytes are
 /// read, and a character decoded only when it is not ASCII (a line is mostly ASCII, and a
 /// character by character filter cost most of a finding's fingerprint).
-fn for_each_unblank_run(text: &str, mut eat: impl FnMut(&[u8])) {
+fn for_each_unblank_run<'t>(text: &'t str, mut eat: impl FnMut(&'t str)) {
     let bytes = text.as_bytes();
     let (mut run, mut i) = (0, 0);
     while i < bytes.len() {
@@ -226,14 +223,15 @@ fn for_each_unblank_run(text: &str, mut eat: impl FnMut(&[u8])) {
         };
         if white {
             if run < i {
-                eat(&bytes[run..i]);
+                // Runs end at character boundaries (before and after a white-space character).
+                eat(&text[run..i]);
             }
             run = i + len;
         }
         i += len;
     }
     if run < bytes.len() {
-        eat(&bytes[run..]);
+        eat(&text[run..]);
     }
 }
 

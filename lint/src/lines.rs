@@ -52,7 +52,9 @@ pub fn line_replacement(index: &LineIndex<'_>, edits: &[Edit]) -> Option<LineRep
     if region_end - region_start > LINES_MAX {
         return None;
     }
-    let mut new = String::new();
+    let mut new = String::with_capacity(
+        region_end - region_start + edits.iter().map(|e| e.replacement.len()).sum::<usize>(),
+    );
     let mut at = region_start;
     let mut sorted: Vec<&Edit> = edits.iter().collect();
     sorted.sort_by_key(|e| (e.start, e.end));
@@ -63,9 +65,14 @@ pub fn line_replacement(index: &LineIndex<'_>, edits: &[Edit]) -> Option<LineRep
     }
     let tail_end = region_end.max(at);
     new.push_str(text.get(at..tail_end)?);
-    // A deletion that took the region's final terminator along leaves the text without it.
-    let new = new.strip_suffix('\n').map_or(new.clone(), str::to_owned);
-    let new = new.strip_suffix('\r').map_or(new.clone(), str::to_owned);
+    // A deletion that took the region's final terminator along leaves the text without it
+    // (cut in place: the text is a whole line or more, and was copied twice).
+    if new.ends_with('\n') {
+        new.pop();
+    }
+    if new.ends_with('\r') {
+        new.pop();
+    }
     Some(LineReplacement {
         line,
         end_line: index.position(region_end).0,
@@ -80,6 +87,70 @@ mod tests {
     fn lines(text: &str, edits: &[(usize, usize, &str)]) -> Option<LineReplacement> {
         let edits: Vec<Edit> = edits.iter().map(|&(s, e, r)| Edit::new(s, e, r)).collect();
         line_replacement(&LineIndex::new(text), &edits)
+    }
+
+    /// The replacement text as [`line_replacement`] built it before issue #32 item 1: the
+    /// lines with the edits applied, stripped of a final `\n` and then of a final `\r` by
+    /// copies.
+    fn replaced_reference(text: &str, region: std::ops::Range<usize>, edits: &[Edit]) -> String {
+        let mut new = String::new();
+        let mut at = region.start;
+        let mut sorted: Vec<&Edit> = edits.iter().collect();
+        sorted.sort_by_key(|e| (e.start, e.end));
+        for e in sorted {
+            new.push_str(&text[at..e.start]);
+            new.push_str(&e.replacement);
+            at = e.end;
+        }
+        new.push_str(&text[at..region.end.max(at)]);
+        let new = new.strip_suffix('\n').map_or(new.clone(), str::to_owned);
+        new.strip_suffix('\r').map_or(new.clone(), str::to_owned)
+    }
+
+    /// Issue #32 item 1: cutting the final terminator in place gives the text the copies gave,
+    /// on generated texts and edits (LF and CRLF lines, a `\r` alone, edits that delete a
+    /// terminator or insert one, several edits on a line).
+    #[test]
+    fn the_replacement_text_is_that_of_the_copies() {
+        const PIECES: &[&str] = &["a", "bc", "\n", "\r\n", "\r", " ", "é"];
+        const NEW: &[&str] = &["", "x", "\n", "\r", "y\r\n", "\r\n"];
+        let mut rng = crate::test_rng::Rng(0x3a1e_5c0d_77e1);
+        let mut checked = 0;
+        for _ in 0..5_000 {
+            let text: String = (0..1 + rng.below(10)).map(|_| rng.pick(PIECES)).collect();
+            let mut edits = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                let a = crate::source::floor_boundary(&text, rng.below(text.len() + 1));
+                let b = crate::source::floor_boundary(&text, rng.below(text.len() + 1));
+                let (a, b) = (a.min(b), a.max(b));
+                if edits.iter().all(|e: &Edit| b <= e.start || e.end <= a) {
+                    edits.push(Edit::new(a, b, rng.pick(NEW)));
+                }
+            }
+            let index = LineIndex::new(&text);
+            let Some(r) = line_replacement(&index, &edits) else {
+                continue;
+            };
+            let region = index.line_range(r.line).start..{
+                // The region's end, as line_replacement computes it.
+                let end = edits.iter().map(|e| e.end).max().unwrap_or(0);
+                let start = index.line_range(r.line).start;
+                if end > start && text[..end].ends_with('\n') {
+                    end - 1
+                } else {
+                    let range = index.line_range(index.position(end).0);
+                    let full = range.end + usize::from(text[range.end..].starts_with('\r'));
+                    full.max(end)
+                }
+            };
+            assert_eq!(
+                r.text,
+                replaced_reference(&text, region, &edits),
+                "{text:?} {edits:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 3_000, "too few replacements checked: {checked}");
     }
 
     #[test]
