@@ -171,42 +171,43 @@ fn occurrence_findings(
     findings
 }
 
-/// What a finding of `role` on the removed event `ev` says: its message and its help.
+/// What a finding of `role` on the removed event `ev` says: its message and its help. Built
+/// by concatenation, not `format!`: two strings for every finding.
 fn wording(role: Role, ev: &str, event: Option<&crate::catalog::Event>) -> (String, String) {
     let replacement = event.map_or("", |e| e.replacement.as_str());
-    let see = event
-        .and_then(|e| e.requirement.as_deref())
-        .map_or_else(String::new, |r| format!(" (see `mirrorless explain {r}`)"));
+    let requirement = event.and_then(|e| e.requirement.as_deref());
+    // ` (see `mirrorless explain R`)` after the help, when the event names its requirement.
+    let help = |before: &str| match requirement {
+        Some(r) => [before, replacement, " (see `mirrorless explain ", r, "`)"].concat(),
+        None => [before, replacement].concat(),
+    };
+    let message = |what: &str| [what, " removed event `", ev, "`"].concat();
     match role {
-        Role::Subscribe => (
-            format!("subscribes to removed event `{ev}`"),
-            format!("{replacement}{see}"),
-        ),
+        Role::Subscribe => (message("subscribes to"), help("")),
         Role::Emit => (
-            format!("emits removed event `{ev}`"),
-            format!(
-                "delete the emit: the durable event is already in the session log; consumers {replacement}{see}"
-            ),
+            message("emits"),
+            help("delete the emit: the durable event is already in the session log; consumers "),
         ),
         Role::Declare => (
-            format!("declares removed event `{ev}`"),
-            format!("delete the declaration and migrate its users: {replacement}{see}"),
+            message("declares"),
+            help("delete the declaration and migrate its users: "),
         ),
-        Role::Reference => (
-            format!("uses removed event `{ev}`"),
-            format!("{replacement}{see}"),
-        ),
+        Role::Reference => (message("uses"), help("")),
         Role::Embedded => (
-            format!("embedded code names removed event `{ev}`"),
-            format!("migrate the embedded code: {replacement}{see}"),
+            message("embedded code names"),
+            help("migrate the embedded code: "),
         ),
         Role::Mention => (
-            format!("string mentions removed event `{ev}`"),
-            format!("reword it in terms of the durable event: {replacement}"),
+            message("string mentions"),
+            ["reword it in terms of the durable event: ", replacement].concat(),
         ),
         Role::Comment => (
-            format!("comment mentions removed event `{ev}`"),
-            format!("update the comment if it describes current behaviour: {replacement}"),
+            message("comment mentions"),
+            [
+                "update the comment if it describes current behaviour: ",
+                replacement,
+            ]
+            .concat(),
         ),
     }
 }
@@ -782,6 +783,80 @@ mod tests {
             .find(|&i| i + 1 < line_end && ends(&bytes[i..i + 2]))
             .map_or(line_end, |i| i + 1);
         &text[from..to]
+    }
+
+    /// [`wording`] with `format!`, as before issue #32 item 1: its oracle.
+    fn wording_reference(
+        role: Role,
+        ev: &str,
+        event: Option<&crate::catalog::Event>,
+    ) -> (String, String) {
+        let replacement = event.map_or("", |e| e.replacement.as_str());
+        let see = event
+            .and_then(|e| e.requirement.as_deref())
+            .map_or_else(String::new, |r| format!(" (see `mirrorless explain {r}`)"));
+        match role {
+            Role::Subscribe => (
+                format!("subscribes to removed event `{ev}`"),
+                format!("{replacement}{see}"),
+            ),
+            Role::Emit => (
+                format!("emits removed event `{ev}`"),
+                format!(
+                    "delete the emit: the durable event is already in the session log; consumers {replacement}{see}"
+                ),
+            ),
+            Role::Declare => (
+                format!("declares removed event `{ev}`"),
+                format!("delete the declaration and migrate its users: {replacement}{see}"),
+            ),
+            Role::Reference => (
+                format!("uses removed event `{ev}`"),
+                format!("{replacement}{see}"),
+            ),
+            Role::Embedded => (
+                format!("embedded code names removed event `{ev}`"),
+                format!("migrate the embedded code: {replacement}{see}"),
+            ),
+            Role::Mention => (
+                format!("string mentions removed event `{ev}`"),
+                format!("reword it in terms of the durable event: {replacement}"),
+            ),
+            Role::Comment => (
+                format!("comment mentions removed event `{ev}`"),
+                format!("update the comment if it describes current behaviour: {replacement}"),
+            ),
+        }
+    }
+
+    /// Issue #32 item 1: the concatenated wording is the formatted one, for every role and
+    /// every event of the catalogue (with a requirement to cite or none), and for a name the
+    /// catalogue does not know.
+    #[test]
+    fn the_wording_is_that_of_format() {
+        let catalog = Catalog::new(&[]).unwrap();
+        let roles = [
+            Role::Subscribe,
+            Role::Emit,
+            Role::Declare,
+            Role::Reference,
+            Role::Embedded,
+            Role::Mention,
+            Role::Comment,
+        ];
+        let mut cited = 0;
+        for role in roles {
+            for event in catalog.events().iter().map(Some).chain([None]) {
+                cited += usize::from(event.is_some_and(|e| e.requirement.is_some()));
+                let ev = event.map_or("agent/unknown", |e| e.name.as_str());
+                assert_eq!(
+                    wording(role, ev, event),
+                    wording_reference(role, ev, event),
+                    "{role:?} {ev}"
+                );
+            }
+        }
+        assert!(cited > 0, "no event of the catalogue cites a requirement");
     }
 
     /// The fingerprints as [`assign_fingerprints`] gave them before issue #32 item 1: each
