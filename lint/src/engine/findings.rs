@@ -517,9 +517,10 @@ fn paragraph(text: &str, start: usize, end: usize) -> &str {
     };
     let kind = |line: &str| {
         let t = line.trim_start();
-        let numbered = t
-            .split_once(". ")
-            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        // Digits and `. ` at the start: no `. ` can come before them, so this is what the
+        // first `. ` of the line tells, without reading the rest of a long line.
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        let numbered = digits > 0 && t[digits..].starts_with(". ");
         if t.is_empty() {
             Line::Blank
         } else if t.starts_with('|') {
@@ -857,6 +858,99 @@ mod tests {
             }
         }
         assert!(cited > 0, "no event of the catalogue cites a requirement");
+    }
+
+    /// [`paragraph`] as it read a numbered item before issue #32 item 1 (by the first `. ` of
+    /// the line): its oracle. The Markdown paragraph around `start..end`: its lines up to a blank line, a heading or the
+    /// start of another list item (a list item or a note's paragraph speaks of one thing, even
+    /// across sentences); a table row is its own passage. At most a few lines either way.
+    fn paragraph_reference(text: &str, start: usize, end: usize) -> &str {
+        const REACH: usize = 2_000;
+        let line_at = |at: usize| {
+            let from = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let to = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            (from, to)
+        };
+        let kind = |line: &str| {
+            let t = line.trim_start();
+            let numbered = t
+                .split_once(". ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if t.is_empty() {
+                Line::Blank
+            } else if t.starts_with('|') {
+                Line::Row
+            } else if t.starts_with('#') {
+                Line::Heading
+            } else if numbered || ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m)) {
+                Line::Item
+            } else {
+                Line::Text
+            }
+        };
+        let (mut from, mut to) = line_at(start);
+        let own = kind(&text[from..to]);
+        if matches!(own, Line::Row | Line::Heading) {
+            return &text[from..to];
+        }
+        let mut top = own;
+        while from > 0 && top != Line::Item && start - from < REACH {
+            let (prev, _) = line_at(from - 1);
+            let k = kind(&text[prev..from - 1]);
+            if !matches!(k, Line::Text | Line::Item) {
+                break;
+            }
+            from = prev;
+            top = k;
+        }
+        while to < text.len() && to - end < REACH {
+            let (_, next) = line_at(to + 1);
+            if kind(&text[to + 1..next]) != Line::Text {
+                break;
+            }
+            to = next;
+        }
+        &text[from..to]
+    }
+
+    /// Issue #32 item 1: reading a numbered item by its leading digits finds the paragraph
+    /// the first `. ` of the line finds, on generated Markdown (numbered items, digits and
+    /// dots in the text, items, headings, rows, blank lines, long lines).
+    #[test]
+    fn the_paragraph_is_that_of_the_first_full_stop() {
+        const PIECES: &[&str] = &[
+            "1. ",
+            "12. ",
+            "1.",
+            "1 . ",
+            ". ",
+            "a. ",
+            "3.5. ",
+            "- ",
+            "* ",
+            "# ",
+            "| ",
+            "\n",
+            "\n\n",
+            "  ",
+            "text ",
+            "é",
+            "agent/turn-end",
+            "2",
+            ".",
+        ];
+        let mut rng = Rng(0x9a4a_6e1d_0c73);
+        for _ in 0..5_000 {
+            let text: String = (0..rng.below(30)).map(|_| rng.pick(PIECES)).collect();
+            for (start, name) in text.match_indices("agent/turn-end") {
+                let end = start + name.len();
+                assert_eq!(
+                    paragraph(&text, start, end),
+                    paragraph_reference(&text, start, end),
+                    "{text:?} at {start}"
+                );
+            }
+        }
     }
 
     /// The fingerprints as [`assign_fingerprints`] gave them before issue #32 item 1: each
