@@ -9,6 +9,7 @@
 //! only as applicable as the deletion of the event's declaration in the run's code
 //! ([`crate::docs_follow`]).
 
+use super::code_ranges::CodeRanges;
 use crate::catalog::Catalog;
 use std::ops::Range;
 
@@ -60,7 +61,7 @@ fn anchor(text: &str) -> String {
 }
 
 /// The catalogue entries of removed events in `src`, headings inside code blocks skipped.
-pub(super) fn entries(src: &str, code: &[Range<usize>], catalog: &Catalog) -> Vec<Entry> {
+pub(super) fn entries(src: &str, code: &CodeRanges, catalog: &Catalog) -> Vec<Entry> {
     // Every heading outside code: line start, level, text. Only a line that starts with `#`
     // can be a heading, so only those are read, and looked for in the code ranges (a
     // document's inline code spans are many: testing every line against them all cost the
@@ -72,7 +73,7 @@ pub(super) fn entries(src: &str, code: &[Range<usize>], catalog: &Catalog) -> Ve
         .filter(|&s| bytes.get(s) == Some(&b'#'));
     for start in line_starts {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(src.len(), |i| start + i + 1);
-        if code.iter().any(|r| r.start <= start && start < r.end) {
+        if code.holds(start) {
             continue;
         }
         if let Some((level, text)) = heading(&src[start..end]) {
@@ -199,7 +200,8 @@ mod tests {
                 .collect();
             let expected = entries_reference(&src, &code, &cat);
             found += expected.len();
-            assert_eq!(entries(&src, &code, &cat), expected, "{src:?}");
+            let ranges = CodeRanges::new(code.iter().cloned());
+            assert_eq!(entries(&src, &ranges, &cat), expected, "{src:?}");
         }
         assert!(found > 1_000, "too few entries generated: {found}");
     }
@@ -208,7 +210,7 @@ mod tests {
     fn an_entry_runs_to_the_next_heading_of_its_level() {
         let src = "# Events\n\n#### `agent/steering` — emit\n\nText.\n\n```ts\n#### not a heading\n```\n\n#### `agent/queued` — emit\n";
         let fence = src.find("```ts").unwrap()..src.find("```\n\n").unwrap() + 4;
-        let found = entries(src, &[fence], &catalog());
+        let found = entries(src, &CodeRanges::new([fence]), &catalog());
         assert_eq!(found.len(), 1, "{found:?}");
         let e = &found[0];
         assert_eq!(e.event, "agent/steering");
@@ -220,15 +222,15 @@ mod tests {
     #[test]
     fn a_heading_with_more_than_the_name_is_no_entry() {
         let src = "## Migrating `agent/steering` to `steering/message`\n\nText.\n";
-        assert!(entries(src, &[], &catalog()).is_empty());
+        assert!(entries(src, &CodeRanges::default(), &catalog()).is_empty());
         let src = "## `agent/steering` and `agent/turn-end`\n";
-        assert!(entries(src, &[], &catalog()).is_empty());
+        assert!(entries(src, &CodeRanges::default(), &catalog()).is_empty());
     }
 
     #[test]
     fn an_index_line_links_to_the_entry() {
         let src = "- [`agent/steering`](#agentsteering--emit)\n- [`agent/queued`](#agent-queued)\n\n#### `agent/steering` — emit\n";
-        let e = &entries(src, &[], &catalog())[0];
+        let e = &entries(src, &CodeRanges::default(), &catalog())[0];
         assert_eq!(
             index_line(src, 5, e),
             Some(0..src.find("- [`agent/q").unwrap())

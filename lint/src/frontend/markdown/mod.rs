@@ -12,6 +12,7 @@
 //!   (`comment`). Words without the `agent/` prefix never match.
 //! - `<!-- mirrorless: allow(ML006) reason -->` suppresses like a code comment.
 
+mod code_ranges;
 mod entries;
 mod tables;
 
@@ -21,6 +22,7 @@ use super::rust::Rust;
 use super::typescript;
 use super::{CommentText, Context, Declarations, FileAnalysis, FrontEnd, OccurrenceFix};
 use crate::model::{Applicability, Edit, Fix, Occurrence, Role};
+use code_ranges::CodeRanges;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
 use std::path::Path;
@@ -145,7 +147,7 @@ fn parse_blocks(src: &str) -> (Vec<Block>, Vec<Range<usize>>) {
 }
 
 /// `<!-- … -->` comments outside code: (whole range, content range).
-fn html_comments(src: &str, code: &[Range<usize>]) -> Vec<(Range<usize>, Range<usize>)> {
+fn html_comments(src: &str, code: &CodeRanges) -> Vec<(Range<usize>, Range<usize>)> {
     // The two finders are built once: `str::find` set up a two-way search at each call.
     static OPEN: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new("<!--"));
@@ -161,7 +163,7 @@ fn html_comments(src: &str, code: &[Range<usize>]) -> Vec<(Range<usize>, Range<u
             Some(q) => (content_start + q + 3, content_start + q),
             None => (src.len(), src.len()),
         };
-        if code.iter().any(|r| r.start <= start && start < r.end) {
+        if code.holds(start) {
             from = content_start;
             continue;
         }
@@ -345,11 +347,12 @@ impl FrontEnd for Markdown {
             return analysis;
         }
         let (blocks, inline_code) = parse_blocks(src);
-        let code: Vec<Range<usize>> = blocks
-            .iter()
-            .map(|b| b.range.clone())
-            .chain(inline_code.iter().cloned())
-            .collect();
+        let code = CodeRanges::new(
+            blocks
+                .iter()
+                .map(|b| b.range.clone())
+                .chain(inline_code.iter().cloned()),
+        );
         let comments = html_comments(src, &code);
         let mut suppressions = Vec::new();
         for (whole, content) in &comments {
@@ -405,7 +408,7 @@ impl FrontEnd for Markdown {
 
 /// Every mention in the first cell of a table row listing events ([`tables`]) without a fix of
 /// its own gets the fix that takes it out of the table.
-fn table_rows(src: &str, code: &[Range<usize>], analysis: &mut FileAnalysis) {
+fn table_rows(src: &str, code: &CodeRanges, analysis: &mut FileAnalysis) {
     let mut fixes = Vec::new();
     for o in &analysis.occurrences {
         if o.role != Role::Mention
@@ -433,7 +436,7 @@ fn table_rows(src: &str, code: &[Range<usize>], analysis: &mut FileAnalysis) {
 
 /// Every occurrence inside a catalogue entry of its event, or on an index line linking to one,
 /// gets the fix that deletes the entry (or the index line) as a whole, instead of its own.
-fn whole_entries(src: &str, code: &[Range<usize>], cx: Context<'_>, analysis: &mut FileAnalysis) {
+fn whole_entries(src: &str, code: &CodeRanges, cx: Context<'_>, analysis: &mut FileAnalysis) {
     let found = entries::entries(src, code, cx.catalog);
     if found.is_empty() {
         return;
@@ -553,7 +556,11 @@ mod tests {
                 .collect();
             let expected = html_comments_reference(&src, &code);
             found += expected.len();
-            assert_eq!(html_comments(&src, &code), expected, "{src:?}");
+            assert_eq!(
+                html_comments(&src, &CodeRanges::new(code.iter().cloned())),
+                expected,
+                "{src:?}"
+            );
         }
         assert!(found > 2_000, "too few comments generated: {found}");
     }
@@ -562,7 +569,7 @@ mod tests {
     fn html_comments_skip_code() {
         let src = "`<!-- no -->` <!-- yes -->\n";
         let code = [Range { start: 0, end: 13 }];
-        let found = html_comments(src, &code);
+        let found = html_comments(src, &CodeRanges::new(code));
         assert_eq!(found.len(), 1);
         assert_eq!(&src[found[0].1.clone()], " yes ");
     }

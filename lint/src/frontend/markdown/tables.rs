@@ -9,6 +9,7 @@
 //! Like a catalogue entry, the engine keeps such a fix only as applicable as the deletion of
 //! the event's declaration in the run ([`crate::docs_follow`]).
 
+use super::code_ranges::CodeRanges;
 use std::ops::Range;
 
 /// The message a table-row fix starts with.
@@ -17,19 +18,12 @@ pub const ROW_FIX: &str = "delete the removed event from the table of events";
 /// The edit that takes the event named at `name` (the range of the name inside its code span)
 /// out of its table row, when that is the first cell of a row listing events in inline code;
 /// `None` otherwise.
-pub(super) fn row_edit(
-    src: &str,
-    name: Range<usize>,
-    code: &[Range<usize>],
-) -> Option<Range<usize>> {
+pub(super) fn row_edit(src: &str, name: Range<usize>, code: &CodeRanges) -> Option<Range<usize>> {
     let line_start = src[..name.start].rfind('\n').map_or(0, |n| n + 1);
     let line_end = src[name.end..]
         .find('\n')
         .map_or(src.len(), |n| name.end + n + 1);
-    if code
-        .iter()
-        .any(|r| r.start <= line_start && line_start < r.end)
-    {
+    if code.holds(line_start) {
         return None;
     }
     let line = &src[line_start..line_end];
@@ -105,7 +99,7 @@ mod tests {
 
     fn edit(src: &str, name: &str) -> Option<String> {
         let at = src.find(name).unwrap();
-        row_edit(src, at..at + name.len(), &[]).map(|r| {
+        row_edit(src, at..at + name.len(), &CodeRanges::default()).map(|r| {
             let mut out = src.to_owned();
             out.replace_range(r, "");
             out
