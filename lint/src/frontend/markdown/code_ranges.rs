@@ -18,7 +18,9 @@ impl CodeRanges {
     pub(super) fn new(ranges: impl IntoIterator<Item = Range<usize>>) -> Self {
         let mut sorted: Vec<(usize, usize)> =
             ranges.into_iter().map(|r| (r.start, r.end)).collect();
-        sorted.sort_unstable();
+        // The blocks and the inline spans come as two runs in document order: the stable
+        // sort merges runs, which the unstable one would sort again from scratch.
+        sorted.sort();
         let mut reach = 0;
         for (_, end) in &mut sorted {
             reach = reach.max(*end);
