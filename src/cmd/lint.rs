@@ -129,6 +129,8 @@ pub struct LintArgs {
 
 /// Runs `mirrorless lint`.
 pub fn run(args: LintArgs) -> ExitCode {
+    // Before anything uses rayon: the analyses' threads get a stack deep files fit on.
+    mirrorless_lint::init_global_pool();
     let config = if args.no_config {
         Ok(Config {
             root: std::env::current_dir().unwrap_or_default(),
