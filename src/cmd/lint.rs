@@ -129,8 +129,11 @@ pub struct LintArgs {
 
 /// Runs `mirrorless lint`.
 pub fn run(args: LintArgs) -> ExitCode {
-    // Before anything uses rayon: the analyses' threads get a stack deep files fit on.
-    mirrorless_lint::init_global_pool();
+    // Before anything uses rayon: the analyses' threads get a stack deep files fit on. Under
+    // `--jobs` the run builds its own pool (with that stack), and the global one is not built.
+    if args.jobs.is_none() {
+        mirrorless_lint::init_global_pool();
+    }
     let config = if args.no_config {
         Ok(Config {
             root: std::env::current_dir().unwrap_or_default(),
