@@ -40,7 +40,9 @@ mod test_fixtures;
 mod test_rng;
 pub mod walk;
 
-pub use engine::{Options, Report, lint, lint_document, lint_sources, lint_sources_cached};
+pub use engine::{
+    Options, Report, init_global_pool, lint, lint_document, lint_sources, lint_sources_cached,
+};
 
 /// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,
 /// case-insensitive), as `mirrorless explain` prints it, or `None` if there is no such rule.

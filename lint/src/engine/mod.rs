@@ -125,17 +125,39 @@ pub fn lint(opts: &Options) -> Report {
             ..Files::held(&tree.sources)
         };
         let prepared = Prepared { catalog, early };
-        run(opts, files, &tree.errors, None, None, prepared)
+        let report = run(opts, files, &tree.errors, None, None, prepared);
+        // Freeing every file's text is no part of the report: it is done on the pool, whose
+        // threads are idle now, while the caller renders the report (issue 32 item 1).
+        rayon::spawn(move || drop(tree));
+        report
     })
+}
+
+/// Stack of the analysing pool's threads: a file nested up to 1536 estimated levels is parsed
+/// on them rather than on a thread of its own (`frontend::depth::guarded`; issue 32 item 1).
+/// Address space only: the pages a parse does not reach are never touched.
+const POOL_STACK: usize = 32 << 20;
+
+/// A pool whose threads have [`POOL_STACK`] bytes of stack, and know it.
+fn pool_builder() -> rayon::ThreadPoolBuilder {
+    rayon::ThreadPoolBuilder::new()
+        .stack_size(POOL_STACK)
+        .start_handler(|_| crate::frontend::depth::set_thread_stack(POOL_STACK))
+}
+
+/// Builds rayon's global pool as the analyses want it (a large stack on each thread, see
+/// [`POOL_STACK`]), for a program that lints on it (`mirrorless lint`); call it before any
+/// other use of rayon. Without it, or when the global pool already exists, every file
+/// deeper than a default thread's stack allows is parsed on a thread of its own, as before.
+pub fn init_global_pool() {
+    // An error only says the global pool exists already: it is then used as it is.
+    let _ = pool_builder().build_global();
 }
 
 /// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
 fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
     match jobs {
-        Some(n) => match rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-        {
+        Some(n) => match pool_builder().num_threads(n.max(1)).build() {
             Ok(pool) => pool.install(f),
             Err(_) => f(),
         },
@@ -805,6 +827,10 @@ fn record_analyses(
     hosts.resize_with(sources.len(), || None);
     let wanted = |s: &Source| only.is_none_or(|o| o.contains(&s.display));
     let misses = per_file.iter().filter(|(.., hit)| !hit).count();
+    // Room for every finding at once: each growth would copy all the findings before it.
+    report
+        .findings
+        .reserve(per_file.iter().map(|(_, f, ..)| f.len()).sum());
     for (i, findings, suppressed, syntax, host, hit) in per_file {
         let s = &sources[i];
         hosts[i] = host;

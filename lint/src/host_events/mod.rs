@@ -152,6 +152,9 @@ pub(crate) fn keep_to_declared_events(
             None => unknown_host(f, &names, &unread),
         }
     }
+    // Freeing every file read is no part of the result: done on the pool, whose threads are
+    // idle now, while the run goes on (issue 32 item 1).
+    rayon::spawn(move || drop((world, maps)));
 }
 
 /// What a note adds when files the script sees could not be parsed.

@@ -30,6 +30,26 @@ const SHALLOW: usize = (1 << 20) / STACK_PER_LEVEL;
 /// Stack for everything but the nesting itself.
 const STACK_BASE: usize = 8 << 20;
 
+thread_local! {
+    /// The calling thread's stack in bytes when it is known to be larger than a Rust thread's
+    /// default (a thread of the analysing pool: [`set_thread_stack`]); 0 when it is not.
+    static THREAD_STACK: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Records that the calling thread has a stack of `bytes` (a thread of the analysing pool, as
+/// it starts): a file that [`guarded`] would parse on a thread of that stack is then parsed
+/// on this one, with no thread of its own (issue 32 item 1).
+pub fn set_thread_stack(bytes: usize) {
+    THREAD_STACK.with(|s| s.set(bytes));
+}
+
+/// The deepest estimate parsed on the calling thread: [`SHALLOW`], or as deep as a thread of
+/// its own would be given when the calling thread's stack is that large.
+fn shallow_limit() -> usize {
+    let stack = THREAD_STACK.with(std::cell::Cell::get);
+    SHALLOW.max(stack.saturating_sub(STACK_BASE) / STACK_PER_LEVEL)
+}
+
 mod rust;
 mod script;
 mod tally;
@@ -80,8 +100,9 @@ pub fn estimate(src: &str, syntax: Syntax) -> Nesting {
 pub struct TooDeep(pub String);
 
 /// Runs `parse` (a front end's parse, visit and drop of the tree) with a stack large enough for
-/// a tree `depth` levels deep ([`estimate`]): on the calling thread when the file is shallow,
-/// else on a thread of its own. Refuses files deeper than [`MAX_DEPTH`], and turns a panic of
+/// a tree `depth` levels deep ([`estimate`]): on the calling thread when the file is shallow
+/// (or its stack, [`set_thread_stack`], is as large as the file's thread would have), else on
+/// a thread of its own. Refuses files deeper than [`MAX_DEPTH`], and turns a panic of
 /// the parser into an error, so one file never ends the run.
 pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Result<R, TooDeep> {
     if depth > MAX_DEPTH {
@@ -89,7 +110,7 @@ pub fn guarded<R: Send>(depth: usize, parse: impl FnOnce() -> R + Send) -> Resul
             "nested too deeply to parse (an estimated {depth} levels; the limit is {MAX_DEPTH})"
         )));
     }
-    if depth <= SHALLOW {
+    if depth <= shallow_limit() {
         return caught(parse);
     }
     let stack = STACK_BASE + depth * STACK_PER_LEVEL;
@@ -141,7 +162,7 @@ pub fn bounded_rust_parse<R: Send>(
         Ok(tokens) => rust::estimate_stream(tokens.clone()),
         Err(_) => Nesting { depth: 1, at: 0 },
     };
-    if nesting.depth <= SHALLOW {
+    if nesting.depth <= shallow_limit() {
         // `guarded`'s shallow path, with the tokens read here.
         return caught(|| parse(stream))
             .unwrap_or_else(|TooDeep(message)| Err((nesting.at, message)));
@@ -190,5 +211,33 @@ mod tests {
         assert_eq!(guarded(5, || 7), Ok(7));
         assert_eq!(guarded(5_000, || 7), Ok(7));
         assert!(guarded(5, || panic!("boom")).is_err());
+    }
+
+    /// Issue 32 item 1: on a thread whose stack is as large as the one a deep file's thread
+    /// would get, that file is parsed on the calling thread; on any other thread (the
+    /// default), on a thread of its own; and a file deeper than the stack allows still gets
+    /// one.
+    #[test]
+    fn a_large_stack_parses_deeper_files_in_place() {
+        let here = || std::thread::current().id();
+        let on_large = |depth: usize, stack: usize| {
+            std::thread::Builder::new()
+                .stack_size(stack)
+                .spawn(move || {
+                    set_thread_stack(stack);
+                    let me = std::thread::current().id();
+                    guarded(depth, move || std::thread::current().id() == me)
+                })
+                .expect("a thread")
+                .join()
+                .expect("no panic")
+        };
+        let deep = SHALLOW * 4;
+        let stack = STACK_BASE + deep * STACK_PER_LEVEL;
+        assert_eq!(on_large(deep, stack), Ok(true));
+        assert_eq!(on_large(deep + 1, stack), Ok(false));
+        let me = here();
+        assert_eq!(guarded(deep, move || here() == me), Ok(false));
+        assert_eq!(guarded(SHALLOW, move || here() == me), Ok(true));
     }
 }

@@ -6,13 +6,18 @@
 //! view with the model serialized into a `serde_json::Value`.
 
 use crate::baseline::Entry;
-use crate::model::{Edit, FileError, Finding, Fix, LineReplacement, TextRange};
+use crate::model::FileError;
+#[cfg(test)]
+use crate::model::{Edit, Finding, Fix, LineReplacement, TextRange};
 use crate::render::path_bytes;
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
-/// A finding in the document.
+/// A finding in the document, as `serde` writes it: the reference `direct::finding` (which
+/// the document uses) is checked against.
+#[cfg(test)]
 pub struct FindingJson<'a>(pub &'a Finding);
 
+#[cfg(test)]
 impl Serialize for FindingJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let f = self.0;
@@ -47,8 +52,10 @@ impl Serialize for FindingJson<'_> {
 }
 
 /// A finding's fix.
+#[cfg(test)]
 struct FixJson<'a>(&'a Fix);
 
+#[cfg(test)]
 impl Serialize for FixJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let fix = self.0;
@@ -64,8 +71,10 @@ impl Serialize for FixJson<'_> {
 }
 
 /// A fix's edits.
+#[cfg(test)]
 struct Edits<'a>(&'a [Edit]);
 
+#[cfg(test)]
 impl Serialize for Edits<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().map(EditJson))
@@ -73,8 +82,10 @@ impl Serialize for Edits<'_> {
 }
 
 /// One edit of a fix.
+#[cfg(test)]
 struct EditJson<'a>(&'a Edit);
 
+#[cfg(test)]
 impl Serialize for EditJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let e = self.0;
@@ -88,8 +99,10 @@ impl Serialize for EditJson<'_> {
 }
 
 /// Where an edit is, as lines and columns.
+#[cfg(test)]
 struct RangeJson<'a>(&'a TextRange);
 
+#[cfg(test)]
 impl Serialize for RangeJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let r = self.0;
@@ -105,8 +118,10 @@ impl Serialize for RangeJson<'_> {
 }
 
 /// A fix as whole lines.
+#[cfg(test)]
 struct LinesJson<'a>(&'a LineReplacement);
 
+#[cfg(test)]
 impl Serialize for LinesJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let l = self.0;

@@ -310,3 +310,25 @@ fn the_key_check_refuses_unsorted_keys() {
         "{\n  \"a\": {\n    \"b\": 1,\n    \"c\": [\n      {\n        \"e\": 1,\n        \"d\": 2\n      }\n    ]\n  }\n}",
     );
 }
+
+/// Issue 32 item 1 (the findings written without `serde`): each generated finding — every
+/// optional field set and unset, texts with controls, quotes, backslashes and characters
+/// beyond ASCII, file names that are not UTF-8 — is written by `direct::finding` as its
+/// `serde` view writes it, at any depth of a document.
+#[test]
+fn a_finding_is_written_as_its_serde_view_writes_it() {
+    let mut g = Gen(0x0dd_ba11_5eed);
+    for n in 0..2000 {
+        let f = g.finding();
+        let depth = n % 4;
+        let mut direct = Vec::new();
+        super::direct::finding(&mut direct, &f, depth);
+        let mut view = Vec::new();
+        super::value(&mut view, &super::sorted::FindingJson(&f), depth).expect("serializes");
+        assert_eq!(
+            String::from_utf8_lossy(&direct),
+            String::from_utf8_lossy(&view),
+            "{f:?}"
+        );
+    }
+}
