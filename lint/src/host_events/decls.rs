@@ -115,6 +115,34 @@ fn line_of(text: &str, at: usize) -> usize {
         + 1
 }
 
+/// The 1-based lines of a text's bytes, from its line starts, indexed the first time one is
+/// asked for: what [`line_of`] counts, without reading the text before each declaration again
+/// (issue 32 item 1: a file of many interfaces read its beginning once per interface).
+struct Lines<'s> {
+    text: &'s str,
+    starts: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl<'s> Lines<'s> {
+    fn new(text: &'s str) -> Self {
+        Lines {
+            text,
+            starts: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// [`line_of`] `at`.
+    fn of(&self, at: usize) -> usize {
+        let starts = self.starts.get_or_init(|| {
+            memchr::memchr_iter(b'\n', self.text.as_bytes())
+                .map(|i| i + 1)
+                .collect()
+        });
+        // The newlines before `at` (the one at `at - 1` included), and the first line.
+        starts.partition_point(|&s| s <= at.min(self.text.len())) + 1
+    }
+}
+
 /// Reads the declarations of `text`, the file `path` (its extension decides TypeScript, a
 /// `.d.ts` or JavaScript).
 pub(super) fn read(path: &str, text: &str) -> Read {
@@ -145,6 +173,7 @@ fn slice(text: &str, span: Span) -> &str {
 pub(super) fn collect(program: &Program<'_>, text: &str) -> Read {
     let mut c = Collect {
         text,
+        lines: Lines::new(text),
         decls: Vec::new(),
         names: Names::default(),
         modules: Vec::new(),
@@ -162,6 +191,8 @@ pub(super) fn collect(program: &Program<'_>, text: &str) -> Read {
 /// The visitor gathering declarations (at any depth) and the specifiers a file names.
 struct Collect<'s> {
     text: &'s str,
+    /// The line of a declaration's name.
+    lines: Lines<'s>,
     decls: Vec<TypeDecl>,
     names: Names,
     /// The `declare module '…'` blocks the visit is in, innermost last.
@@ -178,7 +209,7 @@ impl<'a> Visit<'a> for Collect<'_> {
         self.decls.push(TypeDecl {
             name: it.id.name.to_string(),
             kind: Kind::Interface,
-            line: line_of(self.text, it.id.span.start as usize),
+            line: self.lines.of(it.id.span.start as usize),
             body: (it.body.span.start as usize, it.body.span.end as usize),
             members: members(self.text, &it.body.body),
             datas: data_types_of(self.text, |v| v.visit_ts_interface_body(&it.body)),
@@ -207,7 +238,7 @@ impl<'a> Visit<'a> for Collect<'_> {
         self.decls.push(TypeDecl {
             name: it.id.name.to_string(),
             kind,
-            line: line_of(self.text, it.id.span.start as usize),
+            line: self.lines.of(it.id.span.start as usize),
             body: (span.start as usize, span.end as usize),
             members,
             datas: data_types_of(self.text, |v| v.visit_ts_type(ty)),
@@ -503,6 +534,25 @@ impl<'a> Visit<'a> for DataTypes<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 32 item 1: the line a declaration is reported at is the one [`line_of`] counts,
+    /// at every offset (and past the end) of generated texts of newlines, carriage returns and
+    /// other bytes, multi-byte characters included.
+    #[test]
+    fn lines_are_those_line_of_counts() {
+        let pieces = ["\n", "\r\n", "a", "interface X {}", "é", "\n\n", " "];
+        let mut rng = crate::test_rng::Rng(0x2545_F491_4F6C_DD1D);
+        let mut lines = 0;
+        for _ in 0..500 {
+            let text: String = (0..rng.below(20)).map(|_| rng.pick(&pieces)).collect();
+            let index = Lines::new(&text);
+            for at in 0..=text.len() + 2 {
+                assert_eq!(index.of(at), line_of(&text, at), "{text:?} at {at}");
+                lines = lines.max(index.of(at));
+            }
+        }
+        assert!(lines > 10, "at most {lines} lines");
+    }
 
     // Issue #29 item 1 (b): the host's event map is read from its declarations, members with
     // their parameters' types.

@@ -323,8 +323,21 @@ pub(super) struct AgentMaps<'s> {
 }
 
 impl<'s> AgentMaps<'s> {
-    /// The map kept by both listeners in one scope, if the program has one.
+    /// The map kept by both listeners in one scope, if the program has one. Only a program
+    /// whose text can hold both listeners' names is visited (issue 32 item 1): a string literal
+    /// whose value is `agent/created` spells it in the text, or holds an escape (`\\`).
     pub fn find(src: &'s str, program: &Program<'_>) -> Option<AgentMap> {
+        let escapes = src.contains('\\');
+        let spelled =
+            |name: &str| escapes || memchr::memmem::find(src.as_bytes(), name.as_bytes()).is_some();
+        if !spelled("agent/created") || !spelled("agent/disposed") {
+            return None;
+        }
+        Self::find_in(src, program)
+    }
+
+    /// [`AgentMaps::find`], visiting whatever the text.
+    fn find_in(src: &'s str, program: &Program<'_>) -> Option<AgentMap> {
         let mut maps = AgentMaps {
             src,
             program: 0..src.len() + 1,
@@ -407,5 +420,66 @@ impl<'a> Visit<'a> for AgentMaps<'_> {
             .push(it.span.start as usize..it.span.end as usize);
         walk::walk_class(self, it);
         self.classes.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+    use oxc_allocator::Allocator;
+    use oxc_parser::Parser;
+    use oxc_span::SourceType;
+
+    /// Issue 32 item 1: a program whose text spells neither listener's name (nor an escape)
+    /// is not visited for its agent map, and what `find` gives is what a visit gives, on
+    /// generated modules of `agent/created`/`agent/disposed` listeners keeping maps (names
+    /// spelled plainly or with escapes, in functions, classes and at the top level).
+    #[test]
+    fn the_guard_finds_what_a_visit_finds() {
+        const CREATED: &[&str] = &[
+            "agent/created",
+            "agent\\/created",
+            "agent\\u002fcreated",
+            "agent/create",
+        ];
+        const DISPOSED: &[&str] = &["agent/disposed", "agent\\u002Fdisposed", "agent/dispose"];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let (mut found, mut skipped) = (0, 0);
+        for _ in 0..3_000 {
+            let mut src = String::new();
+            for _ in 0..1 + rng.below(5) {
+                let c = rng.pick(CREATED);
+                let d = rng.pick(DISPOSED);
+                src.push_str(match rng.below(7) {
+                    0 => "const agents = new Map();\n",
+                    1 => "function f(bus) {\n",
+                    2 => "}\n",
+                    3 => "class K { m(bus) { this.x = 1 } }\n",
+                    4 => "log('\\n');\n",
+                    _ => "",
+                });
+                src.push_str(&match rng.below(4) {
+                    0 => format!("bus.on('{c}', (a) => agents.set(a.session.id, a));\n"),
+                    1 => format!("bus.on(\"{d}\", (a) => {{ agents.delete(a.session.id) }});\n"),
+                    2 => format!(
+                        "bus.on('{c}', ({{ agent }}) => agents.set(agent.session, agent));\n"
+                    ),
+                    _ => format!("bus.on('{d}', function (a) {{ agents.delete(a.session) }});\n"),
+                });
+            }
+            let alloc = Allocator::default();
+            let ret = Parser::new(&alloc, &src, SourceType::ts()).parse();
+            let guarded = AgentMaps::find(&src, &ret.program);
+            let visited = AgentMaps::find_in(&src, &ret.program);
+            assert_eq!(guarded, visited, "{src}");
+            found += usize::from(visited.is_some());
+            let spelled = |name: &str| src.contains('\\') || src.contains(name);
+            skipped += usize::from(!spelled("agent/created") || !spelled("agent/disposed"));
+        }
+        assert!(
+            found > 100 && skipped > 100,
+            "{found} maps found, {skipped} texts skipped"
+        );
     }
 }

@@ -240,9 +240,11 @@ fn may_declare(src: &str, cx: Context<'_>) -> bool {
 /// the file is collected again.
 fn lexical_pending(src: &str) -> Vec<String> {
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    // Slices of `src`, sorted and deduplicated at the end: one allocation per word kept, not
-    // one per word seen (a file has a `:` or `=` every few bytes).
-    let mut out: Vec<&str> = Vec::new();
+    // Slices of `src`, deduplicated as they come and sorted at the end: one allocation per
+    // word kept, not one per word seen (a file has a `:` or `=` every few bytes), and only the
+    // distinct words sorted (issue 32 item 1: sorting every word seen cost more than finding
+    // them).
+    let mut out: crate::hash::HashSet<&str> = crate::hash::HashSet::default();
     let bytes = src.as_bytes();
     for i in memchr::memmem::find_iter(bytes, b" as ") {
         let start = (src[..i].char_indices().rev())
@@ -250,7 +252,7 @@ fn lexical_pending(src: &str) -> Vec<String> {
             .last()
             .map_or(i, |(at, _)| at);
         if start < i {
-            out.push(&src[start..i]);
+            out.insert(&src[start..i]);
         }
     }
     for i in memchr::memchr2_iter(b'=', b':', bytes) {
@@ -263,12 +265,12 @@ fn lexical_pending(src: &str) -> Vec<String> {
             .unwrap_or(rest.len());
         for part in rest[..end].split('.') {
             if part.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$') {
-                out.push(part);
+                out.insert(part);
             }
         }
     }
+    let mut out: Vec<&str> = out.into_iter().collect();
     out.sort_unstable();
-    out.dedup();
     out.into_iter().map(str::to_owned).collect()
 }
 

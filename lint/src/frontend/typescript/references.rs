@@ -14,12 +14,12 @@ use std::ops::Range;
 /// The references of one program, its names borrowed from the program.
 #[derive(Debug, Default)]
 pub(super) struct References<'a> {
-    /// Every identifier reference (values and types) by name: its range.
-    names: HashMap<&'a str, Vec<Range<usize>>>,
+    /// Every identifier reference (values and types) by name: its range, and how many of them
+    /// are not `Object.member` (the whole object is used: `Object.values(Ev)`, `Ev[k]`). One
+    /// table for both: a reference is looked up once (issue 32 item 1).
+    names: HashMap<&'a str, (Vec<Range<usize>>, usize)>,
     /// `Object.member` (in values and in types), by object name: the member names.
     members: HashMap<&'a str, Vec<&'a str>>,
-    /// References to an object name that are not `Object.member` (the whole object is used).
-    whole: HashMap<&'a str, usize>,
 }
 
 fn range(span: Span) -> Range<usize> {
@@ -36,7 +36,7 @@ impl<'a> References<'a> {
 
     /// The ranges where `name` is referenced.
     pub fn of_name(&self, name: &str) -> &[Range<usize>] {
-        self.names.get(name).map_or(&[], Vec::as_slice)
+        self.names.get(name).map_or(&[], |(at, _)| at.as_slice())
     }
 
     /// How many times `object.member` is referenced.
@@ -48,11 +48,11 @@ impl<'a> References<'a> {
 
     /// How many references to `object` are not `object.member` (`Object.values(Ev)`, `Ev[k]`).
     pub fn whole_uses(&self, object: &str) -> usize {
-        self.whole.get(object).copied().unwrap_or(0)
+        self.names.get(object).map_or(0, |(_, whole)| *whole)
     }
 
     fn add(&mut self, name: &'a str, span: Span) {
-        self.names.entry(name).or_default().push(range(span));
+        self.names.entry(name).or_default().0.push(range(span));
     }
 
     fn add_member(&mut self, object: &'a str, member: &'a str) {
@@ -62,8 +62,9 @@ impl<'a> References<'a> {
 
 impl<'a> Visit<'a> for References<'a> {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
-        self.add(it.name.as_str(), it.span);
-        *self.whole.entry(it.name.as_str()).or_default() += 1;
+        let (at, whole) = self.names.entry(it.name.as_str()).or_default();
+        at.push(range(it.span));
+        *whole += 1;
     }
 
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
@@ -82,5 +83,98 @@ impl<'a> Visit<'a> for References<'a> {
             return;
         }
         walk::walk_ts_qualified_name(self, it);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_rng::Rng;
+    use oxc_allocator::Allocator;
+    use oxc_parser::Parser;
+    use oxc_span::SourceType;
+
+    /// The index as first written: the references to an object that are not `Object.member`
+    /// counted in a table of their own.
+    #[derive(Default)]
+    struct TwoTables<'a> {
+        names: HashMap<&'a str, Vec<Range<usize>>>,
+        whole: HashMap<&'a str, usize>,
+    }
+
+    impl<'a> Visit<'a> for TwoTables<'a> {
+        fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+            self.names
+                .entry(it.name.as_str())
+                .or_default()
+                .push(range(it.span));
+            *self.whole.entry(it.name.as_str()).or_default() += 1;
+        }
+
+        fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+            if let Expression::Identifier(id) = &it.object {
+                self.names
+                    .entry(id.name.as_str())
+                    .or_default()
+                    .push(range(id.span));
+                return;
+            }
+            walk::walk_static_member_expression(self, it);
+        }
+
+        fn visit_ts_qualified_name(&mut self, it: &TSQualifiedName<'a>) {
+            if let TSTypeName::IdentifierReference(id) = &it.left {
+                self.names
+                    .entry(id.name.as_str())
+                    .or_default()
+                    .push(range(id.span));
+                return;
+            }
+            walk::walk_ts_qualified_name(self, it);
+        }
+    }
+
+    /// Issue 32 item 1: one table of references and whole uses answers what the two tables
+    /// answered (every name's ranges in order, and its whole uses), on generated programs of
+    /// plain references, member reads, qualified types and declarations.
+    #[test]
+    fn one_table_answers_as_two() {
+        const NAMES: &[&str] = &["Ev", "A", "b", "ns", "x"];
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut whole = 0;
+        for _ in 0..400 {
+            let mut src = String::new();
+            for _ in 0..1 + rng.below(8) {
+                let (n, m) = (rng.pick(NAMES), rng.pick(NAMES));
+                src.push_str(&match rng.below(7) {
+                    0 => format!("use({n}, {m});\n"),
+                    1 => format!("{n}.{m}.{n}({m});\n"),
+                    2 => format!("let v: {n}.{m} = Object.values({n});\n"),
+                    3 => format!("const {n}{m} = {n}[{m}];\n"),
+                    4 => format!("enum {n}{m} {{ K = 'x' }}\n"),
+                    5 => format!("type T = {n}.{m}.{n} | {m};\n"),
+                    _ => format!("f(() => {n}.{m} + {m});\n"),
+                });
+            }
+            let alloc = Allocator::default();
+            let ret = Parser::new(&alloc, &src, SourceType::ts()).parse();
+            assert!(!ret.panicked, "{src}");
+            let one = References::of(&ret.program);
+            let mut two = TwoTables::default();
+            two.visit_program(&ret.program);
+            let names: Vec<&str> = NAMES
+                .iter()
+                .chain(["Object", "use", "f"].iter())
+                .copied()
+                .collect();
+            for n in names {
+                let ranges = two.names.get(n).map_or(&[][..], Vec::as_slice);
+                assert_eq!(one.of_name(n), ranges, "{n}:\n{src}");
+                let w = two.whole.get(n).copied().unwrap_or(0);
+                assert_eq!(one.whole_uses(n), w, "{n}:\n{src}");
+                whole += w;
+            }
+        }
+        assert!(whole > 1_000, "{whole} whole uses");
     }
 }

@@ -106,8 +106,7 @@ impl Fixer<'_, '_, '_> {
         if let Some(a) = agent {
             // Without the file's own map the standalone rewrite builds one: no merge.
             let lookup = self
-                .agent_map
-                .as_ref()
+                .agent_map()
                 .filter(|map| map.visible_at(t.insert_at))?
                 .lookup(s);
             out.push_str(&format!("{nl}{ind}  const {a} = {lookup}{}", self.semi()));

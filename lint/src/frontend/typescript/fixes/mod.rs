@@ -100,8 +100,10 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     /// In a test file, the listeners (by the call's start) that only collect into an array read
     /// after the run ([`test_logs`]).
     log_reads: HashMap<usize, test_logs::LogRead>,
-    /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep.
-    agent_map: Option<AgentMap>,
+    /// The map of agents by session id that `agent/created`/`agent/disposed` listeners keep,
+    /// found the first time a fix asks ([`Fixer::agent_map`]): most files have no fix that
+    /// needs it.
+    agent_map: OnceCell<Option<AgentMap>>,
     /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons
     /// ([`Fixer::semi`], found the first time a fix writes a statement).
     semi: OnceCell<&'static str>,
@@ -221,7 +223,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             global_statements,
             merge_for: HashMap::default(),
             log_reads: HashMap::default(),
-            agent_map: AgentMaps::find(src, program),
+            agent_map: OnceCell::new(),
             semi: OnceCell::new(),
             data_typed: OnceCell::new(),
             typescript: program.source_type.is_typescript(),
@@ -258,6 +260,13 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
         *self
             .listeners_typed
             .get_or_init(|| self.data_typed() || typed_data::listeners_typed_by_host(self.program))
+    }
+
+    /// The map of agents the file keeps by session ([`AgentMaps::find`]).
+    fn agent_map(&self) -> Option<&AgentMap> {
+        self.agent_map
+            .get_or_init(|| AgentMaps::find(self.src, self.program))
+            .as_ref()
     }
 
     /// The direct calls of each name in the program ([`LocalCalls`]).

@@ -394,8 +394,7 @@ impl<'s, 'c> Fixer<'s, 'c, '_> {
         let mut new_map = None;
         // Only a map its name reaches from here (one kept in another function is not).
         let visible = self
-            .agent_map
-            .as_ref()
+            .agent_map()
             .filter(|m| m.visible_at(call.span.start as usize));
         let lookup = match (visible, needs_agent) {
             (Some(m), _) => m.lookup(&session),

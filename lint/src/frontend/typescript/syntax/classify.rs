@@ -2,7 +2,7 @@
 //! removed events.
 
 use super::expr::{
-    array_elements, call_role, callee_name, callee_object, callee_root, direct_target,
+    CallRoles, array_elements, call_role, callee_name, callee_object, callee_root, direct_target,
     is_stringish, range, receiver_name, static_string,
 };
 use super::scope::{Resolver, reachable};
@@ -70,6 +70,8 @@ pub(in crate::frontend::typescript) struct Classifier<'a> {
     local_names: Locals,
     /// Byte offsets of the line starts, for describing where a local was bound.
     line_starts: Vec<usize>,
+    /// The role of each callee name met so far.
+    roles: CallRoles,
 }
 
 impl<'a> Classifier<'a> {
@@ -85,6 +87,7 @@ impl<'a> Classifier<'a> {
             local_arrays: HashMap::default(),
             local_names: Locals::default(),
             line_starts: Vec::new(),
+            roles: CallRoles::default(),
         }
     }
 
@@ -125,7 +128,7 @@ impl<'a> Classifier<'a> {
 
     fn call_context(&mut self, call: &CallExpression<'_>) {
         let name = callee_name(&call.callee);
-        if let Some(role) = name.and_then(|n| call_role(self.cx.calls, n)) {
+        if let Some(role) = name.and_then(|n| self.roles.of(self.cx.calls, n)) {
             let foreign = callee_object(&call.callee)
                 .and_then(receiver_name)
                 .is_some_and(|r| self.cx.calls.ignore_receivers.iter().any(|x| x == r));
