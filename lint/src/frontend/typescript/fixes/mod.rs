@@ -538,37 +538,47 @@ impl<'a> Visit<'a> for Fixer<'_, '_, '_> {
     }
 
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
+        // A fix of this list's statements is keyed by an occurrence inside one of them: a
+        // statement touching no marked stretch has none ([`focus`]), and its emit, `const`,
+        // enum or subscription is not looked at (issue 32 item 1; `focus::tests` compares
+        // with a visit of everything).
+        let subscriptions: Vec<(usize, &CallExpression<'a>)> = it
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.in_focus(s.span()))
+            .filter_map(|(i, s)| listeners::on_call(s).map(|c| (i, c)))
+            .collect();
         // Subscriptions to removed events beside an existing `session/event` listener on the
         // same receiver: merging into it is the suggestion.
-        let targets: Vec<MergeTarget> = it
-            .iter()
-            .filter_map(|s| listeners::merge_target(self.src, s))
-            .collect();
+        let targets: Vec<MergeTarget> = if subscriptions.is_empty() {
+            Vec::new()
+        } else {
+            it.iter()
+                .filter_map(|s| listeners::merge_target(self.src, s))
+                .collect()
+        };
         if !targets.is_empty() {
-            for stmt in it.iter() {
-                let Some(call) = listeners::on_call(stmt) else {
-                    continue;
-                };
+            for &(i, call) in &subscriptions {
                 let Some(recv) = listeners::receiver(self.src, call) else {
                     continue;
                 };
                 if let Some(t) = targets.iter().find(|t| t.receiver == recv) {
                     self.merge_for
-                        .insert(call.span.start as usize, (t.clone(), range(stmt.span())));
+                        .insert(call.span.start as usize, (t.clone(), range(it[i].span())));
                 }
             }
         }
-        if crate::frontend::is_test(self.resolver.path) {
-            for (i, stmt) in it.iter().enumerate() {
-                if let (Some(call), Some(read)) = (
-                    listeners::on_call(stmt),
-                    test_logs::candidate(self.src, &self.refs, it, i),
-                ) {
+        if !subscriptions.is_empty() && crate::frontend::is_test(self.resolver.path) {
+            for &(i, call) in &subscriptions {
+                if let Some(read) = test_logs::candidate(self.src, &self.refs, it, i) {
                     self.log_reads.insert(call.span.start as usize, read);
                 }
             }
         }
         for i in 0..it.len() {
+            if !self.in_focus(it[i].span()) {
+                continue;
+            }
             self.emit_statement(it, i);
             if self
                 .global_statements
