@@ -72,7 +72,7 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     program: &'p Program<'p>,
     /// The uses inside the stretches of each top-level statement that a fix has needed (by
     /// its index; `usize::MAX` for the whole program), collected once ([`Fixer::uses_around`]).
-    uses: RefCell<HashMap<usize, Vec<(Range<usize>, Rc<Uses>)>>>,
+    uses: RefCell<HashMap<usize, Vec<UsesAround>>>,
     cx: Context<'c>,
     resolver: Resolver<'c>,
     /// The file's comments (start, end), sorted: a deleted member takes its JSDoc along.
@@ -133,6 +133,9 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     /// `None` visits every function.
     focus: Option<Focus>,
 }
+
+/// The uses inside a stretch of a top-level statement ([`Fixer::uses_around`]).
+type UsesAround = (Range<usize>, Rc<Uses>);
 
 /// What the fixer found in a file.
 pub(super) struct Found {

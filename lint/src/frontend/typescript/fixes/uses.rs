@@ -238,6 +238,7 @@ impl<'a> Visit<'a> for Uses {
 
 impl Uses {
     /// The uses of one top-level statement (or of anything a caller visits with them).
+    #[cfg(test)]
     pub(super) fn of(visit: impl FnOnce(&mut Uses)) -> Uses {
         let mut u = Uses::default();
         visit(&mut u);
