@@ -156,6 +156,11 @@ mod tests {
             14 => format!("const local{k} = '{name}';\n{ind}ctx.emit(local{k}, 1);"),
             15 => format!("events.push(x);\n{ind}expect(events).toEqual([]);"),
             16 => format!("ctx.emit(`{name}`, {{ turn }});"),
+            // A listener to merge into that names nothing a fix is keyed by (issue 32 item 1:
+            // a statement list's per-statement work skips such statements).
+            17 if r.below(2) == 0 => {
+                format!("ctx.on('session/event', (s, e) => {{\n{ind}  log(e.type);\n{ind}}});")
+            }
             17 => format!(
                 "bus.on('session/event', (s, e) => {{ log(e.type, EV{}) }});",
                 r.below(3)

@@ -70,9 +70,9 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     src: &'s str,
     /// The program the fixes are for.
     program: &'p Program<'p>,
-    /// The uses of each top-level statement that a fix has needed (by its index;
-    /// `usize::MAX` for the whole program), collected once ([`uses`]).
-    uses: RefCell<HashMap<usize, Rc<Uses>>>,
+    /// The uses inside the stretches of each top-level statement that a fix has needed (by
+    /// its index; `usize::MAX` for the whole program), collected once ([`Fixer::uses_around`]).
+    uses: RefCell<HashMap<usize, Vec<UsesAround>>>,
     cx: Context<'c>,
     resolver: Resolver<'c>,
     /// The file's comments (start, end), sorted: a deleted member takes its JSDoc along.
@@ -133,6 +133,9 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     /// `None` visits every function.
     focus: Option<Focus>,
 }
+
+/// The uses inside a stretch of a top-level statement ([`Fixer::uses_around`]).
+type UsesAround = (Range<usize>, Rc<Uses>);
 
 /// What the fixer found in a file.
 pub(super) struct Found {
@@ -275,8 +278,11 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
     }
 
     /// The identifier uses of the top-level statement that holds `body` (of the whole
-    /// program when none does), collected the first time a fix needs them: read through
-    /// [`Uses::view`] of `body`.
+    /// program when none does), inside `body`: read through [`Uses::view`] of `body`. Each
+    /// collection walks only the stretch first asked for and answers every later question
+    /// about a stretch inside it: the fixer asks about a function before the functions
+    /// nested in it, so a nested function is not walked again for each function around it
+    /// (issue 32 item 1; 6,000 nested arrows took seconds).
     fn uses_around(&self, body: &Range<usize>) -> Rc<Uses> {
         let stmts = &self.program.body;
         let i = stmts.partition_point(|s| (s.span().end as usize) <= body.start);
@@ -284,14 +290,31 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             Some(s) if range(s.span()).start <= body.start && body.end <= range(s.span()).end => i,
             _ => usize::MAX,
         };
-        if let Some(u) = self.uses.borrow().get(&key) {
-            return Rc::clone(u);
+        if let Some(u) = self.uses.borrow().get(&key).and_then(|found| {
+            found
+                .iter()
+                .find(|(r, _)| r.start <= body.start && body.end <= r.end)
+        }) {
+            return Rc::clone(&u.1);
         }
+        // Once the stretches walked would add up to more than the statement, the statement
+        // is walked whole: nothing is walked more than twice, whatever order the questions
+        // come in (a function asked about after the functions nested in it).
+        let whole = stmts
+            .get(key)
+            .map_or(0..self.src.len(), |s| range(s.span()));
+        let walked: usize = (self.uses.borrow().get(&key))
+            .map_or(0, |found| found.iter().map(|(r, _)| r.len()).sum());
+        let stretch = if walked + body.len() > whole.len() {
+            whole
+        } else {
+            body.clone()
+        };
         let u = Rc::new(match stmts.get(key) {
-            Some(s) => Uses::of_statement(s),
-            None => Uses::of(|u| u.visit_program(self.program)),
+            Some(s) => Uses::of_statement_around(s, stretch.clone()),
+            None => Uses::of_program_around(self.program, stretch.clone()),
         });
-        self.uses.borrow_mut().insert(key, Rc::clone(&u));
+        (self.uses.borrow_mut().entry(key).or_default()).push((stretch, Rc::clone(&u)));
         u
     }
 
@@ -518,37 +541,47 @@ impl<'a> Visit<'a> for Fixer<'_, '_, '_> {
     }
 
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
+        // A fix of this list's statements is keyed by an occurrence inside one of them: a
+        // statement touching no marked stretch has none ([`focus`]), and its emit, `const`,
+        // enum or subscription is not looked at (issue 32 item 1; `focus::tests` compares
+        // with a visit of everything).
+        let subscriptions: Vec<(usize, &CallExpression<'a>)> = it
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| self.in_focus(s.span()))
+            .filter_map(|(i, s)| listeners::on_call(s).map(|c| (i, c)))
+            .collect();
         // Subscriptions to removed events beside an existing `session/event` listener on the
         // same receiver: merging into it is the suggestion.
-        let targets: Vec<MergeTarget> = it
-            .iter()
-            .filter_map(|s| listeners::merge_target(self.src, s))
-            .collect();
+        let targets: Vec<MergeTarget> = if subscriptions.is_empty() {
+            Vec::new()
+        } else {
+            it.iter()
+                .filter_map(|s| listeners::merge_target(self.src, s))
+                .collect()
+        };
         if !targets.is_empty() {
-            for stmt in it.iter() {
-                let Some(call) = listeners::on_call(stmt) else {
-                    continue;
-                };
+            for &(i, call) in &subscriptions {
                 let Some(recv) = listeners::receiver(self.src, call) else {
                     continue;
                 };
                 if let Some(t) = targets.iter().find(|t| t.receiver == recv) {
                     self.merge_for
-                        .insert(call.span.start as usize, (t.clone(), range(stmt.span())));
+                        .insert(call.span.start as usize, (t.clone(), range(it[i].span())));
                 }
             }
         }
-        if crate::frontend::is_test(self.resolver.path) {
-            for (i, stmt) in it.iter().enumerate() {
-                if let (Some(call), Some(read)) = (
-                    listeners::on_call(stmt),
-                    test_logs::candidate(self.src, &self.refs, it, i),
-                ) {
+        if !subscriptions.is_empty() && crate::frontend::is_test(self.resolver.path) {
+            for &(i, call) in &subscriptions {
+                if let Some(read) = test_logs::candidate(self.src, &self.refs, it, i) {
                     self.log_reads.insert(call.span.start as usize, read);
                 }
             }
         }
         for i in 0..it.len() {
+            if !self.in_focus(it[i].span()) {
+                continue;
+            }
             self.emit_statement(it, i);
             if self
                 .global_statements

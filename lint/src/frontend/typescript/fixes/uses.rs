@@ -27,6 +27,9 @@ pub(super) struct Uses {
     refs: HashMap<String, Vec<(Range<usize>, Role)>>,
     /// Where `this` is read.
     this: Vec<usize>,
+    /// The stretch whose uses are wanted, when not everything visited: a statement or an
+    /// expression wholly outside it is not walked ([`Uses::of_statement_around`]).
+    only: Option<Range<usize>>,
 }
 
 /// What a reference to a name is part of, as far as a rewrite that replaces an agent by its
@@ -125,6 +128,23 @@ fn identifying<'b, 'a>(e: &'b Expression<'a>) -> Option<(&'b Expression<'a>, &'b
 }
 
 impl<'a> Visit<'a> for Uses {
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        // A class's decorators may precede its span (and an export's): a class and a module
+        // declaration are always walked.
+        let class = matches!(it, Statement::ClassDeclaration(_)) || it.is_module_declaration();
+        if !class && self.outside(it.span()) {
+            return;
+        }
+        walk::walk_statement(self, it);
+    }
+
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if !matches!(it, Expression::ClassExpression(_)) && self.outside(it.span()) {
+            return;
+        }
+        walk::walk_expression(self, it);
+    }
+
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.reference(it, Role::Plain);
     }
@@ -218,6 +238,7 @@ impl<'a> Visit<'a> for Uses {
 
 impl Uses {
     /// The uses of one top-level statement (or of anything a caller visits with them).
+    #[cfg(test)]
     pub(super) fn of(visit: impl FnOnce(&mut Uses)) -> Uses {
         let mut u = Uses::default();
         visit(&mut u);
@@ -225,8 +246,39 @@ impl Uses {
     }
 
     /// The uses of the top-level statement `stmt`.
+    #[cfg(test)]
     pub(super) fn of_statement(stmt: &Statement<'_>) -> Uses {
         Uses::of(|u| u.visit_statement(stmt))
+    }
+
+    /// The uses of the top-level statement `stmt` inside `body` (a range of it): what
+    /// [`Uses::of_statement`] holds there, without walking the statements and expressions
+    /// that lie wholly outside `body` (a test's `describe(…)` spans its file; issue 32 item 1).
+    pub(super) fn of_statement_around(stmt: &Statement<'_>, body: Range<usize>) -> Uses {
+        let mut u = Uses {
+            only: Some(body),
+            ..Uses::default()
+        };
+        u.visit_statement(stmt);
+        u
+    }
+
+    /// The uses of `program` inside `body` (see [`Uses::of_statement_around`]).
+    pub(super) fn of_program_around(program: &Program<'_>, body: Range<usize>) -> Uses {
+        let mut u = Uses {
+            only: Some(body),
+            ..Uses::default()
+        };
+        u.visit_program(program);
+        u
+    }
+
+    /// Whether a node at `span` lies wholly outside the stretch wanted, so that nothing it
+    /// holds is in it (a node touching the stretch's ends is walked).
+    fn outside(&self, span: oxc_span::Span) -> bool {
+        self.only
+            .as_ref()
+            .is_some_and(|o| (span.end as usize) < o.start || (span.start as usize) > o.end)
     }
 
     /// The uses inside `body` (a range of the code these uses were collected from).
@@ -477,5 +529,87 @@ mod tests {
             }
         }
         assert!(bodies > 1_000, "{bodies} bodies");
+    }
+
+    /// A program of top-level statements the generator above builds, with decorated classes
+    /// (whose decorators may lie before the class's own span).
+    fn program(r: &mut Rng) -> String {
+        let mut src = String::new();
+        for _ in 0..1 + r.below(4) {
+            match r.below(6) {
+                0 => src.push_str(&format!("function top(a, b) {{ {} }}\n", body(r, 0))),
+                1 => src.push_str(&format!("class C {{ m(agent) {{ {} }} }}\n", body(r, 0))),
+                2 => src.push_str(&format!(
+                    "describe('d', () => {{ {} it('t', () => {{ {} }}); {} }});\n",
+                    body(r, 0),
+                    body(r, 0),
+                    body(r, 0)
+                )),
+                3 => src.push_str(&format!(
+                    "@dec({}) export class D {{ @m({}) x = 1; m(agent) {{ {} }} }}\n",
+                    expr(r, 0),
+                    expr(r, 0),
+                    body(r, 0)
+                )),
+                4 => src.push_str(&format!(
+                    "const k = @dec({}) class {{ m() {{ {} }} }};\n",
+                    expr(r, 0),
+                    body(r, 0)
+                )),
+                _ => src.push_str(&format!("bus.on('e', {});\n", expr(r, 0))),
+            }
+        }
+        src
+    }
+
+    /// Issue 32 item 1 (a test's `describe(…)` spans its file: its uses were collected whole
+    /// for each handler in it): the uses collected around a stretch of a statement, walking
+    /// only what touches it, are those of the whole statement inside it, for every function
+    /// body of generated programs; and a collection around a body answers for every body
+    /// nested in it as a collection around that body does (what [`Fixer::uses_around`] keeps
+    /// and reuses).
+    #[test]
+    fn uses_around_a_body_are_the_statements_inside_it() {
+        let (mut bodies, mut nested) = (0, 0);
+        for seed in 1..=300u64 {
+            let mut r = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
+            let src = program(&mut r);
+            let alloc = Allocator::default();
+            let ret = Parser::new(&alloc, &src, SourceType::ts()).parse();
+            assert!(!ret.panicked, "seed {seed}:\n{src}");
+            let mut found = Bodies::default();
+            for (i, stmt) in ret.program.body.iter().enumerate() {
+                found.top = i;
+                found.visit_statement(stmt);
+            }
+            let stmts = &ret.program.body;
+            for (top, body, _) in &found.found {
+                let whole = Uses::of_statement(&stmts[*top]).restricted(body);
+                let around = Uses::of_statement_around(&stmts[*top], body.clone());
+                let program = Uses::of_program_around(&ret.program, body.clone());
+                for got in [around.restricted(body), program.restricted(body)] {
+                    assert_eq!(got.names, whole.names, "seed {seed} at {body:?}:\n{src}");
+                    assert_eq!(got.refs, whole.refs, "seed {seed} at {body:?}:\n{src}");
+                    assert_eq!(got.this, whole.this, "seed {seed} at {body:?}:\n{src}");
+                }
+                bodies += 1;
+                for (inner_top, inner, alone) in &found.found {
+                    if inner_top != top || inner == body {
+                        continue;
+                    }
+                    if body.start <= inner.start && inner.end <= body.end {
+                        let got = around.restricted(inner);
+                        assert_eq!(got.names, alone.names, "seed {seed} at {inner:?}:\n{src}");
+                        assert_eq!(got.refs, alone.refs, "seed {seed} at {inner:?}:\n{src}");
+                        assert_eq!(got.this, alone.this, "seed {seed} at {inner:?}:\n{src}");
+                        nested += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            bodies > 1_000 && nested > 1_000,
+            "{bodies} bodies, {nested} nested"
+        );
     }
 }
