@@ -73,12 +73,27 @@ impl Migration {
     }
 }
 
+/// The leftmost-longest automaton over the names.
+fn names_automaton(names: &[&str]) -> Result<AhoCorasick, String> {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(names)
+        .map_err(|e| format!("cannot build the event matcher: {e}"))
+}
+
 /// The set of removed events plus a fast matcher that finds their exact names in text.
 #[derive(Debug, Clone)]
 pub struct Catalog {
     events: Vec<Event>,
-    matcher: AhoCorasick,
-    prefilter: AhoCorasick,
+    /// The names' automaton, built only when the floor cannot find them (`floor.starts` is
+    /// `None`): on the catalogues this crate ships it never is, and building it cost a run's
+    /// serial start more than a small tree's search (issue 32 item 1).
+    matcher: Option<AhoCorasick>,
+    /// The names' and namespace prefixes' automaton, built on the first
+    /// [`Catalog::prefilter_hits`] (a Rust file's comment test): most runs never ask.
+    prefilter: std::sync::OnceLock<Option<AhoCorasick>>,
+    /// What the prefilter matches: every name and each namespace prefix, sorted.
+    needles: Vec<String>,
     floor: Floor,
 }
 
@@ -200,11 +215,11 @@ impl Catalog {
             }
         }
         let names: Vec<&str> = events.iter().map(|e| e.name.as_str()).collect();
-        // Building from a handful of short literal patterns cannot fail.
-        let matcher = AhoCorasick::builder()
-            .match_kind(MatchKind::LeftmostLongest)
-            .build(&names)
-            .map_err(|e| format!("cannot build the event matcher: {e}"))?;
+        let floor = Floor::new(&names);
+        let matcher = match floor.starts {
+            Some(_) => None,
+            None => Some(names_automaton(&names)?),
+        };
         // The prefilter also matches each namespace prefix (`agent/`), so names assembled
         // by `concat!`/`format!` are parsed too.
         let mut needles: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
@@ -215,13 +230,11 @@ impl Catalog {
         }
         needles.sort();
         needles.dedup();
-        let prefilter = AhoCorasick::new(&needles)
-            .map_err(|e| format!("cannot build the event prefilter: {e}"))?;
-        let floor = Floor::new(&names);
         Ok(Catalog {
             events,
             matcher,
-            prefilter,
+            prefilter: std::sync::OnceLock::new(),
+            needles,
             floor,
         })
     }
@@ -274,8 +287,19 @@ impl Catalog {
     }
 
     /// Start offsets of every prefilter match (names and namespace prefixes).
-    pub fn prefilter_hits(&self, bytes: &[u8]) -> Vec<usize> {
-        self.prefilter.find_iter(bytes).map(|m| m.start()).collect()
+    /// `None` only if the automaton cannot be built (patterns beyond its limits, which a
+    /// catalogue of event names never reaches).
+    pub fn prefilter_hits(&self, bytes: &[u8]) -> Option<Vec<usize>> {
+        let prefilter = self
+            .prefilter
+            .get_or_init(|| AhoCorasick::new(&self.needles).ok());
+        Some(
+            prefilter
+                .as_ref()?
+                .find_iter(bytes)
+                .map(|m| m.start())
+                .collect(),
+        )
     }
 
     /// Every exact, delimited occurrence of a removed name in `text`. A name continued by
@@ -309,7 +333,10 @@ impl Catalog {
     /// otherwise.
     fn raw_matches(&self, bytes: &[u8]) -> Vec<(usize, usize, usize)> {
         let Some(starts) = &self.floor.starts else {
-            return (self.matcher.find_iter(bytes))
+            // `Catalog::new` builds the automaton whenever the floor has no starts.
+            debug_assert!(self.matcher.is_some());
+            return (self.matcher.iter())
+                .flat_map(|matcher| matcher.find_iter(bytes))
                 .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
                 .collect();
         };
@@ -391,6 +418,28 @@ mod tests {
         assert!(exact > 1000, "{exact} texts with a name");
     }
 
+    /// Issue 32 item 1: a run builds no automaton it does not use (the shipped catalogue's
+    /// names are found through the floor; the prefilter's automaton is built on its first
+    /// question), and the lazily built prefilter answers as one built up front.
+    #[test]
+    fn automata_are_built_only_when_asked() {
+        let shipped = Catalog::new(&[]).unwrap();
+        assert!(shipped.matcher.is_none());
+        assert!(shipped.prefilter.get().is_none());
+        let text = "x agent/ agent/turn-start agentagent/steering; tool/run aa";
+        for c in [
+            shipped,
+            Catalog::new(&[extra("tool/run"), extra("aa")]).unwrap(),
+        ] {
+            let eager = AhoCorasick::new(&c.needles).unwrap();
+            let hits: Vec<usize> = eager.find_iter(text).map(|m| m.start()).collect();
+            assert!(!hits.is_empty());
+            assert_eq!(c.prefilter_hits(text.as_bytes()), Some(hits));
+            assert!(c.prefilter.get().is_some());
+        }
+        assert!(Catalog::new(&[extra("aa")]).unwrap().matcher.is_some());
+    }
+
     /// The search through the floor finds what the automaton finds (issue 32 item 1: the names
     /// are looked for at the hits of a SIMD scan for `agent/`, not by an automaton stopping at
     /// every `a`), for the shared catalogue and extra events with and without a namespace.
@@ -408,6 +457,8 @@ mod tests {
         let mut next = |n: usize| rng.below(n);
         let mut found = 0;
         for c in &catalogs {
+            let names: Vec<&str> = c.events().iter().map(|e| e.name.as_str()).collect();
+            let matcher = names_automaton(&names).expect("a handful of names");
             let mut pieces: Vec<String> = vec![" ".into(), "-".into(), "/".into(), "a".into()];
             for e in c.events() {
                 pieces.push(e.name.clone());
@@ -418,7 +469,7 @@ mod tests {
                 let text: String = (0..1 + next(8))
                     .map(|_| pieces[next(pieces.len())].as_str())
                     .collect();
-                let automaton: Vec<(usize, usize, usize)> = (c.matcher.find_iter(text.as_bytes()))
+                let automaton: Vec<(usize, usize, usize)> = (matcher.find_iter(text.as_bytes()))
                     .map(|m| (m.start(), m.end(), m.pattern().as_usize()))
                     .collect();
                 found += automaton.len();

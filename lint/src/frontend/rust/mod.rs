@@ -139,15 +139,16 @@ fn is_suppression(src: &str, t: &lex::Token) -> bool {
 
 /// Whether every prefilter hit (removed name or namespace prefix) lies inside a comment.
 fn names_only_in_comments(src: &str, tokens: &[lex::Token], cx: Context<'_>) -> bool {
-    cx.catalog
-        .prefilter_hits(src.as_bytes())
-        .into_iter()
-        .all(|at| {
-            let i = tokens.partition_point(|t| t.end <= at);
-            tokens
-                .get(i)
-                .is_some_and(|t| t.start <= at && t.kind == TokenKind::Comment)
-        })
+    // No automaton (never, for a catalogue of names): not known to be in comments.
+    let Some(hits) = cx.catalog.prefilter_hits(src.as_bytes()) else {
+        return false;
+    };
+    hits.into_iter().all(|at| {
+        let i = tokens.partition_point(|t| t.end <= at);
+        tokens
+            .get(i)
+            .is_some_and(|t| t.start <= at && t.kind == TokenKind::Comment)
+    })
 }
 
 /// Frees proc-macro2's per-thread source map; spans of earlier parses become invalid.
