@@ -1,8 +1,8 @@
 //! A finding written straight into the document, without `serde`: the text
 //! `FindingJson` serializes through [`super::Pretty`], byte for byte (issue 32 item 1: the
 //! render ran on one thread after the run, and `serde_json`'s string escaping, which looks up
-//! every byte in a table, was most of it). Strings are escaped eight bytes at a time, the
-//! stretches that need no escape copied whole. `json::tests` checks the documents against
+//! every byte in a table, was most of it). A string that needs no escape (tested eight bytes
+//! at a time) is copied whole; one that does is escaped by `serde_json`. `json::tests` checks the documents against
 //! `serde_json`'s serialization of the report's values, and `direct::tests` each finding
 //! against its `serde` view.
 
@@ -75,18 +75,8 @@ fn indent(out: &mut Vec<u8>, depth: usize) {
 }
 
 /// `n` in decimal.
-fn number(out: &mut Vec<u8>, mut n: usize) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+fn number(out: &mut Vec<u8>, n: usize) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Whether any of the eight bytes of `w` is below 0x20, `"` or `\`.
@@ -94,8 +84,8 @@ fn needs_escape(w: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The word tests "has a byte below n" (n <= 0x80) and "has a zero byte" (a byte equal
-    // to the one compared with): never a false negative; a false positive would only send a
-    // word to the byte-by-byte path.
+    // to the one compared with): never a false negative; a false positive only sends the
+    // string to `serde_json`.
     let below = |n: u64| w.wrapping_sub(ONES * n) & !w & HIGH;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     below(0x20) != 0
@@ -103,51 +93,29 @@ fn needs_escape(w: u64) -> bool {
         || zero(w ^ (ONES * u64::from(b'\\'))) != 0
 }
 
-/// `s` as a JSON string, escaped as `serde_json` escapes it: `"`, `\`, and the C0 controls
-/// (`\b`, `\t`, `\n`, `\f`, `\r`, the others as `\u00xx`); nothing else.
+/// Whether `s` holds a byte a JSON string escapes: `"`, `\` or a C0 control.
+fn any_escape(s: &str) -> bool {
+    let mut words = s.as_bytes().chunks_exact(8);
+    let found = words.by_ref().any(|w| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        needs_escape(u64::from_le_bytes(word))
+    });
+    found || (words.remainder().iter()).any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// `s` as a JSON string: copied whole between its quotes when nothing in it needs an escape
+/// (most of a report's strings, tested eight bytes at a time), escaped by `serde_json`
+/// otherwise.
 fn string(out: &mut Vec<u8>, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let bytes = s.as_bytes();
-    out.push(b'"');
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if i + 8 <= bytes.len() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&bytes[i..i + 8]);
-            if !needs_escape(u64::from_le_bytes(word)) {
-                i += 8;
-                continue;
-            }
-        }
-        let b = bytes[i];
-        let escape: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0..0x20 => &[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 0xf)],
-            ],
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        out.extend_from_slice(&bytes[start..i]);
-        out.extend_from_slice(escape);
-        i += 1;
-        start = i;
+    if any_escape(s) {
+        // Writing a string to a `Vec` cannot fail.
+        let _ = serde_json::to_writer(&mut *out, s);
+        return;
     }
-    out.extend_from_slice(&bytes[start..]);
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
     out.push(b'"');
 }
 
