@@ -118,7 +118,9 @@ pub fn walk<T: Send>(
         // `dir/**` does not match `dir` itself, so test a would-be child of the named directory.
         let named_excluded = matches(root_path, &exclude) == Some(true)
             || matches(&root_path.join("_"), &exclude) == Some(true);
-        let keep = |p: &Path| fronts.iter().any(|f| f.handles(p)) && selected(p, named_excluded);
+        let keep = |p: &Path| {
+            crate::frontend::front_for(fronts, p).is_some() && selected(p, named_excluded)
+        };
         let (files, errs) = walk_dir(root_path, opts, true, &keep, visit);
         if files.is_empty() && errs.is_empty() {
             // Nothing to lint: say so if ignore files are why, rather than pass silently.

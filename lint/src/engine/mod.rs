@@ -98,7 +98,7 @@ impl Report {
     }
 }
 
-fn front_ends() -> Vec<Box<dyn FrontEnd>> {
+pub(crate) fn front_ends() -> Vec<Box<dyn FrontEnd>> {
     vec![
         Box::new(crate::frontend::rust::Rust),
         Box::new(crate::frontend::typescript::TypeScript),
@@ -202,15 +202,15 @@ impl Tree {
         // this thread is one of that pool's ([`in_pool`]), so one of its threads still waits.
         let mut tree = rayon::in_place_scope(|scope| {
             Tree::read_with(opts, &|path, fronts| {
-                let front = fronts.iter().find(|f| f.handles(&path));
+                let front = crate::frontend::front_for(fronts, &path);
                 let (s, held) = crate::source::read_source_if(path, |text| {
                     front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
                 })?;
-                let early = match analysers.iter().find(|f| f.handles(&s.path)) {
+                let early = match crate::frontend::front_for(&analysers, &s.path) {
                     Some(f) if held => {
                         let slot = early::Slot::default();
                         let (job, source, speculation) = (slot.clone(), s.clone(), &speculation);
-                        scope.spawn(move |_| job.fill(speculation.run(&**f, &source)));
+                        scope.spawn(move |_| job.fill(speculation.run(f, &source)));
                         Some(slot)
                     }
                     _ => None,
@@ -579,7 +579,7 @@ fn call_names(config: &Config) -> CallNames {
 
 /// The front end that handles `s`, if any.
 fn front_of<'f>(fronts: &'f [Box<dyn FrontEnd>], s: &Source) -> Option<&'f dyn FrontEnd> {
-    fronts.iter().find(|f| f.handles(&s.path)).map(|f| &**f)
+    crate::frontend::front_for(fronts, &s.path)
 }
 
 /// What pass 1 decided: the run's symbols, and which files pass 2 analyses.

@@ -25,7 +25,6 @@ use crate::model::{Applicability, Edit, Fix, Occurrence, Role};
 use code_ranges::CodeRanges;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
-use std::path::Path;
 
 /// The Markdown front end.
 #[derive(Debug, Clone, Copy, Default)]
@@ -286,12 +285,10 @@ impl FrontEnd for Markdown {
         "markdown"
     }
 
-    fn handles(&self, path: &Path) -> bool {
-        path.extension().is_some_and(|e| {
-            ["md", "markdown", "mdx"]
-                .iter()
-                .any(|x| e.eq_ignore_ascii_case(x))
-        })
+    fn handles_extension(&self, extension: &std::ffi::OsStr) -> bool {
+        ["md", "markdown", "mdx"]
+            .iter()
+            .any(|x| extension.eq_ignore_ascii_case(x))
     }
 
     fn syntax_errors(&self, _path: &str, src: &str) -> usize {

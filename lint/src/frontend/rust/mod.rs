@@ -161,8 +161,8 @@ impl FrontEnd for Rust {
         "rust"
     }
 
-    fn handles(&self, path: &Path) -> bool {
-        path.extension().is_some_and(|e| e == "rs")
+    fn handles_extension(&self, extension: &std::ffi::OsStr) -> bool {
+        extension == "rs"
     }
 
     /// A name, or a namespace hit that can begin one assembled from pieces

@@ -24,7 +24,6 @@ use oxc_ast_visit::Visit;
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::SourceType;
 use std::cell::RefCell;
-use std::path::Path;
 
 /// The extensions this front end reads.
 pub const EXTENSIONS: &[&str] = &["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
@@ -114,10 +113,8 @@ impl FrontEnd for TypeScript {
         "typescript"
     }
 
-    fn handles(&self, path: &Path) -> bool {
-        path.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e))
+    fn handles_extension(&self, extension: &std::ffi::OsStr) -> bool {
+        extension.to_str().is_some_and(|e| EXTENSIONS.contains(&e))
     }
 
     /// Neither pass parses a file without an exact removed name or a declared identifier
