@@ -154,21 +154,7 @@ impl Baseline {
 /// The frozen fingerprint function: FNV-1a (64 bit) over `v1`, rule, event, the start line
 /// without whitespace, and the occurrence index of that tuple in the file.
 pub fn fingerprint(rule: &str, event: &str, line_text: &str, index: usize) -> String {
-    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-    h.field(b"v1");
-    h.field(rule.as_bytes());
-    h.field(event.as_bytes());
-    // The line without its white space, hashed as it is read: a finding in a long line (a
-    // Markdown paragraph) copied the line once per finding.
-    for_each_unblank_run(line_text, |run| h.bytes(run.as_bytes()));
-    h.end_field();
-    h.field(index.to_string().as_bytes());
-    format!("{:016x}", h.0)
-}
-
-/// [`fingerprint`] of a line already stripped of its white space ([`without_white_space`]).
-pub fn fingerprint_stripped(rule: &str, event: &str, stripped: &str, index: usize) -> String {
-    FingerprintPrefix::new(rule, event, stripped).with_index(index)
+    FingerprintPrefix::new(rule, event, &without_white_space(line_text)).with_index(index)
 }
 
 /// A [`fingerprint`] but for its occurrence index: what the findings of one rule and event on
@@ -192,7 +178,7 @@ impl FingerprintPrefix {
     /// The fingerprint of the `index`th finding with this prefix in its file.
     pub fn with_index(self, index: usize) -> String {
         let mut h = Fnv(self.0);
-        h.field(index.to_string().as_bytes());
+        h.field(itoa::Buffer::new().format(index).as_bytes());
         format!("{:016x}", h.0)
     }
 }
@@ -261,8 +247,9 @@ mod tests {
     use super::*;
 
     /// The fingerprint as first written (the line's non-white characters collected into a
-    /// string, then hashed): fingerprints are frozen, so the one that hashes the line as it
-    /// reads it must give the same on every line.
+    /// string, then hashed char by char): fingerprints are frozen, so the one that strips the
+    /// line by runs and hashes it through [`FingerprintPrefix`] must give the same on every
+    /// line.
     fn fingerprint_reference(rule: &str, event: &str, line_text: &str, index: usize) -> String {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         let mut eat = |bytes: &[u8]| {
@@ -315,7 +302,7 @@ mod tests {
             let reference: String = line.chars().filter(|c| !c.is_whitespace()).collect();
             assert_eq!(stripped, reference, "{line:?}");
             assert_eq!(
-                fingerprint_stripped("ML001", "agent/turn-end", &stripped, index),
+                FingerprintPrefix::new("ML001", "agent/turn-end", &stripped).with_index(index),
                 expected,
                 "{line:?} #{index}"
             );
