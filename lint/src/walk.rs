@@ -1,14 +1,15 @@
 //! The walk: which files a run reads. Paths named on the command line are taken as given;
-//! directories are walked in parallel (ripgrep's `ignore` walker, `.gitignore`-aware), filtered
-//! by the configuration's `include`/`exclude`/`allow_paths` globs and by the front ends'
-//! extensions, and returned sorted. Each file is visited (read, for a run) as the walker finds
-//! it, on the walker's threads, as ripgrep searches: no second pass over the list, and every
-//! core busy until the last directory is read.
+//! directories are walked (ripgrep's `ignore` walker, `.gitignore`-aware), filtered by the
+//! configuration's `include`/`exclude`/`allow_paths` globs and by the front ends'
+//! extensions, and returned sorted. Each file is visited (read, for a run) on the rayon pool
+//! as soon as the walker finds it: no second pass over the list, and every core busy from
+//! the first file found to the last one visited.
 
 use crate::config::Config;
 use crate::frontend::FrontEnd;
 use crate::model::FileError;
 use crate::source::display_path;
+use rayon::iter::{IntoParallelIterator, ParallelExtend, ParallelIterator};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -23,14 +24,11 @@ pub struct Walk<'a> {
     pub config: &'a Config,
     /// Follow symbolic links.
     pub follow: bool,
-    /// Walker threads.
-    pub threads: usize,
 }
 
 /// Every file to lint (path, named explicitly, what `visit` returned for it), sorted by path
 /// and deduplicated; problems go to `errors`. `visit` runs once per file found, on the
-/// walker's threads as the walk finds it (a file named on the command line: on the calling
-/// thread).
+/// current rayon pool, as the walk finds it.
 pub fn walk<T: Send>(
     opts: Walk<'_>,
     fronts: &[Box<dyn FrontEnd>],
@@ -76,6 +74,7 @@ pub fn walk<T: Send>(
     };
 
     let mut out = Vec::new();
+    let mut named = Vec::new();
     for root_path in &paths {
         let meta = match std::fs::metadata(root_path) {
             Ok(m) => m,
@@ -104,7 +103,7 @@ pub fn walk<T: Send>(
                 continue;
             }
             if fronts.iter().any(|f| f.handles(root_path)) {
-                out.push((root_path.clone(), true, visit(root_path)));
+                named.push(root_path.clone());
             } else {
                 errors.push(FileError {
                     path: display_path(root_path),
@@ -159,11 +158,27 @@ pub fn walk<T: Send>(
         out.extend(files.into_iter().map(|(p, v)| (p, false, v)));
         errors.extend(errs);
     }
+    // Files named on the command line are visited on the pool too, each once, and not again
+    // when a walk found them.
+    named.sort();
+    named.dedup();
+    if !named.is_empty() && !out.is_empty() {
+        let walked: std::collections::HashSet<&Path> =
+            out.iter().map(|(p, _, _)| p.as_path()).collect();
+        named.retain(|p| !walked.contains(p.as_path()));
+    }
+    out.par_extend(named.into_par_iter().map(|p| {
+        let v = visit(&p);
+        (p, true, v)
+    }));
     // Walked before named (`false < true`): the first of each path is kept.
     out.sort_by_cached_key(|(path, named, _)| (path_order(path), *named));
     out.dedup_by(|a, b| a.0 == b.0);
     out
 }
+
+/// The most files visited by one job of the pool (see [`walk_dir`]).
+const MAX_BATCH: usize = 32;
 
 /// A directory whose ignore files could not be applied, and the errors naming them.
 type Unapplied = (PathBuf, Vec<FileError>);
@@ -171,8 +186,8 @@ type Unapplied = (PathBuf, Vec<FileError>);
 /// Files found by a walk (path, what `visit` returned) and the walk's errors.
 type Walked<T> = (Vec<(PathBuf, T)>, Vec<FileError>);
 
-/// Walks `root` in parallel (ripgrep's walker), keeping the regular files `keep` accepts and
-/// visiting each on the thread that found it; `.gitignore`/`.ignore` rules apply when
+/// Walks `root` (ripgrep's walker), keeping the regular files `keep` accepts and visiting
+/// each on the pool as soon as it is found; `.gitignore`/`.ignore` rules apply when
 /// `ignores` is set. Unordered: the caller sorts.
 ///
 /// An ignore file that cannot be applied (too many patterns for the matcher, a bad line, not
@@ -205,12 +220,11 @@ fn walk_dir<T: Send>(
         }
     };
     let refuse_in_filter = refuse.clone();
-    ignore::WalkBuilder::new(root)
+    let walker = ignore::WalkBuilder::new(root)
         .standard_filters(ignores)
         .hidden(false)
         .require_git(false)
         .follow_links(opts.follow)
-        .threads(opts.threads.max(1))
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
                 return false;
@@ -226,37 +240,58 @@ fn walk_dir<T: Send>(
             }
             true
         })
-        .build_parallel()
-        .run(|| {
-            Box::new(|entry| {
-                let item = match entry {
-                    Ok(e) => {
-                        if let Some(err) = e.error() {
-                            // The rules of this directory's ignore files failed to build.
-                            refuse(e.path(), ignore_files::explain(e.path(), err));
+        .build();
+    let push = |item: Result<(PathBuf, T), FileError>| {
+        if let Ok(mut lists) = found.lock() {
+            match item {
+                Ok(found) => lists.0.push(found),
+                Err(e) => lists.1.push(e),
+            }
+        }
+    };
+    // The directories are read in order on this thread, and the files found are visited on
+    // the pool, in batches: `ignore`'s parallel walker would give each of its own threads a
+    // directory, but a thread with none to take sleeps a millisecond at a time: at the start
+    // (one root) and at the end of every walk, a millisecond of a run that lasts ten. Reading
+    // directories costs little beside visiting their files. The batches grow from one file
+    // (the pool starts at once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree).
+    rayon::in_place_scope(|scope| {
+        let mut batch: Vec<PathBuf> = Vec::new();
+        let mut size = 1;
+        let flush = |batch: Vec<PathBuf>| {
+            let push = &push;
+            scope.spawn(move |_| {
+                for path in batch {
+                    let v = visit(&path);
+                    push(Ok((path, v)));
+                }
+            });
+        };
+        for entry in walker {
+            match entry {
+                Ok(e) => {
+                    if let Some(err) = e.error() {
+                        // The rules of this directory's ignore files failed to build.
+                        refuse(e.path(), ignore_files::explain(e.path(), err));
+                    }
+                    if e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()) {
+                        batch.push(e.into_path());
+                        if batch.len() == size {
+                            flush(std::mem::take(&mut batch));
+                            size = (size * 2).min(MAX_BATCH);
                         }
-                        (e.file_type().is_some_and(|t| t.is_file()) && keep(e.path())).then(|| {
-                            let v = visit(e.path());
-                            Ok((e.into_path(), v))
-                        })
-                    }
-                    Err(err) if ignore_files::is_parents_error(&err) => {
-                        refuse(root, ignore_files::explain_above(root, &err));
-                        None
-                    }
-                    Err(err) => Some(Err(walk_error(&err, root))),
-                };
-                if let Some(item) = item
-                    && let Ok(mut lists) = found.lock()
-                {
-                    match item {
-                        Ok(found) => lists.0.push(found),
-                        Err(e) => lists.1.push(e),
                     }
                 }
-                ignore::WalkState::Continue
-            })
-        });
+                Err(err) if ignore_files::is_parents_error(&err) => {
+                    refuse(root, ignore_files::explain_above(root, &err));
+                }
+                Err(err) => push(Err(walk_error(&err, root))),
+            }
+        }
+        if !batch.is_empty() {
+            flush(batch);
+        }
+    });
     let (mut files, mut errors) = found
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -312,8 +347,111 @@ fn path_order(path: &Path) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::path_order;
-    use std::path::PathBuf;
+    use super::{MAX_BATCH, Walk, path_order, walk};
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    /// Every regular file below `dir` whose front end exists, by a plain recursive listing:
+    /// the walk's oracle on a tree without ignore files.
+    fn listed(dir: &Path, fronts: &[Box<dyn crate::frontend::FrontEnd>], out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+            let (path, kind) = (e.path(), e.file_type().expect("file type"));
+            if kind.is_dir() {
+                listed(&path, fronts, out);
+            } else if kind.is_file() && crate::frontend::front_for(fronts, &path).is_some() {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Issue 32 item 1: the walk reads directories on the calling thread and visits the files
+    /// on the pool, in batches that grow to [`MAX_BATCH`]. On generated trees (file counts on
+    /// each side of every batch size, nested directories, files of other types, a file also
+    /// named on the command line) and pools of 1 to 3 threads, every file is visited exactly
+    /// once, and the walk returns each, sorted, with what its visit returned.
+    #[test]
+    fn every_file_is_visited_once_on_any_pool() {
+        let fronts = crate::engine::front_ends();
+        let mut r = crate::test_rng::Rng(0x0000_3a1c_ba7c);
+        let counts = [
+            0,
+            1,
+            2,
+            3,
+            4,
+            7,
+            8,
+            15,
+            16,
+            31,
+            MAX_BATCH,
+            MAX_BATCH + 1,
+            3 * MAX_BATCH + 5,
+            400,
+        ];
+        for (round, &count) in counts.iter().enumerate() {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let mut dirs = vec![dir.path().to_path_buf()];
+            for i in 0..count {
+                if r.below(4) == 0 {
+                    let parent = dirs[r.below(dirs.len())].clone();
+                    let sub = parent.join(format!("d{i}"));
+                    std::fs::create_dir(&sub).expect("mkdir");
+                    dirs.push(sub);
+                }
+                let ext = r.pick(&["ts", "md", "rs", "txt", "js", "json"]);
+                let at = dirs[r.below(dirs.len())].join(format!("f{i}.{ext}"));
+                std::fs::write(&at, "x").expect("write");
+            }
+            let mut expected = Vec::new();
+            listed(dir.path(), &fronts, &mut expected);
+            expected.sort();
+            let named: Vec<PathBuf> = match expected.first() {
+                Some(first) => vec![dir.path().to_path_buf(), first.clone()],
+                None => vec![dir.path().to_path_buf()],
+            };
+            let config = crate::config::Config {
+                root: dir.path().to_path_buf(),
+                ..Default::default()
+            };
+            for threads in 1..=3 {
+                let visits: Mutex<BTreeMap<PathBuf, usize>> = Mutex::default();
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("pool");
+                let mut errors = Vec::new();
+                let opts = Walk {
+                    paths: &named,
+                    config: &config,
+                    follow: false,
+                };
+                let found = pool.install(|| {
+                    walk(opts, &fronts, &mut errors, &|p| {
+                        *visits
+                            .lock()
+                            .expect("lock")
+                            .entry(p.to_path_buf())
+                            .or_default() += 1;
+                        p.to_string_lossy().len()
+                    })
+                });
+                assert!(errors.is_empty(), "round {round}: {errors:?}");
+                let paths: Vec<PathBuf> = found.iter().map(|(p, _, _)| p.clone()).collect();
+                assert_eq!(paths, expected, "round {round}, {threads} thread(s)");
+                for (p, _, len) in &found {
+                    assert_eq!(*len, p.to_string_lossy().len(), "{p:?}");
+                }
+                let visits = visits.into_inner().expect("lock");
+                assert!(
+                    visits.values().all(|&n| n == 1),
+                    "round {round}, {threads} thread(s): a file visited twice: {visits:?}"
+                );
+                assert_eq!(visits.len(), expected.len(), "round {round}");
+            }
+        }
+    }
 
     /// Issue 32 item 1: the walk's files are sorted by a byte key, not by comparing their
     /// components; the order must be `Path`'s own on any two paths (roots, `.`, `..`, names

@@ -3,7 +3,7 @@
 //! walk to end before starting it left a core idle).
 //!
 //! Pass 2 of a file depends on the identifiers the whole run declares, which only the end of
-//! the walk tells. Most runs declare none, so the walker's thread that reads a candidate
+//! the walk tells. Most runs declare none, so the thread of the pool that reads a candidate
 //! analyses it at once as if none were declared, beside pass 1's first round (which sees no
 //! declarations in any run). When the run ends up declaring none, those analyses are the
 //! ones pass 2 would compute, with the same inputs (the text, the catalogue, the call names,
@@ -21,14 +21,13 @@ use crate::host_events::HostDeclarations;
 use crate::model::Finding;
 use crate::source::Source;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 /// A candidate's pass 2 when the run declares no identifier: its findings, how many
 /// suppressions removed, its syntax-error count when the analysis parsed it, what it declares
 /// for the host pass.
 pub(super) type Analyzed = (Vec<Finding>, usize, Option<usize>, Option<HostDeclarations>);
 
-/// What the walker's thread computed for a candidate as soon as it read it.
+/// What the thread that read a candidate computed for it at once.
 pub(super) struct Early {
     /// Pass 1's first round (no identifier declared yet).
     pub(super) declarations: Declarations,
@@ -36,24 +35,7 @@ pub(super) struct Early {
     pub(super) analysis: Option<Analyzed>,
 }
 
-/// Where a job on the pool leaves what it computed for one candidate.
-#[derive(Clone, Default)]
-pub(super) struct Slot(Arc<Mutex<Option<Early>>>);
-
-impl Slot {
-    pub(super) fn fill(&self, early: Early) {
-        if let Ok(mut slot) = self.0.lock() {
-            *slot = Some(early);
-        }
-    }
-
-    /// What the job left (once every job has ended).
-    pub(super) fn take(self) -> Option<Early> {
-        self.0.lock().ok()?.take()
-    }
-}
-
-/// What the walker's threads share to analyse candidates early.
+/// What the threads that read the files share to analyse candidates early.
 pub(super) struct Speculation<'a> {
     catalog: &'a Catalog,
     config: &'a Config,

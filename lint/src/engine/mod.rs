@@ -116,10 +116,7 @@ pub fn lint(opts: &Options) -> Report {
             Some(catalog) => Tree::read_candidates(opts, catalog),
             None => Tree::read(opts),
         };
-        let early = std::mem::take(&mut tree.early)
-            .into_iter()
-            .map(|slot| slot.and_then(early::Slot::take))
-            .collect();
+        let early = std::mem::take(&mut tree.early);
         let files = Files {
             dropped: &tree.dropped,
             ..Files::held(&tree.sources)
@@ -178,7 +175,7 @@ pub struct Tree {
     dropped: Vec<bool>,
     /// Per source, what was computed for it while the walk went on (empty when nothing was:
     /// see [`early`]).
-    early: Vec<Option<early::Slot>>,
+    early: Vec<Option<Box<Early>>>,
 }
 
 impl Tree {
@@ -196,27 +193,18 @@ impl Tree {
     fn read_candidates(opts: &Options, catalog: &Catalog) -> Tree {
         let speculation = Speculation::new(catalog, &opts.config);
         let analysers = front_ends();
-        // In place: the walk runs on this thread, and every thread of the pool analyses
-        // candidates while it goes on (`rayon::scope` would run it on a thread of the pool,
-        // which would then wait for the walker's threads instead of analysing). Under `-j N`
-        // this thread is one of that pool's ([`in_pool`]), so one of its threads still waits.
-        let mut tree = rayon::in_place_scope(|scope| {
-            Tree::read_with(opts, &|path, fronts| {
-                let front = crate::frontend::front_for(fronts, &path);
-                let (s, held) = crate::source::read_source_if(path, |text| {
-                    front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
-                })?;
-                let early = match crate::frontend::front_for(&analysers, &s.path) {
-                    Some(f) if held => {
-                        let slot = early::Slot::default();
-                        let (job, source, speculation) = (slot.clone(), s.clone(), &speculation);
-                        scope.spawn(move |_| job.fill(speculation.run(f, &source)));
-                        Some(slot)
-                    }
-                    _ => None,
-                };
-                Ok((s, held, early))
-            })
+        // Files are read on the pool ([`crate::walk`]): a candidate is analysed by the thread
+        // that read it, while the walk goes on, and its text is not copied for another job.
+        let mut tree = Tree::read_with(opts, &|path, fronts| {
+            let front = crate::frontend::front_for(fronts, &path);
+            let (s, held) = crate::source::read_source_if(path, |text| {
+                front.is_some_and(|f| f.may_hold_name(text.as_bytes(), catalog))
+            })?;
+            let early = match crate::frontend::front_for(&analysers, &s.path) {
+                Some(f) if held => Some(Box::new(speculation.run(f, &s))),
+                _ => None,
+            };
+            Ok((s, held, early))
         });
         if tree.dropped.iter().all(|d| !d) {
             tree.dropped = Vec::new();
@@ -237,9 +225,8 @@ impl Tree {
                 paths: &opts.paths,
                 config: &opts.config,
                 follow: opts.follow,
-                threads: opts.jobs.unwrap_or_else(rayon::current_num_threads),
             };
-            // Each file is read (and prefiltered) by the walker's thread that found it.
+            // Each file is read (and prefiltered) on the pool as soon as the walk finds it.
             let files = crate::walk::walk(walk, &fronts, &mut tree.errors, &|path| {
                 read(path.to_path_buf(), &fronts)
             });
@@ -291,7 +278,7 @@ impl Tree {
 
 /// Reads one walked file for [`Tree::read_with`] (its front ends at hand): its source,
 /// whether its text is held, and what was computed for it early ([`early`]).
-type ReadFile<'a> = dyn Fn(PathBuf, &[Box<dyn FrontEnd>]) -> Result<(Source, bool, Option<early::Slot>), FileError>
+type ReadFile<'a> = dyn Fn(PathBuf, &[Box<dyn FrontEnd>]) -> Result<(Source, bool, Option<Box<Early>>), FileError>
     + Sync
     + 'a;
 
@@ -452,7 +439,7 @@ impl<'a> Files<'a> {
 #[derive(Default)]
 struct Prepared {
     catalog: Option<Catalog>,
-    early: Vec<Option<Early>>,
+    early: Vec<Option<Box<Early>>>,
 }
 
 /// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
@@ -604,7 +591,7 @@ fn resolve_declarations(
     catalog: &Catalog,
     calls: &CallNames,
     mut cache: Option<&mut Cache>,
-    early: &[Option<Early>],
+    early: &[Option<Box<Early>>],
 ) -> Resolution {
     let sources = files.sources;
     // The verdicts a cache that tracks changes kept: those files are not scanned again.
