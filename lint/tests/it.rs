@@ -18,6 +18,7 @@ mod fix_fixtures;
 mod fix_property;
 mod fix_typecheck;
 mod fixtures;
+mod global_pool;
 mod host_declarations;
 mod host_layouts;
 mod in_memory;
