@@ -258,13 +258,16 @@ fn walk_dir<T: Send>(
     rayon::in_place_scope(|scope| {
         let mut batch: Vec<PathBuf> = Vec::new();
         let mut size = 1;
+        // A batch is a parallel iterator: a file that takes long (a candidate, analysed on
+        // the thread that read it) leaves the rest of its batch to an idle thread, which
+        // splits it off only then.
         let flush = |batch: Vec<PathBuf>| {
             let push = &push;
             scope.spawn(move |_| {
-                for path in batch {
+                batch.into_par_iter().for_each(|path| {
                     let v = visit(&path);
                     push(Ok((path, v)));
-                }
+                });
             });
         };
         for entry in walker {
