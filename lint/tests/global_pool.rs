@@ -1,8 +1,9 @@
-//! `init_global_pool` (issue 32 item 1): it returns before the pool's threads have started,
-//! and a run that waits for it (`await_global_pool`, which every run of the crate calls before
-//! it uses rayon) gets that pool, not rayon's default one.
+//! `init_global_pool` (issue 32 item 1): the calling thread becomes the first thread of the
+//! run's pool, whose other threads are built as the analyses want them, one more than the
+//! cores; every later use of rayon on that thread runs on that pool, and a second call
+//! changes nothing.
 //!
-//! The global pool is the process's, and the other tests of this binary use rayon: the check
+//! A thread can join a pool once, and the other tests of this binary use rayon: the check
 //! runs in a process of its own, this binary started again on that one test.
 
 /// Set in the process that runs the check.
@@ -33,20 +34,24 @@ fn the_run_uses_the_pool_init_global_pool_builds() {
 }
 
 fn check() {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     mirrorless_lint::init_global_pool();
-    mirrorless_lint::await_global_pool();
-    let names = rayon::broadcast(|_| std::thread::current().name().map(str::to_owned));
-    assert!(!names.is_empty());
-    for name in &names {
-        assert!(
-            name.as_deref()
-                .is_some_and(|n| n.starts_with("mirrorless-pool-")),
-            "a thread of rayon's default pool ran: {names:?}"
+    assert_eq!(
+        rayon::current_thread_index(),
+        Some(0),
+        "this thread joined the pool"
+    );
+    assert_eq!(rayon::current_num_threads(), cores + 1);
+    let names = rayon::broadcast(|c| (c.index(), std::thread::current().name().map(str::to_owned)));
+    for (index, name) in &names[1..] {
+        assert_eq!(
+            name.as_deref(),
+            Some(format!("mirrorless-pool-{index}").as_str()),
+            "a thread not built by `init_global_pool`: {names:?}"
         );
     }
-    // Called again (a second run in one process), it builds nothing and waits for nothing.
+    // Called again (a second run in one process), it changes nothing.
     mirrorless_lint::init_global_pool();
-    mirrorless_lint::await_global_pool();
-    let again = rayon::broadcast(|_| std::thread::current().name().map(str::to_owned));
-    assert_eq!(names.len(), again.len());
+    assert_eq!(rayon::current_thread_index(), Some(0));
+    assert_eq!(rayon::current_num_threads(), cores + 1);
 }

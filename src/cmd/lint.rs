@@ -129,8 +129,9 @@ pub struct LintArgs {
 
 /// Runs `mirrorless lint`.
 pub fn run(args: LintArgs) -> ExitCode {
-    // Before anything uses rayon: the analyses' threads get a stack deep files fit on. Under
-    // `--jobs` the run builds its own pool (with that stack), and the global one is not built.
+    // Before anything uses rayon: this thread joins a pool whose other threads have a stack
+    // deep files fit on, and nothing waits for them to start. Under `--jobs` the run builds
+    // its own pool (with that stack) instead.
     if args.jobs.is_none() {
         mirrorless_lint::init_global_pool();
     }

@@ -13,7 +13,6 @@ use crate::source::{Source, read_source};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Re-exported from [`crate::source`], where they live, for callers of the earlier path.
 pub use crate::source::display_path;
@@ -144,83 +143,28 @@ fn pool_builder() -> rayon::ThreadPoolBuilder {
         .start_handler(|_| crate::frontend::depth::set_thread_stack(POOL_STACK))
 }
 
-/// Builds rayon's global pool as the analyses want it (a large stack on each thread, see
-/// [`POOL_STACK`]), for a program that lints on it (`mirrorless lint`); call it before any
-/// other use of rayon. Without it, or when the global pool already exists, every file
-/// deeper than a default thread's stack allows is parsed on a thread of its own, as before.
+/// Makes the calling thread the first thread of a pool built as the analyses want it (a large
+/// stack on each of its other threads, see [`POOL_STACK`]), one more than the cores, for a
+/// program that lints on it (`mirrorless lint`): every use of rayon on this thread from then
+/// on (a run's walk, its parallel passes) runs on that pool, with this thread taking part.
+/// Call it before any other use of rayon on this thread; if this thread already belongs to
+/// a pool, or the pool cannot be built, nothing changes, and rayon's global pool is used.
 ///
-/// It returns at once: a helper thread builds the pool while the caller goes on (reading its
-/// configuration), and the run waits only for the pool to exist ([`await_global_pool`]), not
-/// for every one of its threads to start, which `build_global` waits for (0.2 ms, and over a
-/// millisecond when a virtual machine's idle core is slow to wake). The helper then compiles
-/// what the walk's first use of `ignore` would otherwise compile on the caller's thread (the
-/// pattern that finds git's global excludes file, 0.2 ms).
+/// Nothing waits for the pool's threads to start (`build_global` waited 0.2 ms, over a
+/// millisecond when a virtual machine's idle core was slow to wake), and this thread reads
+/// the walk's directories while the others read and analyse the files, then joins them; its
+/// own stack is the process's main stack, so a file too deep for it that it comes to analyse
+/// is parsed on a thread of its own ([`crate::frontend::depth`]). The pool lives as long as
+/// the process.
 pub fn init_global_pool() {
-    let ready = GLOBAL_POOL.get_or_init(|| Arc::new(Ready::default()));
-    let started = Arc::clone(ready);
-    let helper = std::thread::Builder::new()
-        .name("mirrorless-pool-init".to_owned())
-        .spawn(move || {
-            // Set however this thread ends: a run must never wait for ever.
-            let done = SetOnDrop(Arc::clone(&started));
-            let first = Arc::clone(&started);
-            let _ = pool_builder()
-                .start_handler(move |_| {
-                    crate::frontend::depth::set_thread_stack(POOL_STACK);
-                    // The pool is being built inside rayon's `Once`: a caller that uses rayon
-                    // from now on waits for it, and gets it.
-                    first.set();
-                })
-                .build_global();
-            drop(done);
-            let _ = ignore::gitignore::gitconfig_excludes_path();
-        });
-    if helper.is_err() {
-        let _ = pool_builder().build_global();
-        ready.set();
-    }
-}
-
-/// Waits until the pool [`init_global_pool`] builds exists (nothing to wait for without it):
-/// a use of rayon before it could find no global pool yet and build rayon's default one. The
-/// runs of this crate call it before they use rayon.
-pub fn await_global_pool() {
-    if let Some(ready) = GLOBAL_POOL.get() {
-        ready.wait();
-    }
-}
-
-/// Whether a pool [`init_global_pool`] started building exists.
-static GLOBAL_POOL: std::sync::OnceLock<Arc<Ready>> = std::sync::OnceLock::new();
-
-/// A flag one thread sets and others wait for.
-#[derive(Default)]
-struct Ready {
-    set: std::sync::Mutex<bool>,
-    changed: std::sync::Condvar,
-}
-
-impl Ready {
-    fn set(&self) {
-        let mut set = self.set.lock().unwrap_or_else(|e| e.into_inner());
-        *set = true;
-        self.changed.notify_all();
-    }
-
-    fn wait(&self) {
-        let mut set = self.set.lock().unwrap_or_else(|e| e.into_inner());
-        while !*set {
-            set = self.changed.wait(set).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-/// Sets its flag when dropped.
-struct SetOnDrop(Arc<Ready>);
-
-impl Drop for SetOnDrop {
-    fn drop(&mut self) {
-        self.0.set();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if let Ok(pool) = pool_builder()
+        .num_threads(cores + 1)
+        .use_current_thread()
+        .build()
+    {
+        // Dropping it would end the pool this thread now belongs to.
+        std::mem::forget(pool);
     }
 }
 
@@ -231,10 +175,7 @@ fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
             Ok(pool) => pool.install(f),
             Err(_) => f(),
         },
-        None => {
-            await_global_pool();
-            f()
-        }
+        None => f(),
     }
 }
 
