@@ -649,6 +649,8 @@ fn resolve_declarations(
     let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
+    // Files whose pending words are still to be read from their text ([`Declarations::pending_later`]).
+    let mut pending_later = vec![false; sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
     let mut declared: Vec<Declaration> = Vec::new();
     for round in 0..16 {
@@ -686,15 +688,20 @@ fn resolve_declarations(
             })
             .collect();
         let mut new_idents = Vec::new();
-        for (i, d, hit) in results {
+        for (i, mut d, hit) in results {
             if round == 0
                 && !hit
                 && let Some(c) = cache.as_deref_mut()
             {
                 let s = &sources[i];
+                if d.pending_later {
+                    d.pending = pending_words(fronts, files, i);
+                    d.pending_later = false;
+                }
                 c.store_declarations(&s.display, &s.path, &s.text, d.clone());
             }
             collected[i] = true;
+            pending_later[i] = d.pending_later;
             pending[i] = d.pending;
             for decl in d.found {
                 let ident = decl.ident.clone();
@@ -718,6 +725,11 @@ fn resolve_declarations(
         // One scan per round: which files mention a new identifier. Files never collected
         // that do are collected next, as are collected files with an item waiting for one.
         let mentions = mentions_of(files, &matcher, &new_idents, cache.as_deref_mut());
+        for i in 0..sources.len() {
+            if std::mem::take(&mut pending_later[i]) {
+                pending[i] = pending_words(fronts, files, i);
+            }
+        }
         frontier = (0..sources.len())
             .filter(|&i| {
                 if collected[i] {
@@ -743,6 +755,15 @@ fn resolve_declarations(
         ident_hit,
         declared,
     }
+}
+
+/// The pending words of file `i` whose declarations left them to be read from its text
+/// ([`Declarations::pending_later`]).
+fn pending_words(fronts: &[Box<dyn FrontEnd>], files: Files<'_>, i: usize) -> Vec<String> {
+    let s = &files.sources[i];
+    front_of(fronts, s).map_or_else(Vec::new, |f| {
+        files.with_text(i, |text| f.pending_words(text))
+    })
 }
 
 /// One candidate's pass 2: its index, findings, how many suppressions removed, its

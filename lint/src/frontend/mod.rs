@@ -380,6 +380,10 @@ pub struct Declarations {
     /// (`const B: &str = a::A;` before `A` is known). The file is collected again once one of
     /// them is declared.
     pub pending: Vec<String>,
+    /// `pending` is not listed yet: it is what [`FrontEnd::pending_words`] finds in the text,
+    /// read only when a round of resolution needs it (a run that declares no identifier never
+    /// does; issue 32 item 1).
+    pub pending_later: bool,
 }
 
 /// The first of `fronts` that handles `path`, its extension read once (issue 32 item 1:
@@ -428,6 +432,11 @@ pub trait FrontEnd: Sync {
             self.declarations(path, src, cx),
             self.analyze(path, src, cx),
         )
+    }
+    /// The pending identifiers of a file whose [`Declarations::pending_later`] is set: those
+    /// its [`FrontEnd::declarations`] would have listed.
+    fn pending_words(&self, _src: &str) -> Vec<String> {
+        Vec::new()
     }
     /// How many syntax errors `src` has, as this front end counts them (0 or 1 for a source
     /// file; failing code blocks for Markdown). `--fix` drops a fix that raises the count.

@@ -257,6 +257,7 @@ fn collect(file: &syn::File, path: &str, cx: Context<'_>) -> Declarations {
     Declarations {
         found: c.found,
         pending,
+        pending_later: false,
     }
 }
 

@@ -149,6 +149,10 @@ impl FrontEnd for TypeScript {
         declarations_and_analysis(path, src, cx)
     }
 
+    fn pending_words(&self, src: &str) -> Vec<String> {
+        lexical_pending(src)
+    }
+
     fn syntax_errors(&self, path: &str, src: &str) -> usize {
         usize::from(parses(path, src).is_err())
     }
@@ -172,6 +176,7 @@ fn collect_declarations(
     Declarations {
         found: c.found,
         pending: c.pending.into_iter().collect(),
+        pending_later: false,
     }
 }
 
@@ -181,6 +186,7 @@ fn unparsed_declarations(src: &str) -> Declarations {
     Declarations {
         found: Vec::new(),
         pending: lexical_pending(src),
+        pending_later: false,
     }
 }
 
@@ -392,7 +398,16 @@ fn declarations_and_analysis(
     src: &str,
     cx: Context<'_>,
 ) -> (Declarations, FileAnalysis) {
-    if !may_declare(src, cx) || !worth_parsing(src, cx) {
+    if !may_declare(src, cx) {
+        // What `declarations` gives an unparsed file, its pending words read only if a round
+        // of resolution asks for them.
+        let later = Declarations {
+            pending_later: true,
+            ..Declarations::default()
+        };
+        return (later, TypeScript.analyze(path, src, cx));
+    }
+    if !worth_parsing(src, cx) {
         return (
             TypeScript.declarations(path, src, cx),
             TypeScript.analyze(path, src, cx),
@@ -754,7 +769,11 @@ mod tests {
                     mentions_declared: !symbols.is_empty(),
                     ..cx
                 };
-                let one = TypeScript.declarations_and_analysis(path, src, cx);
+                let mut one = TypeScript.declarations_and_analysis(path, src, cx);
+                if one.0.pending_later {
+                    one.0.pending = TypeScript.pending_words(src);
+                    one.0.pending_later = false;
+                }
                 let two = (
                     TypeScript.declarations(path, src, cx),
                     TypeScript.analyze(path, src, cx),
