@@ -31,7 +31,8 @@ pub use crate::source::text_range;
 pub struct Options {
     /// Files and directories (default: `.`).
     pub paths: Vec<PathBuf>,
-    /// Worker threads (default: one per core).
+    /// Worker threads of a pool built for the run; `None`: the calling thread's pool (rayon's
+    /// global one, a thread per core, unless the thread joined one: [`init_global_pool`]).
     pub jobs: Option<usize>,
     /// Follow symbolic links while walking (loops are reported, not followed forever).
     pub follow: bool,
