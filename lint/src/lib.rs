@@ -41,7 +41,7 @@ mod test_rng;
 pub mod walk;
 
 pub use engine::{
-    Options, Report, init_global_pool, lint, lint_document, lint_sources, lint_sources_cached,
+    Options, Report, join_run_pool, lint, lint_document, lint_sources, lint_sources_cached,
 };
 
 /// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,

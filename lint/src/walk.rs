@@ -163,8 +163,7 @@ pub fn walk<T: Send>(
     named.sort();
     named.dedup();
     if !named.is_empty() && !out.is_empty() {
-        let walked: std::collections::HashSet<&Path> =
-            out.iter().map(|(p, _, _)| p.as_path()).collect();
+        let walked: crate::hash::HashSet<&Path> = out.iter().map(|(p, _, _)| p.as_path()).collect();
         named.retain(|p| !walked.contains(p.as_path()));
     }
     out.par_extend(named.into_par_iter().map(|p| {

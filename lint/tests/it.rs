@@ -18,7 +18,6 @@ mod fix_fixtures;
 mod fix_property;
 mod fix_typecheck;
 mod fixtures;
-mod global_pool;
 mod host_declarations;
 mod host_layouts;
 mod in_memory;
@@ -28,6 +27,7 @@ mod read_sizes;
 mod render_escapes;
 mod robust;
 mod rule_docs;
+mod run_pool;
 mod rust_fix_compiles;
 mod rust_typed_fix;
 

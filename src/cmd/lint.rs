@@ -134,7 +134,7 @@ pub fn run(args: LintArgs) -> ExitCode {
     // deep files fit on, and nothing waits for them to start. Under `--jobs` the run builds
     // its own pool (with that stack) instead.
     if args.jobs.is_none() {
-        mirrorless_lint::init_global_pool();
+        mirrorless_lint::join_run_pool();
     }
     let config = if args.no_config {
         Ok(Config {

@@ -32,7 +32,7 @@ pub struct Options {
     /// Files and directories (default: `.`).
     pub paths: Vec<PathBuf>,
     /// Worker threads of a pool built for the run; `None`: the calling thread's pool (rayon's
-    /// global one, a thread per core, unless the thread joined one: [`init_global_pool`]).
+    /// global one, a thread per core, unless the thread joined one: [`join_run_pool`]).
     pub jobs: Option<usize>,
     /// Follow symbolic links while walking (loops are reported, not followed forever).
     pub follow: bool,
@@ -157,7 +157,7 @@ fn pool_builder() -> rayon::ThreadPoolBuilder {
 /// own stack is the process's main stack, so a file too deep for it that it comes to analyse
 /// is parsed on a thread of its own ([`crate::frontend::depth`]). The pool lives as long as
 /// the process.
-pub fn init_global_pool() {
+pub fn join_run_pool() {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     if let Ok(pool) = pool_builder()
         .num_threads(cores + 1)

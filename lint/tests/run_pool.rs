@@ -1,4 +1,4 @@
-//! `init_global_pool` (issue 32 item 1): the calling thread becomes the first thread of the
+//! `join_run_pool` (issue 32 item 1): the calling thread becomes the first thread of the
 //! run's pool, whose other threads are built as the analyses want them, one more than the
 //! cores; every later use of rayon on that thread runs on that pool, and a second call
 //! changes nothing.
@@ -7,10 +7,10 @@
 //! runs in a process of its own, this binary started again on that one test.
 
 /// Set in the process that runs the check.
-const CHILD: &str = "MIRRORLESS_GLOBAL_POOL_CHILD";
+const CHILD: &str = "MIRRORLESS_RUN_POOL_CHILD";
 
 #[test]
-fn the_run_uses_the_pool_init_global_pool_builds() {
+fn the_run_uses_the_pool_join_run_pool_builds() {
     if std::env::var_os(CHILD).is_some() {
         return check();
     }
@@ -18,7 +18,7 @@ fn the_run_uses_the_pool_init_global_pool_builds() {
     let out = std::process::Command::new(exe)
         .args([
             "--exact",
-            "global_pool::the_run_uses_the_pool_init_global_pool_builds",
+            "run_pool::the_run_uses_the_pool_join_run_pool_builds",
             "--nocapture",
             "--test-threads=1",
         ])
@@ -35,7 +35,7 @@ fn the_run_uses_the_pool_init_global_pool_builds() {
 
 fn check() {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    mirrorless_lint::init_global_pool();
+    mirrorless_lint::join_run_pool();
     assert_eq!(
         rayon::current_thread_index(),
         Some(0),
@@ -47,11 +47,11 @@ fn check() {
         assert_eq!(
             name.as_deref(),
             Some(format!("mirrorless-pool-{index}").as_str()),
-            "a thread not built by `init_global_pool`: {names:?}"
+            "a thread not built by `join_run_pool`: {names:?}"
         );
     }
     // Called again (a second run in one process), it changes nothing.
-    mirrorless_lint::init_global_pool();
+    mirrorless_lint::join_run_pool();
     assert_eq!(rayon::current_thread_index(), Some(0));
     assert_eq!(rayon::current_num_threads(), cores + 1);
 }
