@@ -146,30 +146,42 @@ fn pool_builder() -> rayon::ThreadPoolBuilder {
 
 /// Makes the calling thread the first thread of a pool built as the analyses want it (a large
 /// stack on each of its other threads, see [`POOL_STACK`]), one more than the cores, for a
-/// program that lints on it (`mirrorless lint`): every use of rayon on this thread from then
-/// on (a run's walk, its parallel passes) runs on that pool, with this thread taking part.
-/// Call it before any other use of rayon on this thread; if this thread already belongs to
-/// a pool, or the pool cannot be built, nothing changes, and rayon's global pool is used.
+/// program that lints on it (`mirrorless lint`, from its main thread): every use of rayon on
+/// this thread from then on (a run's walk, its parallel passes) runs on that pool, with this
+/// thread taking part. Call it before any other use of rayon on this thread; if this thread
+/// already belongs to a pool, or the pool cannot be built, nothing changes, and rayon's
+/// global pool is used.
 ///
 /// Nothing waits for the pool's threads to start (`build_global` waited 0.2 ms, over a
 /// millisecond when a virtual machine's idle core was slow to wake), and this thread reads
-/// the walk's directories while the others read and analyse the files, then joins them; its
-/// own stack is the process's main stack, so a file too deep for it that it comes to analyse
-/// is parsed on a thread of its own ([`crate::frontend::depth`]). The pool lives as long as
-/// the process.
+/// the walk's directories while the others read and analyse the files, then joins them. Its
+/// own stack is not the pool's: a file it comes to analyse that is deeper than a default
+/// thread's stack allows is parsed on a thread of its own ([`crate::frontend::depth`]), which
+/// takes a main thread's stack to be at least a spawned thread's 2 MiB. That holds on Unix
+/// (the stack limit, 8 MiB unless lowered); a Windows program's main thread has 1 MiB, so
+/// there the pool is rayon's global one, built as before, and this thread only walks. The
+/// pool lives as long as the process.
 pub fn join_run_pool() {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if let Ok(pool) = pool_builder()
-        .num_threads(cores + 1)
-        .use_current_thread()
-        .build()
+    #[cfg(unix)]
     {
-        // Dropping it would end the pool this thread now belongs to.
-        std::mem::forget(pool);
-        // The walk's first use of `ignore` compiles the pattern that finds git's global
-        // excludes file (0.2 ms): a thread of the pool, idle until the walk finds a file,
-        // compiles it while this one reads the configuration.
-        rayon::spawn(|| drop(ignore::gitignore::gitconfig_excludes_path()));
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        if let Ok(pool) = pool_builder()
+            .num_threads(cores + 1)
+            .use_current_thread()
+            .build()
+        {
+            // Dropping it would end the pool this thread now belongs to.
+            std::mem::forget(pool);
+            // The walk's first use of `ignore` compiles the pattern that finds git's global
+            // excludes file (0.2 ms): a thread of the pool, idle until the walk finds a file,
+            // compiles it while this one reads the configuration.
+            rayon::spawn(|| drop(ignore::gitignore::gitconfig_excludes_path()));
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        // An error only says the global pool exists already: it is then used as it is.
+        let _ = pool_builder().build_global();
     }
 }
 
