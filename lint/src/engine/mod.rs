@@ -662,7 +662,8 @@ fn resolve_declarations(
     let mut ident_hit = vec![false; sources.len()];
     let mut collected = vec![false; sources.len()];
     let mut pending: Vec<Vec<String>> = vec![Vec::new(); sources.len()];
-    // Files whose pending words are still to be read from their text ([`Declarations::pending_later`]).
+    // Files whose pending words are still to be read from their text, however their
+    // declarations came (early, cached or collected): [`Declarations::pending_later`].
     let mut pending_later = vec![false; sources.len()];
     let mut frontier: Vec<usize> = (0..sources.len()).filter(|&i| candidate[i]).collect();
     let mut declared: Vec<Declaration> = Vec::new();
@@ -701,16 +702,12 @@ fn resolve_declarations(
             })
             .collect();
         let mut new_idents = Vec::new();
-        for (i, mut d, hit) in results {
+        for (i, d, hit) in results {
             if round == 0
                 && !hit
                 && let Some(c) = cache.as_deref_mut()
             {
                 let s = &sources[i];
-                if d.pending_later {
-                    d.pending = pending_words(fronts, files, i);
-                    d.pending_later = false;
-                }
                 c.store_declarations(&s.display, &s.path, &s.text, d.clone());
             }
             collected[i] = true;
