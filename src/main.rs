@@ -69,6 +69,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if lints_on_the_run_pool(std::env::args_os()) {
+        // Before clap parses the arguments (0.15 ms), so that the pool's threads start, and
+        // one of them compiles what the walk needs first, in the meantime (issue 32 item 1).
+        mirrorless_lint::join_run_pool();
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Check(args) => cmd::check::run(args),
@@ -90,5 +95,42 @@ fn main() -> ExitCode {
                 ExitCode::from(cmd::EXIT_ERROR)
             }
         }
+    }
+}
+
+/// Whether the command line is `mirrorless lint` without `-j`/`--jobs` (which builds a pool
+/// of its own): the command whose thread joins the run's pool
+/// ([`mirrorless_lint::join_run_pool`]). A spelling of the option this misses (`-Lj2`) only
+/// leaves that pool's threads idle.
+fn lints_on_the_run_pool(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
+    let mut args = args.into_iter().skip(1);
+    args.next().is_some_and(|a| a == "lint")
+        && !args.any(|a| {
+            let a = a.as_encoded_bytes();
+            a.starts_with(b"-j") || a.starts_with(b"--jobs")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lints_on_the_run_pool;
+
+    fn joins(line: &str) -> bool {
+        lints_on_the_run_pool(line.split(' ').map(std::ffi::OsString::from))
+    }
+
+    // `mirrorless lint --help`, `-j`: "Worker threads (default: one per core, plus the
+    // command's own …)": only `lint` without `--jobs` runs on the pool `main` joins.
+    #[test]
+    fn only_lint_without_jobs_joins_the_run_pool_before_parsing() {
+        assert!(joins("mirrorless lint"));
+        assert!(joins("mirrorless lint src --format json"));
+        assert!(!joins("mirrorless lint -j 2 src"));
+        assert!(!joins("mirrorless lint -j2 src"));
+        assert!(!joins("mirrorless lint --jobs 2"));
+        assert!(!joins("mirrorless lint src --jobs=1"));
+        assert!(!joins("mirrorless check lint"));
+        assert!(!joins("mirrorless run"));
+        assert!(!joins("mirrorless"));
     }
 }

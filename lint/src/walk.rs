@@ -155,7 +155,7 @@ pub fn walk<T: Send>(
                 }
             }
         }
-        out.extend(files.into_iter().map(|(p, v)| (p, false, v)));
+        out.extend(files.into_iter().map(|(key, p, v)| (key, false, p, v)));
         errors.extend(errs);
     }
     // Files named on the command line are visited on the pool too, each once, and not again
@@ -163,17 +163,21 @@ pub fn walk<T: Send>(
     named.sort();
     named.dedup();
     if !named.is_empty() && !out.is_empty() {
-        let walked: crate::hash::HashSet<&Path> = out.iter().map(|(p, _, _)| p.as_path()).collect();
+        let walked: crate::hash::HashSet<&Path> =
+            out.iter().map(|(_, _, p, _)| p.as_path()).collect();
         named.retain(|p| !walked.contains(p.as_path()));
     }
     out.par_extend(named.into_par_iter().map(|p| {
         let v = visit(&p);
-        (p, true, v)
+        (path_order(&p), true, p, v)
     }));
-    // Walked before named (`false < true`): the first of each path is kept.
-    out.sort_by_cached_key(|(path, named, _)| (path_order(path), *named));
+    // Walked before named (`false < true`): the first of each path is kept. Equal keys are
+    // equal paths (`Path`'s equality compares components too).
+    out.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     out.dedup_by(|a, b| a.0 == b.0);
-    out
+    out.into_iter()
+        .map(|(_, named, p, v)| (p, named, v))
+        .collect()
 }
 
 /// The most files visited by one job of the pool (see [`walk_dir`]).
@@ -182,8 +186,11 @@ const MAX_BATCH: usize = 32;
 /// A directory whose ignore files could not be applied, and the errors naming them.
 type Unapplied = (PathBuf, Vec<FileError>);
 
-/// Files found by a walk (path, what `visit` returned) and the walk's errors.
-type Walked<T> = (Vec<(PathBuf, T)>, Vec<FileError>);
+/// A file found: its [`path_order`] key, its path, and what `visit` returned for it.
+type Found<T> = (Vec<u8>, PathBuf, T);
+
+/// Files found by a walk and the walk's errors.
+type Walked<T> = (Vec<Found<T>>, Vec<FileError>);
 
 /// Walks `root` (ripgrep's walker), keeping the regular files `keep` accepts and visiting
 /// each on the pool as soon as it is found; `.gitignore`/`.ignore` rules apply when
@@ -240,7 +247,7 @@ fn walk_dir<T: Send>(
             true
         })
         .build();
-    let push = |item: Result<(PathBuf, T), FileError>| {
+    let push = |item: Result<Found<T>, FileError>| {
         if let Ok(mut lists) = found.lock() {
             match item {
                 Ok(found) => lists.0.push(found),
@@ -265,7 +272,9 @@ fn walk_dir<T: Send>(
             scope.spawn(move |_| {
                 batch.into_par_iter().for_each(|path| {
                     let v = visit(&path);
-                    push(Ok((path, v)));
+                    // The key the run sorts its files by, made here on the pool rather than
+                    // for every file on the command's thread once the walk is done.
+                    push(Ok((path_order(&path), path, v)));
                 });
             });
         };
@@ -298,7 +307,7 @@ fn walk_dir<T: Send>(
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let unapplied = std::mem::take(&mut *unapplied.lock().unwrap_or_else(|e| e.into_inner()));
-    files.retain(|(p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
+    files.retain(|(_, p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
     errors.extend(unapplied.into_iter().flat_map(|(_, e)| e));
     (files, errors)
 }

@@ -131,8 +131,9 @@ pub struct LintArgs {
 /// Runs `mirrorless lint`.
 pub fn run(args: LintArgs) -> ExitCode {
     // Before anything uses rayon: this thread joins a pool whose other threads have a stack
-    // deep files fit on, and nothing waits for them to start. Under `--jobs` the run builds
-    // its own pool (with that stack) instead.
+    // deep files fit on, and nothing waits for them to start (`main` joined it already, unless
+    // the command line was spelled in a way it does not read; joining again changes nothing).
+    // Under `--jobs` the run builds its own pool (with that stack) instead.
     if args.jobs.is_none() {
         mirrorless_lint::join_run_pool();
     }
