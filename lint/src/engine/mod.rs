@@ -172,10 +172,19 @@ pub fn join_run_pool() {
         {
             // Dropping it would end the pool this thread now belongs to.
             std::mem::forget(pool);
-            // The walk's first use of `ignore` compiles the pattern that finds git's global
-            // excludes file (0.2 ms): a thread of the pool, idle until the walk finds a file,
-            // compiles it while this one reads the configuration.
-            rayon::spawn(|| drop(ignore::gitignore::gitconfig_excludes_path()));
+            // A thread of the pool, idle until the walk finds a file, does while this one
+            // parses the command line and reads the configuration what the run would
+            // otherwise do on this thread before it finds a file:
+            rayon::spawn(|| {
+                // std's detection of the CPU's features, which the catalog's substring
+                // searchers ask for first: a dozen `cpuid`, each a trap to the hypervisor on a
+                // virtual machine (7 µs on a CI runner's);
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                let _ = std::arch::is_x86_feature_detected!("avx2");
+                // the pattern that finds git's global excludes file, which the walk's first
+                // use of `ignore` compiles (0.2 ms).
+                drop(ignore::gitignore::gitconfig_excludes_path());
+            });
         }
     }
     #[cfg(not(unix))]
