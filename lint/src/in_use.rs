@@ -62,61 +62,122 @@ pub(crate) fn keep_what_is_still_used(findings: &mut [Finding]) {
     while hold_back(findings) {}
 }
 
-/// Where a use was found, and its rule.
-type Place = (String, usize, &'static str);
+/// A use of an event in a program, by its rule: (rule, program, event).
+type Key<'a> = (&'static str, &'static str, &'a str);
 
-/// Keeps under `key` the first of the places seen, by path (as the walk orders paths) and
-/// line: not the first the findings list, whose order is the order the run was given its files
-/// in (the language server's changes as documents open and close), so a note names the same
-/// use in every run.
-fn keep_first<K: std::hash::Hash + Eq>(uses: &mut HashMap<K, Place>, key: K, place: &Place) {
+/// The first use of each [`Key`], as the index of its finding.
+type Uses<'a> = HashMap<Key<'a>, usize>;
+
+/// Whether finding `a` comes before finding `b` by path (as the walk orders paths), line and
+/// rule: not by the order the findings list them in, which is the order the run was given its
+/// files in (the language server's changes as documents open and close), so a note names the
+/// same use in every run.
+fn walks_before(findings: &[Finding], a: usize, b: usize) -> bool {
+    use std::cmp::Ordering;
     use std::path::Path;
-    let kept = uses.entry(key).or_insert_with(|| place.clone());
-    if (Path::new(&place.0), place.1, place.2) < (Path::new(&kept.0), kept.1, kept.2) {
-        *kept = place.clone();
+    let (a, b) = (&findings[a], &findings[b]);
+    // Equal strings are equal paths: only different ones are compared component by component.
+    let path = match a.path == b.path {
+        true => Ordering::Equal,
+        false => Path::new(&a.path).cmp(Path::new(&b.path)),
+    };
+    path.then(a.line.cmp(&b.line)).then(a.rule.cmp(b.rule)) == Ordering::Less
+}
+
+/// Keeps under `key` the first of the uses seen ([`walks_before`]).
+fn keep_first<'a>(findings: &[Finding], uses: &mut Uses<'a>, key: Key<'a>, use_at: usize) {
+    use std::collections::hash_map::Entry;
+    match uses.entry(key) {
+        Entry::Vacant(v) => {
+            v.insert(use_at);
+        }
+        Entry::Occupied(mut kept) => {
+            if walks_before(findings, use_at, *kept.get()) {
+                kept.insert(use_at);
+            }
+        }
     }
+}
+
+/// What one pass of [`hold_back`] does to a finding.
+enum HoldBack {
+    /// The fix goes: the note says why, and whether the finding becomes the human's part.
+    NoFix { why: String, human: bool },
+    /// The machine-applicable fix becomes a suggestion: what its message and the note add.
+    Suggestion { not_yet: String, why: String },
 }
 
 /// One pass of [`keep_what_is_still_used`]; whether it held a fix back.
 fn hold_back(findings: &mut [Finding]) -> bool {
-    // (rule, program, event) → the first use of that rule that remains after the
-    // machine-applicable fixes.
-    let mut remaining: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
+    // Decided over the findings as the pass found them, then applied.
+    let decided = decide(findings);
+    let held = !decided.is_empty();
+    for (i, change) in decided {
+        let f = &mut findings[i];
+        let why = match change {
+            HoldBack::NoFix { why, human } => {
+                f.fix = None;
+                f.human |= human;
+                why
+            }
+            HoldBack::Suggestion { not_yet, why } => {
+                if let Some(fix) = f.fix.as_mut() {
+                    fix.applicability = Applicability::Suggestion;
+                    fix.message = format!("{}{not_yet}", fix.message);
+                }
+                why
+            }
+        };
+        f.note = Some(match f.note.take() {
+            Some(n) => format!("{n}; {why}"),
+            None => why,
+        });
+    }
+    held
+}
+
+/// What one pass of [`hold_back`] changes, by finding.
+fn decide(findings: &[Finding]) -> Vec<(usize, HoldBack)> {
+    // The first use of each rule, program and event that remains after the machine-applicable
+    // fixes.
+    let mut remaining = Uses::default();
     // The calls (listeners, emits) with no fix at all, not even a suggestion: no flag of
     // `--fix` migrates them.
-    let mut stuck: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
+    let mut stuck = Uses::default();
     // The same, of the human's part (a test pinning the removed mirror's own behaviour).
-    let mut human: HashMap<(&'static str, &'static str, String), Place> = HashMap::default();
-    for f in findings.iter() {
-        let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
+    let mut human = Uses::default();
+    for (i, f) in findings.iter().enumerate() {
+        let (Some(program), Some(event)) = (program(&f.path), f.event.as_deref()) else {
             continue;
         };
         let migrated = f
             .fix
             .as_ref()
             .is_some_and(|x| x.applicability == Applicability::MachineApplicable);
-        let place = (f.path.clone(), f.line, f.rule);
+        let key = (f.rule, program, event);
         if !migrated {
-            keep_first(&mut remaining, (f.rule, program, event.clone()), &place);
+            keep_first(findings, &mut remaining, key, i);
         }
         // A reference (a name in an array, an assertion) type-checks without the declaration.
         if f.fix.is_none() && f.rule != REFERENCE {
             let into = if f.human { &mut human } else { &mut stuck };
-            keep_first(into, (f.rule, program, event.clone()), &place);
+            keep_first(findings, into, key, i);
         }
     }
-    let mut held = false;
-    for f in findings.iter_mut() {
-        let (Some(program), Some(event)) = (program(&f.path), &f.event) else {
+    let mut decided = Vec::new();
+    for (i, f) in findings.iter().enumerate() {
+        let (Some(program), Some(event)) = (program(&f.path), f.event.as_deref()) else {
             continue;
         };
         let keeps = f.fix.as_ref().is_some_and(|x| x.keeps_references);
-        let first = |uses: &HashMap<(&'static str, &'static str, String), Place>| {
+        // The first (by path, line and rule) of the uses of the rules a deletion by `f` would
+        // break.
+        let first = |uses: &Uses<'_>| -> Option<&Finding> {
             needed_by(f.rule, keeps)
                 .iter()
-                .filter_map(|rule| uses.get(&(*rule, program, event.clone())))
-                .min()
-                .cloned()
+                .filter_map(|rule| uses.get(&(*rule, program, event)))
+                .map(|&u| &findings[u])
+                .min_by(|a, b| (&a.path, a.line, a.rule).cmp(&(&b.path, b.line, b.rule)))
         };
         // A declaration or an emit still needed by a use that has no fix at all: deleting it
         // breaks the build, or silences that listener, under any flags (nothing migrates that
@@ -130,57 +191,55 @@ fn hold_back(findings: &mut [Finding]) -> bool {
             } else {
                 None
             };
-            if let Some((path, line, by)) = stuck_by.clone().or(human_by) {
-                let what = what(by);
+            if let Some(by) = stuck_by.or(human_by) {
+                let (path, line, what) = (&by.path, by.line, what(by.rule));
                 let (deleting, breaks) = if f.rule == EMIT {
                     ("the emit", "silence it")
                 } else {
                     ("the declaration", "break it")
                 };
-                let why = if stuck_by.is_some() {
-                    format!(
-                        "no fix: {what} of `{event}` at {path}:{line} has none, and deleting {deleting} would {breaks}"
-                    )
+                let change = if stuck_by.is_some() {
+                    HoldBack::NoFix {
+                        why: format!(
+                            "no fix: {what} of `{event}` at {path}:{line} has none, and deleting {deleting} would {breaks}"
+                        ),
+                        human: false,
+                    }
                 } else {
-                    f.human = true;
-                    format!(
-                        "the human's part: {what} of `{event}` at {path}:{line} is a test a human rewrites, and deleting {deleting} before that would {breaks}; delete it with that test's rewrite"
-                    )
+                    HoldBack::NoFix {
+                        why: format!(
+                            "the human's part: {what} of `{event}` at {path}:{line} is a test a human rewrites, and deleting {deleting} before that would {breaks}; delete it with that test's rewrite"
+                        ),
+                        human: true,
+                    }
                 };
-                f.fix = None;
-                f.note = Some(match f.note.take() {
-                    Some(n) => format!("{n}; {why}"),
-                    None => why,
-                });
-                held = true;
+                decided.push((i, change));
                 continue;
             }
         }
-        let Some((path, line, by)) = first(&remaining) else {
+        let Some(by) = first(&remaining) else {
             continue;
         };
-        if let Some(fix) = f.fix.as_mut()
-            && fix.applicability == Applicability::MachineApplicable
+        if f.fix
+            .as_ref()
+            .is_some_and(|x| x.applicability == Applicability::MachineApplicable)
         {
-            fix.applicability = Applicability::Suggestion;
-            fix.message = format!(
-                "{} (not yet: `{event}` is still used at {path}:{line})",
-                fix.message
-            );
+            let (path, line) = (&by.path, by.line);
             // The report names the one place to look (the listener, emit or use whose own
             // migration is not machine-applicable).
-            let why = format!(
-                "`--fix` holds this back: {} of `{event}` at {path}:{line} is not migrated by it",
-                what(by)
-            );
-            f.note = Some(match f.note.take() {
-                Some(n) => format!("{n}; {why}"),
-                None => why,
-            });
-            held = true;
+            decided.push((
+                i,
+                HoldBack::Suggestion {
+                    not_yet: format!(" (not yet: `{event}` is still used at {path}:{line})"),
+                    why: format!(
+                        "`--fix` holds this back: {} of `{event}` at {path}:{line} is not migrated by it",
+                        what(by.rule)
+                    ),
+                },
+            ));
         }
     }
-    held
+    decided
 }
 
 /// What a use of rule `rule` is, in a note.
