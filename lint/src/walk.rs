@@ -231,6 +231,7 @@ fn walk_dir<T: Send>(
         .hidden(false)
         .require_git(false)
         .follow_links(opts.follow)
+        .threads(1)
         .filter_entry(move |e| {
             if e.file_name() == ".git" {
                 return false;
@@ -246,7 +247,7 @@ fn walk_dir<T: Send>(
             }
             true
         })
-        .build();
+        .build_parallel();
     let push = |item: Result<Found<T>, FileError>| {
         if let Ok(mut lists) = found.lock() {
             match item {
@@ -255,15 +256,19 @@ fn walk_dir<T: Send>(
             }
         }
     };
-    // The directories are read in order on this thread, and the files found are visited on
-    // the pool, in batches: `ignore`'s parallel walker would give each of its own threads a
-    // directory, but a thread with none to take sleeps a millisecond at a time: at the start
-    // (one root) and at the end of every walk, a millisecond of a run that lasts ten. Reading
-    // directories costs little beside visiting their files. The batches grow from one file
-    // (the pool starts at once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree).
+    // The directories are read in order by one thread of `ignore`'s parallel walker, and the
+    // files found are visited on the pool, in batches. One thread: with more, a thread with no
+    // directory to take sleeps a millisecond at a time, at the start (one root) and at the end
+    // of every walk, a millisecond of a run that lasts ten; reading directories costs little
+    // beside visiting their files. The parallel walker, not the iterator: it reads each
+    // directory's listing first and looks for the ignore files it holds there, where the
+    // iterator asks the file system for each of four names in every directory (`.git`,
+    // `.ignore`, `.gitignore`, `.git/info/exclude`). The batches grow from one file (the pool
+    // starts at once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree). The
+    // calling thread, a thread of the pool, joins the pool's work once the walk is done.
     rayon::in_place_scope(|scope| {
-        let mut batch: Vec<PathBuf> = Vec::new();
-        let mut size = 1;
+        // The batch being filled and the size it is flushed at.
+        let batch: Mutex<(Vec<PathBuf>, usize)> = Mutex::new((Vec::new(), 1));
         // A batch is a parallel iterator: a file that takes long (a candidate, analysed on
         // the thread that read it) leaves the rest of its batch to an idle thread, which
         // splits it off only then.
@@ -278,29 +283,42 @@ fn walk_dir<T: Send>(
                 });
             });
         };
-        for entry in walker {
-            match entry {
-                Ok(e) => {
-                    if let Some(err) = e.error() {
-                        // The rules of this directory's ignore files failed to build.
-                        refuse(e.path(), ignore_files::explain(e.path(), err));
-                    }
-                    if e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()) {
-                        batch.push(e.into_path());
-                        if batch.len() == size {
-                            flush(std::mem::take(&mut batch));
-                            size = (size * 2).min(MAX_BATCH);
+        walker.run(|| {
+            Box::new(|entry| {
+                match entry {
+                    Ok(e) => {
+                        if let Some(err) = e.error() {
+                            // The rules of this directory's ignore files failed to build.
+                            refuse(e.path(), ignore_files::explain(e.path(), err));
+                        }
+                        if e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()) {
+                            let full = match batch.lock() {
+                                Ok(mut b) => {
+                                    let (files, size) = &mut *b;
+                                    files.push(e.into_path());
+                                    (files.len() == *size).then(|| {
+                                        *size = (*size * 2).min(MAX_BATCH);
+                                        std::mem::take(files)
+                                    })
+                                }
+                                Err(_) => None,
+                            };
+                            if let Some(full) = full {
+                                flush(full);
+                            }
                         }
                     }
+                    Err(err) if ignore_files::is_parents_error(&err) => {
+                        refuse(root, ignore_files::explain_above(root, &err));
+                    }
+                    Err(err) => push(Err(walk_error(&err, root))),
                 }
-                Err(err) if ignore_files::is_parents_error(&err) => {
-                    refuse(root, ignore_files::explain_above(root, &err));
-                }
-                Err(err) => push(Err(walk_error(&err, root))),
-            }
-        }
-        if !batch.is_empty() {
-            flush(batch);
+                ignore::WalkState::Continue
+            })
+        });
+        let (last, _) = batch.into_inner().unwrap_or_else(|e| e.into_inner());
+        if !last.is_empty() {
+            flush(last);
         }
     });
     let (mut files, mut errors) = found

@@ -105,8 +105,8 @@ pub struct LintArgs {
     pub new_since: Option<String>,
     #[command(flatten)]
     pub color: ColorArg,
-    /// Worker threads (default: one per core, plus the command's own, which walks the
-    /// directories while the others read the files).
+    /// Worker threads (default: one per core, plus the command's own, which joins them once
+    /// a thread of its own has read the directories).
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
     /// Follow symbolic links when walking directories (symlink loops are reported).
