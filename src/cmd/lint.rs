@@ -437,7 +437,12 @@ fn output(args: &LintArgs, report: &mirrorless_lint::Report) -> ExitCode {
         Format::Markdown => render::step_summary(report, docs().as_deref()),
         _ => render::render(report, format, color),
     };
-    if !super::print_out(&text) {
+    let printed = super::print_out(&text);
+    // Like the report (see `run`): the process ends with this command, and the document, a
+    // few hundred kB the allocator took from the system for it alone, would be handed back by
+    // an `munmap` that stops the pool's other threads' cores to flush their address caches.
+    std::mem::forget(text);
+    if !printed {
         return ExitCode::from(super::EXIT_ERROR);
     }
     if format == Format::Github

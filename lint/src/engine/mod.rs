@@ -120,6 +120,7 @@ pub fn lint(opts: &Options) -> Report {
         let early = std::mem::take(&mut tree.early);
         let files = Files {
             dropped: &tree.dropped,
+            prefiltered: catalog.is_some(),
             ..Files::held(&tree.sources)
         };
         let prepared = Prepared { catalog, early };
@@ -452,6 +453,9 @@ struct Files<'a> {
     dropped: &'a [bool],
     /// Every source is a candidate (no prefilter).
     every_candidate: bool,
+    /// Each held text passed the prefilter, with the run's catalog, as the walk read it (a
+    /// one-shot lint): it is a candidate without a second scan.
+    prefiltered: bool,
 }
 
 impl<'a> Files<'a> {
@@ -461,6 +465,7 @@ impl<'a> Files<'a> {
             sources,
             dropped: &[],
             every_candidate: false,
+            prefiltered: false,
         }
     }
 
@@ -564,6 +569,7 @@ fn run(
             &still_dropped
         },
         every_candidate: files.every_candidate,
+        prefiltered: files.prefiltered,
     };
     report.stats.declarations = resolved.symbols.len();
     if let Some(c) = cache.as_deref_mut() {
@@ -649,16 +655,24 @@ fn resolve_declarations(
         _ => vec![None; sources.len()],
     };
     // A dropped file failed this prefilter when it was read.
-    let mut candidate: Vec<bool> = (sources.par_iter().enumerate())
-        .map(|(i, s)| {
-            files.every_candidate
-                || known[i].unwrap_or_else(|| {
-                    !files.is_dropped(i)
-                        && front_of(fronts, s)
-                            .is_some_and(|f| f.may_hold_name(s.text.as_bytes(), catalog))
-                })
-        })
-        .collect();
+    let candidate_of = |i: usize, s: &Source| {
+        files.every_candidate
+            || known[i].unwrap_or_else(|| {
+                !files.is_dropped(i)
+                    && (files.prefiltered
+                        || front_of(fronts, s)
+                            .is_some_and(|f| f.may_hold_name(s.text.as_bytes(), catalog)))
+            })
+    };
+    let mut candidate: Vec<bool> = match files.prefiltered {
+        // Nothing to scan: no thread of the pool is woken for it.
+        true => (sources.iter().enumerate())
+            .map(|(i, s)| candidate_of(i, s))
+            .collect(),
+        false => (sources.par_iter().enumerate())
+            .map(|(i, s)| candidate_of(i, s))
+            .collect(),
+    };
     if let Some(c) = cache.as_deref_mut().filter(|c| c.tracks_changes())
         && !files.every_candidate
     {
@@ -700,19 +714,26 @@ fn resolve_declarations(
             let c = cache.as_deref().filter(|_| round == 0)?;
             c.declarations(&s.display, &s.path, &s.text).cloned()
         };
-        let results: Vec<(usize, Declarations, bool)> = frontier
-            .par_iter()
-            .map(|&i| match cached(i) {
-                Some(d) => (i, d, true),
-                None => {
-                    let s = &sources[i];
-                    let d = front_of(fronts, s).map_or_else(Declarations::default, |f| {
-                        files.with_text(i, |text| f.declarations(&s.display, text, cx))
-                    });
-                    (i, d, false)
-                }
-            })
-            .collect();
+        let declarations = |i: usize| match cached(i) {
+            Some(d) => (i, d, true),
+            None => {
+                let s = &sources[i];
+                let d = front_of(fronts, s).map_or_else(Declarations::default, |f| {
+                    files.with_text(i, |text| f.declarations(&s.display, text, cx))
+                });
+                (i, d, false)
+            }
+        };
+        // A one-shot lint's first round has every candidate's declarations from its early
+        // analysis: copying them wakes no thread of the pool.
+        let all_early = round == 0
+            && frontier
+                .iter()
+                .all(|&i| matches!(early.get(i), Some(Some(_))));
+        let results: Vec<(usize, Declarations, bool)> = match all_early {
+            true => frontier.iter().map(|&i| declarations(i)).collect(),
+            false => frontier.par_iter().map(|&i| declarations(i)).collect(),
+        };
         let mut new_idents = Vec::new();
         for (i, d, hit) in results {
             if round == 0
