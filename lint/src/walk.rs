@@ -11,7 +11,7 @@ use crate::model::FileError;
 use crate::source::display_path;
 use rayon::iter::{IntoParallelIterator, ParallelExtend, ParallelIterator};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 mod ignore_files;
 
@@ -249,11 +249,10 @@ fn walk_dir<T: Send>(
         })
         .build_parallel();
     let push = |item: Result<Found<T>, FileError>| {
-        if let Ok(mut lists) = found.lock() {
-            match item {
-                Ok(found) => lists.0.push(found),
-                Err(e) => lists.1.push(e),
-            }
+        let mut lists = found.lock().unwrap_or_else(PoisonError::into_inner);
+        match item {
+            Ok(found) => lists.0.push(found),
+            Err(e) => lists.1.push(e),
         }
     };
     // The directories are read in order by one thread of `ignore`'s parallel walker, and the
@@ -292,17 +291,15 @@ fn walk_dir<T: Send>(
                             refuse(e.path(), ignore_files::explain(e.path(), err));
                         }
                         if e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()) {
-                            let full = match batch.lock() {
-                                Ok(mut b) => {
-                                    let (files, size) = &mut *b;
-                                    files.push(e.into_path());
-                                    (files.len() == *size).then(|| {
-                                        *size = (*size * 2).min(MAX_BATCH);
-                                        std::mem::take(files)
-                                    })
-                                }
-                                Err(_) => None,
-                            };
+                            // A poisoned lock still holds every file pushed: none is lost.
+                            let mut b = batch.lock().unwrap_or_else(PoisonError::into_inner);
+                            let (files, size) = &mut *b;
+                            files.push(e.into_path());
+                            let full = (files.len() == *size).then(|| {
+                                *size = (*size * 2).min(MAX_BATCH);
+                                std::mem::take(files)
+                            });
+                            drop(b);
                             if let Some(full) = full {
                                 flush(full);
                             }
