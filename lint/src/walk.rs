@@ -220,9 +220,9 @@ fn walk_dir<T: Send>(
     let refuse = {
         let unapplied = Arc::clone(&unapplied);
         move |dir: &Path, errors: Vec<FileError>| {
-            if let Ok(mut dirs) = unapplied.lock() {
-                dirs.push((dir.to_path_buf(), errors));
-            }
+            // Like every lock of the walk, recovered if poisoned: a refusal is never lost.
+            let mut dirs = unapplied.lock().unwrap_or_else(PoisonError::into_inner);
+            dirs.push((dir.to_path_buf(), errors));
         }
     };
     let refuse_in_filter = refuse.clone();

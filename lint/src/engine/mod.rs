@@ -157,14 +157,13 @@ fn pool_builder() -> rayon::ThreadPoolBuilder {
 /// millisecond when a virtual machine's idle core was slow to wake), and this thread waits
 /// while a thread of the walk reads its directories and the others read and analyse the
 /// files, then joins them (a pool of only as many threads as cores was slower: 1.10× on
-/// upstream's 3f85f522ea subset, 1.19× on an older tree). Its
-/// own stack is not the pool's: a file it comes to analyse that is deeper than a default
-/// thread's stack allows is parsed on a thread of its own ([`crate::frontend::depth`]), which
-/// takes a main thread's stack to be at least a spawned thread's 2 MiB. That holds on Unix
-/// (the stack limit, 8 MiB unless lowered); a Windows program's main thread has 1 MiB, so
-/// there the pool is rayon's global one, built as before, and this thread only waits for the
-/// walk. The
-/// pool lives as long as the process.
+/// upstream's 3f85f522ea subset, 1.19× on an older tree). Its own stack is not the pool's: a
+/// file it comes to analyse that is deeper than a default thread's stack allows is parsed on
+/// a thread of its own ([`crate::frontend::depth`]), which takes a main thread's stack to be
+/// at least a spawned thread's 2 MiB. That holds on Unix (the stack limit, 8 MiB unless
+/// lowered); a Windows program's main thread has 1 MiB, so there the pool is rayon's global
+/// one, built as before, and this thread only waits for the walk. The pool lives as long as
+/// the process.
 pub fn join_run_pool() {
     #[cfg(unix)]
     {
@@ -569,7 +568,8 @@ fn run(
             &still_dropped
         },
         every_candidate: files.every_candidate,
-        prefiltered: files.prefiltered,
+        // A dropped file read again for a declared identifier did not pass the prefilter.
+        prefiltered: files.prefiltered && still_dropped.is_empty(),
     };
     report.stats.declarations = resolved.symbols.len();
     if let Some(c) = cache.as_deref_mut() {
