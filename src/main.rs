@@ -70,9 +70,12 @@ enum Command {
 
 fn main() -> ExitCode {
     if lints_on_the_run_pool(std::env::args_os()) {
-        // Before clap parses the arguments (0.15 ms), so that the pool's threads start, and
-        // one of them compiles what the walk needs first, in the meantime (issue 32 item 1).
+        // Before clap parses the arguments, so that the pool's threads start, and one of them
+        // compiles what the walk needs first, in the meantime (issue 32 item 1).
         mirrorless_lint::join_run_pool();
+    }
+    if let Some(args) = lint_args_alone(std::env::args_os()) {
+        return cmd::lint::run(args);
     }
     let cli = Cli::parse();
     match cli.command {
@@ -98,6 +101,24 @@ fn main() -> ExitCode {
     }
 }
 
+/// The arguments of `mirrorless lint …`, parsed by a parser of `lint`'s arguments alone: clap
+/// then builds one subcommand's arguments, not all ten (issue 32 item 1). `None` for any other
+/// command, and for what that parser does not accept (`--help`, `--version`, an error): the
+/// whole command line's parser reads it again, and says it as `mirrorless` always has. Where
+/// both accept a command line they read the same arguments (`lint_alone_reads_what_the_cli_reads`).
+fn lint_args_alone(
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> Option<cmd::lint::LintArgs> {
+    use clap::{Args, FromArgMatches};
+    let mut args = args.into_iter().skip(1).peekable();
+    if args.peek().is_none_or(|a| a != "lint") {
+        return None;
+    }
+    let lint = cmd::lint::LintArgs::augment_args(clap::Command::new("lint"));
+    let matches = lint.try_get_matches_from(args).ok()?;
+    cmd::lint::LintArgs::from_arg_matches(&matches).ok()
+}
+
 /// Whether the command line is `mirrorless lint` without `-j`/`--jobs` (which builds a pool
 /// of its own): the command whose thread joins the run's pool
 /// ([`mirrorless_lint::join_run_pool`]). A spelling of the option this misses (`-Lj2`) only
@@ -113,7 +134,74 @@ fn lints_on_the_run_pool(args: impl IntoIterator<Item = std::ffi::OsString>) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::lints_on_the_run_pool;
+    use super::{Cli, Command, lint_args_alone, lints_on_the_run_pool};
+    use clap::Parser;
+
+    /// `lint_args_alone` accepts exactly the command lines the whole parser reads as `lint`, with
+    /// the same arguments; what it refuses (help, version, errors) the whole parser answers.
+    /// Built from every option of `lint` (and a few it does not have) alone and in pairs.
+    #[test]
+    fn lint_alone_reads_what_the_cli_reads() {
+        let words: &[&[&str]] = &[
+            &[],
+            &["src"],
+            &["a.ts", "b.md"],
+            &["--format", "json"],
+            &["--format=sarif"],
+            &["--format", "nope"],
+            &["--no-config"],
+            &["--config", "m.toml"],
+            &["--config", "m.toml", "--no-config"],
+            &["--baseline", "b.json"],
+            &["--write-baseline", "b.json"],
+            &["--new-since", "origin/main"],
+            &["-j", "2"],
+            &["-j2"],
+            &["--jobs", "x"],
+            &["-L"],
+            &["--follow"],
+            &["--fix"],
+            &["--diff"],
+            &["--fix", "--diff"],
+            &["--unsafe-fixes"],
+            &["--statistics"],
+            &["--color", "never"],
+            &["--output", "out.txt"],
+            &["--help"],
+            &["-h"],
+            &["--version"],
+            &["-V"],
+            &["--no-such-option"],
+            &["--", "--not-an-option"],
+            &["help"],
+        ];
+        let mut lines: Vec<Vec<&str>> = Vec::new();
+        for a in words {
+            lines.push(a.to_vec());
+            for b in words {
+                lines.push([*a, *b].concat());
+            }
+        }
+        let mut accepted = 0;
+        for line in lines {
+            let argv: Vec<std::ffi::OsString> = ["mirrorless", "lint"]
+                .iter()
+                .chain(&line)
+                .map(std::ffi::OsString::from)
+                .collect();
+            let whole = Cli::try_parse_from(&argv).ok().map(|c| match c.command {
+                Command::Lint(args) => format!("{args:?}"),
+                other => panic!("`lint` parsed as {other:?}"),
+            });
+            let alone = lint_args_alone(argv.clone()).map(|args| format!("{args:?}"));
+            // Both accept it with the same arguments, or both leave it to the whole parser.
+            assert_eq!(alone, whole, "{line:?}");
+            accepted += usize::from(alone.is_some());
+        }
+        assert!(accepted > 300, "{accepted}");
+        assert!(lint_args_alone(["mirrorless", "check", "x"].map(Into::into)).is_none());
+        assert!(lint_args_alone(["mirrorless"].map(Into::into)).is_none());
+    }
 
     fn joins(line: &str) -> bool {
         lints_on_the_run_pool(line.split(' ').map(std::ffi::OsString::from))
