@@ -155,7 +155,12 @@ pub fn walk<T: Send>(
                 }
             }
         }
-        out.extend(files.into_iter().map(|(key, p, v)| (key, false, p, v)));
+        // The first root's files are kept as the walk returned them: no copy of each.
+        if out.is_empty() {
+            out = files;
+        } else {
+            out.extend(files);
+        }
         errors.extend(errs);
     }
     // Files named on the command line are visited on the pool too, each once, and not again
@@ -173,7 +178,9 @@ pub fn walk<T: Send>(
     }));
     // Walked before named (`false < true`): the first of each path is kept. Equal keys are
     // equal paths (`Path`'s equality compares components too).
-    out.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    // Unstable: two entries compare equal only when they are one path walked from two roots,
+    // and either is kept. In place, where a stable sort copies half the files aside.
+    out.sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     out.dedup_by(|a, b| a.0 == b.0);
     out.into_iter()
         .map(|(_, named, p, v)| (p, named, v))
@@ -186,8 +193,9 @@ const MAX_BATCH: usize = 32;
 /// A directory whose ignore files could not be applied, and the errors naming them.
 type Unapplied = (PathBuf, Vec<FileError>);
 
-/// A file found: its [`path_order`] key, its path, and what `visit` returned for it.
-type Found<T> = (Vec<u8>, PathBuf, T);
+/// A file found: its [`path_order`] key, whether it was named on the command line (a walk's
+/// files were not), its path, and what `visit` returned for it.
+type Found<T> = (Vec<u8>, bool, PathBuf, T);
 
 /// Files found by a walk and the walk's errors.
 type Walked<T> = (Vec<Found<T>>, Vec<FileError>);
@@ -278,7 +286,7 @@ fn walk_dir<T: Send>(
                     let v = visit(&path);
                     // The key the run sorts its files by, made here on the pool rather than
                     // for every file on the command's thread once the walk is done.
-                    push(Ok((path_order(&path), path, v)));
+                    push(Ok((path_order(&path), false, path, v)));
                 });
             });
         };
@@ -322,7 +330,7 @@ fn walk_dir<T: Send>(
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let unapplied = std::mem::take(&mut *unapplied.lock().unwrap_or_else(|e| e.into_inner()));
-    files.retain(|(_, p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
+    files.retain(|(_, _, p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
     errors.extend(unapplied.into_iter().flat_map(|(_, e)| e));
     (files, errors)
 }

@@ -282,6 +282,9 @@ impl Tree {
             let files = crate::walk::walk(walk, &fronts, &mut tree.errors, &|path| {
                 read(path.to_path_buf(), &fronts)
             });
+            tree.sources.reserve_exact(files.len());
+            tree.dropped.reserve_exact(files.len());
+            tree.early.reserve_exact(files.len());
             for (_, _, r) in files {
                 match r {
                     Ok((s, held, early)) => {
