@@ -173,8 +173,8 @@ pub fn join_run_pool() {
             .use_current_thread()
             .start_handler(|index| {
                 crate::frontend::depth::set_thread_stack(POOL_STACK);
-                // The pool's second thread, as soon as it starts (before this thread has even
-                // started the others), does what this thread would otherwise wait for before
+                // The pool's second thread, as soon as it starts (while this thread still
+                // starts the others), does what this thread would otherwise wait for before
                 // the walk finds a file: std's detection of the CPU's features, which the
                 // catalog's substring searchers ask for first (a dozen `cpuid`, each a trap to
                 // the hypervisor on a virtual machine: 7 µs on a CI runner's), and the pattern
