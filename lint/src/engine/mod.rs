@@ -139,10 +139,18 @@ const POOL_STACK: usize = 32 << 20;
 
 /// A pool whose threads have [`POOL_STACK`] bytes of stack, and know it.
 fn pool_builder() -> rayon::ThreadPoolBuilder {
+    pool_builder_then(|_| {})
+}
+
+/// [`pool_builder`], each thread then running `then` with its index as it starts.
+fn pool_builder_then(then: impl Fn(usize) + Send + Sync + 'static) -> rayon::ThreadPoolBuilder {
     rayon::ThreadPoolBuilder::new()
         .thread_name(|i| format!("mirrorless-pool-{i}"))
         .stack_size(POOL_STACK)
-        .start_handler(|_| crate::frontend::depth::set_thread_stack(POOL_STACK))
+        .start_handler(move |index| {
+            crate::frontend::depth::set_thread_stack(POOL_STACK);
+            then(index);
+        })
 }
 
 /// Makes the calling thread the first thread of a pool built as the analyses want it (a large
@@ -168,26 +176,24 @@ pub fn join_run_pool() {
     #[cfg(unix)]
     {
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        if let Ok(pool) = pool_builder()
-            .num_threads(cores + 1)
-            .use_current_thread()
-            .start_handler(|index| {
-                crate::frontend::depth::set_thread_stack(POOL_STACK);
-                // The pool's second thread, as soon as it starts (while this thread still
-                // starts the others), does what this thread would otherwise wait for before
-                // the walk finds a file: std's detection of the CPU's features, which the
-                // catalog's substring searchers ask for first (a dozen `cpuid`, each a trap to
-                // the hypervisor on a virtual machine: 7 µs on a CI runner's), and the pattern
-                // that finds git's global excludes file, which the walk's first use of
-                // `ignore` compiles (0.4 ms: the walk waited 0.25 ms for it when a job of the
-                // started pool compiled it).
-                if index == 1 {
-                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-                    let _ = std::arch::is_x86_feature_detected!("avx2");
-                    drop(ignore::gitignore::gitconfig_excludes_path());
-                }
-            })
-            .build()
+        if let Ok(pool) = pool_builder_then(|index| {
+            // The pool's second thread, as soon as it starts (while this thread still
+            // starts the others), does what this thread would otherwise wait for before
+            // the walk finds a file: std's detection of the CPU's features, which the
+            // catalog's substring searchers ask for first (a dozen `cpuid`, each a trap to
+            // the hypervisor on a virtual machine: 7 µs on a CI runner's), and the pattern
+            // that finds git's global excludes file, which the walk's first use of
+            // `ignore` compiles (0.4 ms: the walk waited 0.25 ms for it when a job of the
+            // started pool compiled it).
+            if index == 1 {
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                let _ = std::arch::is_x86_feature_detected!("avx2");
+                drop(ignore::gitignore::gitconfig_excludes_path());
+            }
+        })
+        .num_threads(cores + 1)
+        .use_current_thread()
+        .build()
         {
             // Dropping it would end the pool this thread now belongs to.
             std::mem::forget(pool);
