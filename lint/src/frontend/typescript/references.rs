@@ -12,7 +12,7 @@ use oxc_span::Span;
 use std::ops::Range;
 
 /// The references of one program, its names borrowed from the program.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct References<'a> {
     /// Every identifier reference (values and types) by name: its range, and how many of them
     /// are not `Object.member` (the whole object is used: `Object.values(Ev)`, `Ev[k]`). One
@@ -27,7 +27,9 @@ fn range(span: Span) -> Range<usize> {
 }
 
 impl<'a> References<'a> {
-    /// Indexes every reference in `program`.
+    /// Indexes every reference in `program` by a walk of its own: the fixer reads them in its
+    /// one walk of the program (`fixes::walked`), and this is that walk's oracle.
+    #[cfg(test)]
     pub fn of(program: &Program<'a>) -> Self {
         let mut refs = References::default();
         refs.visit_program(program);
@@ -60,29 +62,53 @@ impl<'a> References<'a> {
     }
 }
 
-impl<'a> Visit<'a> for References<'a> {
-    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+// What each node adds, apart from the walk: a visitor that reads more of the program in the
+// same walk (`fixes::walked`) adds the same.
+impl<'a> References<'a> {
+    /// Records `it`, a reference to the whole of its name.
+    pub(super) fn note_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         let (at, whole) = self.names.entry(it.name.as_str()).or_default();
         at.push(range(it.span));
         *whole += 1;
     }
 
+    /// Records `Object.member`; `true` when that was all of `it` (nothing inside is left to
+    /// walk: an identifier and a property name).
+    pub(super) fn note_static_member(&mut self, it: &StaticMemberExpression<'a>) -> bool {
+        let Expression::Identifier(id) = &it.object else {
+            return false;
+        };
+        self.add(id.name.as_str(), id.span);
+        self.add_member(id.name.as_str(), it.property.name.as_str());
+        true
+    }
+
+    /// [`References::note_static_member`] for a type's `Namespace.Name`.
+    pub(super) fn note_qualified_name(&mut self, it: &TSQualifiedName<'a>) -> bool {
+        let TSTypeName::IdentifierReference(id) = &it.left else {
+            return false;
+        };
+        self.add(id.name.as_str(), id.span);
+        self.add_member(id.name.as_str(), it.right.name.as_str());
+        true
+    }
+}
+
+impl<'a> Visit<'a> for References<'a> {
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        self.note_identifier_reference(it);
+    }
+
     fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
-        if let Expression::Identifier(id) = &it.object {
-            self.add(id.name.as_str(), id.span);
-            self.add_member(id.name.as_str(), it.property.name.as_str());
-            return;
+        if !self.note_static_member(it) {
+            walk::walk_static_member_expression(self, it);
         }
-        walk::walk_static_member_expression(self, it);
     }
 
     fn visit_ts_qualified_name(&mut self, it: &TSQualifiedName<'a>) {
-        if let TSTypeName::IdentifierReference(id) = &it.left {
-            self.add(id.name.as_str(), id.span);
-            self.add_member(id.name.as_str(), it.right.name.as_str());
-            return;
+        if !self.note_qualified_name(it) {
+            walk::walk_ts_qualified_name(self, it);
         }
-        walk::walk_ts_qualified_name(self, it);
     }
 }
 

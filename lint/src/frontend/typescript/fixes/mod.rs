@@ -44,6 +44,7 @@ mod subscriptions;
 mod test_logs;
 mod typed_data;
 mod uses;
+mod walked;
 
 use super::imports::Imports;
 use super::listeners::{self, AgentMap, AgentMaps, MergeTarget};
@@ -105,8 +106,14 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     /// needs it.
     agent_map: OnceCell<Option<AgentMap>>,
     /// What ends a statement the fixes write: `;`, or nothing in a file without semicolons
-    /// ([`Fixer::semi`], found the first time a fix writes a statement).
-    semi: OnceCell<&'static str>,
+    /// ([`semicolons`]).
+    semi: &'static str,
+    /// The `const` copies of a session's log ([`typed_data::LogCopies`]), for
+    /// [`Fixer::data_typed`].
+    log_copies: typed_data::LogCopies,
+    /// Whether a listener of the file leaves a parameter unannotated
+    /// ([`typed_data::unannotated_listener`]).
+    unannotated_listener: bool,
     /// Whether a rewrite destructuring `event.data` without a cast type-checks: JavaScript
     /// (nothing type-checks it), or TypeScript that shows its host types `session/event`'s
     /// `data` by event type ([`typed_data`]). Found the first time a fix asks
@@ -211,6 +218,8 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
                 .or_default()
                 .push(range(stmt.span()));
         }
+        // One walk for what the fixes read of the whole program ([`walked`]).
+        let walked = walked::walk(src, program);
         Fixer {
             src,
             program,
@@ -219,7 +228,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             resolver,
             comments,
             newline: if src.contains("\r\n") { "\r\n" } else { "\n" },
-            refs: References::of(program),
+            refs: walked.refs,
             imports: Imports::of(program, src, path),
             calls: OnceCell::new(),
             type_decls,
@@ -227,7 +236,9 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             merge_for: HashMap::default(),
             log_reads: HashMap::default(),
             agent_map: OnceCell::new(),
-            semi: OnceCell::new(),
+            semi: if walked.semicolons.used() { ";" } else { "" },
+            log_copies: walked.log_copies,
+            unannotated_listener: walked.unannotated_listener,
             data_typed: OnceCell::new(),
             typescript: program.source_type.is_typescript(),
             listeners_typed: OnceCell::new(),
@@ -243,17 +254,13 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
     /// do without ([`semicolons::used`]).
     fn semi(&self) -> &'static str {
         self.semi
-            .get_or_init(|| match semicolons::used(self.src, self.program) {
-                true => ";",
-                false => "",
-            })
     }
 
     /// Whether destructuring `event.data` without a cast type-checks (see the field).
     fn data_typed(&self) -> bool {
         *self.data_typed.get_or_init(|| {
             !self.program.source_type.is_typescript()
-                || typed_data::data_typed_by_host(self.program)
+                || typed_data::data_typed_by_host(self.program, &self.log_copies)
         })
     }
 
@@ -262,7 +269,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
     fn listeners_typed(&self) -> bool {
         *self
             .listeners_typed
-            .get_or_init(|| self.data_typed() || typed_data::listeners_typed_by_host(self.program))
+            .get_or_init(|| self.data_typed() || self.unannotated_listener)
     }
 
     /// The map of agents the file keeps by session ([`AgentMaps::find`]).

@@ -2,19 +2,19 @@
 //! `;` in a file without them fails a `semi: never` lint such as `@stylistic/semi`).
 
 use oxc_ast::ast::*;
-use oxc_ast_visit::{Visit, walk};
 use oxc_span::GetSpan;
 
-/// Counts the statements that can end with `;`, with and without one.
-#[derive(Default)]
-struct Semicolons<'s> {
-    src: &'s str,
+/// The statements that can end with `;`, with and without one. Counted in the fixer's one walk
+/// of the whole program ([`super::walked`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Count {
     with: usize,
     without: usize,
 }
 
-impl<'a> Visit<'a> for Semicolons<'_> {
-    fn visit_statement(&mut self, it: &Statement<'a>) {
+impl Count {
+    /// Counts `it` (not the statements inside it: the walk reaches those).
+    pub(super) fn note(&mut self, src: &str, it: &Statement<'_>) {
         let counts = matches!(
             it,
             Statement::ExpressionStatement(_)
@@ -26,24 +26,40 @@ impl<'a> Visit<'a> for Semicolons<'_> {
         );
         if counts {
             let span = it.span();
-            let text = self.src.get(span.start as usize..span.end as usize);
+            let text = src.get(span.start as usize..span.end as usize);
             match text.map(|t| t.trim_end().ends_with(';')) {
                 Some(true) => self.with += 1,
                 Some(false) => self.without += 1,
                 None => {}
             }
         }
-        walk::walk_statement(self, it);
+    }
+
+    /// Whether the program's statements end with `;` (most of them; a file with no such
+    /// statement does).
+    pub(super) fn used(self) -> bool {
+        self.with >= self.without
     }
 }
 
-/// Whether the program's statements end with `;` (most of them; a file with no such
-/// statement does).
+/// [`Count`] of a program by a walk of its own: the one walk's oracle.
+#[cfg(test)]
 pub(super) fn used(src: &str, program: &Program<'_>) -> bool {
+    use oxc_ast_visit::{Visit, walk};
+    struct Semicolons<'s> {
+        src: &'s str,
+        count: Count,
+    }
+    impl<'a> Visit<'a> for Semicolons<'_> {
+        fn visit_statement(&mut self, it: &Statement<'a>) {
+            self.count.note(self.src, it);
+            walk::walk_statement(self, it);
+        }
+    }
     let mut s = Semicolons {
         src,
-        ..Semicolons::default()
+        count: Count::default(),
     };
     s.visit_program(program);
-    s.with >= s.without
+    s.count.used()
 }

@@ -17,63 +17,54 @@ use oxc_ast_visit::{Visit, walk};
 
 /// Whether `program` holds a `session/event` listener, or a callback over a session's
 /// `events`, reading `event.data.field` (or destructuring `event.data`) without a cast.
-pub(super) fn data_typed_by_host(program: &Program<'_>) -> bool {
-    let mut copies = LogCopies::default();
-    copies.visit_program(program);
+/// `copies` are the program's [`LogCopies`], found by the fixer's one walk ([`super::walked`]).
+pub(super) fn data_typed_by_host(program: &Program<'_>, copies: &LogCopies) -> bool {
     let mut v = Listeners {
-        copies: copies.names,
+        copies: &copies.names,
         found: false,
     };
     v.visit_program(program);
     v.found
 }
 
-/// Whether `program` holds an `X.on(…)`/`X.once(…)` listener with a parameter it does not
-/// annotate: under `noImplicitAny` that type-checks only where the receiver types its
-/// listeners' parameters, so a rewrite's new `(session, event)` needs no annotations there
-/// either (or the file does not check implicit `any`, and needs none anyway). The caller also
-/// counts a file that shows how its host types `data` ([`data_typed_by_host`]).
-pub(super) fn listeners_typed_by_host(program: &Program<'_>) -> bool {
-    let mut v = UnannotatedListener(false);
-    v.visit_program(program);
-    v.0
-}
-
-struct UnannotatedListener(bool);
-
-impl<'a> Visit<'a> for UnannotatedListener {
-    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
-        if matches!(callee_name(&it.callee), Some("on" | "once"))
-            && let Some(handler) = it.arguments.get(1).and_then(Argument::as_expression)
-        {
-            let params = match handler.get_inner_expression() {
-                Expression::ArrowFunctionExpression(f) => Some(&f.params),
-                Expression::FunctionExpression(f) => Some(&f.params),
-                _ => None,
-            };
-            if params.is_some_and(|p| p.items.iter().any(|i| i.type_annotation.is_none())) {
-                self.0 = true;
-            }
-        }
-        walk::walk_call_expression(self, it);
+/// Whether `it` is an `X.on(…)`/`X.once(…)` listener with a parameter it does not annotate:
+/// under `noImplicitAny` that type-checks only where the receiver types its listeners'
+/// parameters, so a rewrite's new `(session, event)` needs no annotations there either (or
+/// the file does not check implicit `any`, and needs none anyway). A program holding one types
+/// its listeners; so does a file that shows how its host types `data`
+/// ([`data_typed_by_host`]). Asked of every call by the fixer's one walk.
+pub(super) fn unannotated_listener(it: &CallExpression<'_>) -> bool {
+    if !matches!(callee_name(&it.callee), Some("on" | "once")) {
+        return false;
     }
+    let Some(handler) = it.arguments.get(1).and_then(Argument::as_expression) else {
+        return false;
+    };
+    let params = match handler.get_inner_expression() {
+        Expression::ArrowFunctionExpression(f) => Some(&f.params),
+        Expression::FunctionExpression(f) => Some(&f.params),
+        _ => None,
+    };
+    params.is_some_and(|p| p.items.iter().any(|i| i.type_annotation.is_none()))
 }
 
-struct Listeners {
+struct Listeners<'c> {
     /// The `const` names bound to a session's log or a copy of it.
-    copies: HashSet<String>,
+    copies: &'c HashSet<String>,
     found: bool,
 }
 
 /// The `const` names bound to a session's log or a copy of it (`const e = [...a.session.events]`,
 /// `Array.from(…)`, an array method chain on it), in source order so a copy of a copy counts.
-#[derive(Default)]
-struct LogCopies {
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct LogCopies {
     names: HashSet<String>,
 }
 
-impl<'a> Visit<'a> for LogCopies {
-    fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+impl LogCopies {
+    /// Adds the names `it` binds to the log or a copy (the walk reaches the declarations
+    /// inside it).
+    pub(super) fn note(&mut self, it: &VariableDeclaration<'_>) {
         if it.kind == VariableDeclarationKind::Const {
             for d in &it.declarations {
                 if let (BindingPattern::BindingIdentifier(id), Some(init)) = (&d.id, &d.init)
@@ -83,8 +74,32 @@ impl<'a> Visit<'a> for LogCopies {
                 }
             }
         }
-        walk::walk_variable_declaration(self, it);
     }
+}
+
+/// The program's [`LogCopies`] and whether it holds an [`unannotated_listener`], each by a walk
+/// of its own: the one walk's oracle.
+#[cfg(test)]
+pub(super) fn walked_alone(program: &Program<'_>) -> (LogCopies, bool) {
+    struct Copies(LogCopies);
+    impl<'a> Visit<'a> for Copies {
+        fn visit_variable_declaration(&mut self, it: &VariableDeclaration<'a>) {
+            self.0.note(it);
+            walk::walk_variable_declaration(self, it);
+        }
+    }
+    struct Unannotated(bool);
+    impl<'a> Visit<'a> for Unannotated {
+        fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+            self.0 |= unannotated_listener(it);
+            walk::walk_call_expression(self, it);
+        }
+    }
+    let mut copies = Copies(LogCopies::default());
+    copies.visit_program(program);
+    let mut unannotated = Unannotated(false);
+    unannotated.visit_program(program);
+    (copies.0, unannotated.0)
 }
 
 /// The callback holding durable events and the name of its event parameter: a
@@ -150,12 +165,12 @@ fn from_log(e: &Expression<'_>, copies: &HashSet<String>) -> bool {
     }
 }
 
-impl<'a> Visit<'a> for Listeners {
+impl<'a> Visit<'a> for Listeners<'_> {
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         if self.found {
             return;
         }
-        if let Some((callback, event)) = event_param(it, &self.copies) {
+        if let Some((callback, event)) = event_param(it, self.copies) {
             let mut reads = DataReads {
                 event,
                 found: false,
@@ -209,7 +224,7 @@ mod tests {
         let alloc = Allocator::default();
         let parsed = Parser::new(&alloc, src, SourceType::ts()).parse();
         assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
-        data_typed_by_host(&parsed.program)
+        data_typed_by_host(&parsed.program, &walked_alone(&parsed.program).0)
     }
 
     #[test]
