@@ -175,6 +175,12 @@ fn pool_builder_then(then: impl Fn(usize) + Send + Sync + 'static) -> rayon::Thr
 pub fn join_run_pool() {
     #[cfg(unix)]
     {
+        // Joined already (`main` joins before parsing the command line, and `lint` asks again
+        // for the callers that did not): not even the count of cores is asked again, which
+        // reads the cgroup's files.
+        if rayon::current_thread_index().is_some() {
+            return;
+        }
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         if let Ok(pool) = pool_builder_then(|index| {
             // The pool's second thread, as soon as it starts (while this thread still

@@ -265,31 +265,38 @@ impl World {
 
     /// `base` as a file, or with a script extension, or as a directory's `index`.
     fn with_extensions(&mut self, base: &Path) -> Option<FileId> {
-        let s = base.to_string_lossy().into_owned();
+        let s = base.to_string_lossy();
         // `./host.js` in TypeScript source names `./host.ts`.
         let stem = ["js", "mjs", "cjs", "jsx"]
             .iter()
-            .find_map(|e| s.strip_suffix(&format!(".{e}")))
-            .map(str::to_owned);
-        let mut candidates: Vec<PathBuf> = Vec::new();
-        if let Some(stem) = &stem {
-            for e in ["ts", "tsx", "d.ts", "mts", "cts", "d.mts", "d.cts"] {
-                candidates.push(PathBuf::from(format!("{stem}.{e}")));
-            }
-        }
-        candidates.push(base.to_path_buf());
-        for e in ["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"] {
-            candidates.push(PathBuf::from(format!("{s}.{e}")));
-        }
-        for e in ["ts", "tsx", "d.ts", "js"] {
-            candidates.push(base.join(format!("index.{e}")));
-        }
+            .find_map(|e| s.strip_suffix(e).and_then(|r| r.strip_suffix('.')));
         // Each candidate is asked about as it is read (and as TypeScript joins paths: `..`
-        // taken lexically), so `./link/../x` names one file whatever was read before.
-        let found = candidates.into_iter().map(|c| normal(&c)).find(|c| {
-            matches!(self.on_disk(c), OnDisk::File { .. })
-                || self.by_path.get(c).is_some_and(Option::is_some)
-        })?;
+        // taken lexically), so `./link/../x` names one file whatever was read before. One at a
+        // time, in TypeScript's order, until one is a file: most imports name the first or
+        // second (issue 32 item 1: the twenty paths were all made first, on the command's
+        // thread after the analyses). A file of the run is one without asking the disk.
+        let mut found = None;
+        let mut is_file = |w: &mut World, candidate: PathBuf| {
+            let c = normal(&candidate);
+            let file = w.by_path.get(&c).is_some_and(Option::is_some)
+                || matches!(w.on_disk(&c), OnDisk::File { .. });
+            if file {
+                found = Some(c);
+            }
+            file
+        };
+        let _ = stem.is_some_and(|stem| {
+            ["ts", "tsx", "d.ts", "mts", "cts", "d.mts", "d.cts"]
+                .iter()
+                .any(|e| is_file(self, PathBuf::from(format!("{stem}.{e}"))))
+        }) || is_file(self, base.to_path_buf())
+            || ["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"]
+                .iter()
+                .any(|e| is_file(self, PathBuf::from(format!("{s}.{e}"))))
+            || ["ts", "tsx", "d.ts", "js"]
+                .iter()
+                .any(|e| is_file(self, base.join(format!("index.{e}"))));
+        let found = found?;
         self.file_at(&found)
     }
 

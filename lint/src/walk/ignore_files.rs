@@ -7,7 +7,7 @@
 use crate::model::FileError;
 use crate::source::display_path;
 use ignore::gitignore::GitignoreBuilder;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The ignore files the walker reads in a directory (relative to it).
 const NAMES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
@@ -15,19 +15,29 @@ const NAMES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
 /// The ignore files of `dir` that exist and are not regular files (a FIFO would block the
 /// walker's read for ever; a device never ends), each as an error.
 pub(super) fn not_regular(dir: &Path) -> Vec<FileError> {
-    NAMES
-        .iter()
-        .map(|name| dir.join(name))
-        .filter(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_file()))
-        .map(|p| {
-            refused(
+    // Asked on the walk's thread for every directory, before the pool has files to read:
+    // one buffer for the three paths rather than a copy of the directory's path for each.
+    let mut path = std::ffi::OsString::with_capacity(dir.as_os_str().len() + 20);
+    let mut broken = Vec::new();
+    for name in NAMES {
+        path.clear();
+        path.push(dir.as_os_str());
+        let p = {
+            let mut p = PathBuf::from(std::mem::take(&mut path));
+            p.push(name);
+            p
+        };
+        if std::fs::metadata(&p).is_ok_and(|m| !m.is_file()) {
+            broken.push(refused(
                 &p,
                 None,
                 "not a regular file (a FIFO, socket or device)",
                 dir,
-            )
-        })
-        .collect()
+            ));
+        }
+        path = p.into_os_string();
+    }
+    broken
 }
 
 /// [`not_regular`] for `root` and every directory above it, whose ignore files apply too.
