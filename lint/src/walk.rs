@@ -13,6 +13,7 @@ use rayon::iter::{IntoParallelIterator, ParallelExtend, ParallelIterator};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+mod global_excludes;
 mod ignore_files;
 
 /// Where and how to walk.
@@ -187,6 +188,12 @@ pub fn walk<T: Send>(
         .collect()
 }
 
+/// Whether git's global excludes file can hold a rule for a walk (asked once per process; see
+/// [`global_excludes`]).
+pub(crate) fn global_excludes_possible() -> bool {
+    global_excludes::possible()
+}
+
 /// The most files visited by one job of the pool (see [`walk_dir`]).
 const MAX_BATCH: usize = 32;
 
@@ -236,6 +243,9 @@ fn walk_dir<T: Send>(
     let refuse_in_filter = refuse.clone();
     let walker = ignore::WalkBuilder::new(root)
         .standard_filters(ignores)
+        // Without a global excludes file that can hold a rule, its matcher is empty: not
+        // built (see [`global_excludes`]).
+        .git_global(ignores && global_excludes::possible())
         .hidden(false)
         .require_git(false)
         .follow_links(opts.follow)

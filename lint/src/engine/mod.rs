@@ -194,7 +194,9 @@ pub fn join_run_pool() {
             if index == 1 {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 let _ = std::arch::is_x86_feature_detected!("avx2");
-                drop(ignore::gitignore::gitconfig_excludes_path());
+                if crate::walk::global_excludes_possible() {
+                    drop(ignore::gitignore::gitconfig_excludes_path());
+                }
             }
         })
         .num_threads(cores + 1)
