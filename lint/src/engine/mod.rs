@@ -187,10 +187,11 @@ pub fn join_run_pool() {
             // starts the others), does what this thread would otherwise wait for before
             // the walk finds a file: std's detection of the CPU's features, which the
             // catalog's substring searchers ask for first (a dozen `cpuid`, each a trap to
-            // the hypervisor on a virtual machine: 7 µs on a CI runner's), and the pattern
-            // that finds git's global excludes file, which the walk's first use of
-            // `ignore` compiles (0.4 ms: the walk waited 0.25 ms for it when a job of the
-            // started pool compiled it).
+            // the hypervisor on a virtual machine: 7 µs on a CI runner's), whether git's
+            // global excludes file can hold a rule (a few small files read), and, when it
+            // can, the pattern that finds it, which the walk's first use of `ignore`
+            // compiles (0.4 ms: the walk waited 0.25 ms for it when a job of the started
+            // pool compiled it).
             if index == 1 {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 let _ = std::arch::is_x86_feature_detected!("avx2");
