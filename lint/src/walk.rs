@@ -188,10 +188,10 @@ pub fn walk<T: Send>(
         .collect()
 }
 
-/// Whether git's global excludes file can hold a rule for a walk (asked once per process; see
-/// [`global_excludes`]).
-pub(crate) fn global_excludes_possible() -> bool {
-    global_excludes::possible()
+/// Whether git's global excludes file can hold a rule, asked once and kept for every later walk
+/// of the process: for a one-shot command (see [`global_excludes`]).
+pub(crate) fn remember_global_excludes() -> bool {
+    global_excludes::remember()
 }
 
 /// The most files visited by one job of the pool (see [`walk_dir`]).

@@ -195,7 +195,7 @@ pub fn join_run_pool() {
             if index == 1 {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 let _ = std::arch::is_x86_feature_detected!("avx2");
-                if crate::walk::global_excludes_possible() {
+                if crate::walk::remember_global_excludes() {
                     drop(ignore::gitignore::gitconfig_excludes_path());
                 }
             }

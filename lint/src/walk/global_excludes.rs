@@ -13,15 +13,26 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// Whether the global excludes file can hold a rule (see the module), asked of the file system
-/// once per process.
+/// The answer a one-shot command keeps for the rest of its process ([`remember`]).
+static REMEMBERED: OnceLock<bool> = OnceLock::new();
+
+/// Whether the global excludes file can hold a rule (see the module): what the process
+/// remembered, else asked of the file system now, so that a process that lives on (the
+/// language server) sees a configuration changed since its last walk.
 pub(crate) fn possible() -> bool {
-    static POSSIBLE: OnceLock<bool> = OnceLock::new();
-    *POSSIBLE.get_or_init(|| {
-        #[allow(deprecated)]
-        let home = std::env::home_dir();
-        possible_in(&|name| std::env::var_os(name), home.as_deref())
-    })
+    REMEMBERED.get().copied().unwrap_or_else(ask)
+}
+
+/// Asks once and keeps the answer for every later walk of the process: for a one-shot command
+/// (`mirrorless lint`, from its pool's warm-up).
+pub(crate) fn remember() -> bool {
+    *REMEMBERED.get_or_init(ask)
+}
+
+fn ask() -> bool {
+    #[allow(deprecated)]
+    let home = std::env::home_dir();
+    possible_in(&|name| std::env::var_os(name), home.as_deref())
 }
 
 /// [`possible`] for the environment `var` and the home directory `home`, the way `ignore`
