@@ -275,28 +275,26 @@ impl World {
         // time, in TypeScript's order, until one is a file: most imports name the first or
         // second (issue 32 item 1: the twenty paths were all made first, on the command's
         // thread after the analyses). A file of the run is one without asking the disk.
-        let mut found = None;
-        let mut is_file = |w: &mut World, candidate: PathBuf| {
-            let c = normal(&candidate);
-            let file = w.by_path.get(&c).is_some_and(Option::is_some)
-                || matches!(w.on_disk(&c), OnDisk::File { .. });
-            if file {
-                found = Some(c);
-            }
-            file
-        };
-        let _ = stem.is_some_and(|stem| {
+        let stem_candidates = stem.into_iter().flat_map(|stem| {
             ["ts", "tsx", "d.ts", "mts", "cts", "d.mts", "d.cts"]
                 .iter()
-                .any(|e| is_file(self, PathBuf::from(format!("{stem}.{e}"))))
-        }) || is_file(self, base.to_path_buf())
-            || ["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"]
-                .iter()
-                .any(|e| is_file(self, PathBuf::from(format!("{s}.{e}"))))
-            || ["ts", "tsx", "d.ts", "js"]
-                .iter()
-                .any(|e| is_file(self, base.join(format!("index.{e}"))));
-        let found = found?;
+                .map(move |e| PathBuf::from(format!("{stem}.{e}")))
+        });
+        let with_extension = ["ts", "tsx", "d.ts", "mts", "cts", "js", "jsx", "mjs", "cjs"]
+            .iter()
+            .map(|e| PathBuf::from(format!("{s}.{e}")));
+        let index = ["ts", "tsx", "d.ts", "js"]
+            .iter()
+            .map(|e| base.join(format!("index.{e}")));
+        let found = stem_candidates
+            .chain(std::iter::once(base.to_path_buf()))
+            .chain(with_extension)
+            .chain(index)
+            .map(|c| normal(&c))
+            .find(|c| {
+                self.by_path.get(c).is_some_and(Option::is_some)
+                    || matches!(self.on_disk(c), OnDisk::File { .. })
+            })?;
         self.file_at(&found)
     }
 

@@ -17,25 +17,20 @@ const NAMES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
 pub(super) fn not_regular(dir: &Path) -> Vec<FileError> {
     // Asked on the walk's thread for every directory, before the pool has files to read:
     // one buffer for the three paths rather than a copy of the directory's path for each.
-    let mut path = std::ffi::OsString::with_capacity(dir.as_os_str().len() + 20);
+    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 20);
     let mut broken = Vec::new();
     for name in NAMES {
-        path.clear();
-        path.push(dir.as_os_str());
-        let p = {
-            let mut p = PathBuf::from(std::mem::take(&mut path));
-            p.push(name);
-            p
-        };
-        if std::fs::metadata(&p).is_ok_and(|m| !m.is_file()) {
+        path.as_mut_os_string().clear();
+        path.push(dir);
+        path.push(name);
+        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
             broken.push(refused(
-                &p,
+                &path,
                 None,
                 "not a regular file (a FIFO, socket or device)",
                 dir,
             ));
         }
-        path = p.into_os_string();
     }
     broken
 }

@@ -7,6 +7,7 @@
 
 use crate::hash::HashMap;
 use oxc_ast::ast::*;
+#[cfg(test)]
 use oxc_ast_visit::{Visit, walk};
 use oxc_span::Span;
 use std::ops::Range;
@@ -78,8 +79,7 @@ impl<'a> References<'a> {
         let Expression::Identifier(id) = &it.object else {
             return false;
         };
-        self.add(id.name.as_str(), id.span);
-        self.add_member(id.name.as_str(), it.property.name.as_str());
+        self.note_member(id, it.property.name.as_str());
         true
     }
 
@@ -88,12 +88,19 @@ impl<'a> References<'a> {
         let TSTypeName::IdentifierReference(id) = &it.left else {
             return false;
         };
-        self.add(id.name.as_str(), id.span);
-        self.add_member(id.name.as_str(), it.right.name.as_str());
+        self.note_member(id, it.right.name.as_str());
         true
+    }
+
+    /// `object.member`: a reference to `object`, and `member` of it.
+    fn note_member(&mut self, object: &IdentifierReference<'a>, member: &'a str) {
+        self.add(object.name.as_str(), object.span);
+        self.add_member(object.name.as_str(), member);
     }
 }
 
+// The oracle's walk ([`References::of`]).
+#[cfg(test)]
 impl<'a> Visit<'a> for References<'a> {
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         self.note_identifier_reference(it);

@@ -121,11 +121,6 @@ pub(super) struct Fixer<'s, 'c, 'p> {
     data_typed: OnceCell<bool>,
     /// Whether the file is TypeScript (else the fixes write no type).
     typescript: bool,
-    /// Whether new unannotated listener parameters type-check under `noImplicitAny`: JavaScript,
-    /// or TypeScript with a listener of its own whose parameters the receiver types
-    /// ([`typed_data::listeners_typed_by_host`]). Found the first time a fix asks
-    /// ([`Fixer::listeners_typed`]).
-    listeners_typed: OnceCell<bool>,
     /// The fixes found so far.
     fixes: Vec<OccurrenceFix>,
     /// The body of every function of the file, in the order the visitor entered them (outer
@@ -241,7 +236,6 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
             unannotated_listener: walked.unannotated_listener,
             data_typed: OnceCell::new(),
             typescript: program.source_type.is_typescript(),
-            listeners_typed: OnceCell::new(),
             fixes: Vec::new(),
             bodies: Vec::new(),
             scopes: Vec::new(),
@@ -251,7 +245,7 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
     }
 
     /// What ends a statement a fix writes: `;`, or nothing in a file whose statements mostly
-    /// do without ([`semicolons::used`]).
+    /// do without ([`semicolons::Count::used`]).
     fn semi(&self) -> &'static str {
         self.semi
     }
@@ -264,12 +258,13 @@ impl<'s, 'c, 'p> Fixer<'s, 'c, 'p> {
         })
     }
 
-    /// Whether new unannotated listener parameters type-check (see the field). A file that
-    /// shows how its host types `data` shows it types listeners too.
+    /// Whether new unannotated listener parameters type-check under `noImplicitAny`: the file
+    /// has a listener of its own whose parameters the receiver types
+    /// ([`typed_data::unannotated_listener`], found by the one walk), or it shows how its host
+    /// types `data` (JavaScript always does: [`Fixer::data_typed`], a walk of its own, asked
+    /// only when the first answer is no).
     fn listeners_typed(&self) -> bool {
-        *self
-            .listeners_typed
-            .get_or_init(|| self.data_typed() || self.unannotated_listener)
+        self.unannotated_listener || self.data_typed()
     }
 
     /// The map of agents the file keeps by session ([`AgentMaps::find`]).
