@@ -181,6 +181,9 @@ pub fn join_run_pool() {
         if rayon::current_thread_index().is_some() {
             return;
         }
+        // Before the pool's threads start: each of them makes its allocator arena then.
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        pad_allocator();
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         if let Ok(pool) = pool_builder_then(|index| {
             // The pool's second thread, as soon as it starts (while this thread still
@@ -212,6 +215,36 @@ pub fn join_run_pool() {
     {
         // An error only says the global pool exists already: it is then used as it is.
         let _ = pool_builder().build_global();
+    }
+}
+
+/// Bytes glibc's allocator adds to every request it makes of the system, and the least
+/// allocation it maps on its own ([`pad_allocator`]).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+const ALLOCATOR_PAD: libc::c_int = 4 << 20;
+
+/// Sets glibc's allocator up for a process that lints once and exits (issue 32 item 1).
+///
+/// By default each thread's arena starts with 132 KiB usable and grows by the pages a request
+/// lacks, one `mprotect` at a time (110 of them in a lint of upstream's 3f85f522ea subset, each
+/// taking the address space's lock that the other threads' page faults wait for); with
+/// `M_TOP_PAD` an arena starts with, and grows by, 4 MiB of address space (14 calls; its pages
+/// are still only faulted in when used). Setting it turns off glibc's sliding thresholds, so
+/// they are set too: an allocation under 4 MiB comes from an arena rather than from a mapping
+/// of its own (which is zeroed page by page and unmapped again on free, an `munmap` that stops
+/// every other thread's core to flush its address cache), and free memory is not handed back
+/// to the system before 64 MiB lie unused at an arena's top: the process ends soon. The peak
+/// resident set of a lint of a cargo registry of 10,164 files grows from 20 to 24 MiB.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn pad_allocator() {
+    for (param, value) in [
+        (libc::M_TOP_PAD, ALLOCATOR_PAD),
+        (libc::M_MMAP_THRESHOLD, ALLOCATOR_PAD),
+        (libc::M_TRIM_THRESHOLD, 16 * ALLOCATOR_PAD),
+    ] {
+        // SAFETY: `mallopt` only sets a parameter of glibc's allocator, which takes its own
+        // lock to do so; a value it refuses leaves the parameter as it was (it returns 0).
+        let _ = unsafe { libc::mallopt(param, value) };
     }
 }
 
