@@ -3,7 +3,7 @@
 
 Not part of `cargo test`; results are recorded in docs/benchmarks/lint.md (issue 32 item 1).
 
-Usage: benches/lint_paired.py [--runs N] [--callgrind] BIN[=LABEL]... -- TREE...
+Usage: benches/lint_paired.py [--runs N] [--human] [--callgrind] BIN[=LABEL]... -- TREE...
 
 Per tree: one untimed run of every build, whose JSON reports must agree (but for
 `summary.candidates`, the count a prefilter change may change); then N rounds, each running
@@ -18,6 +18,9 @@ shared machines).
 Commands (the file types `mirrorless lint` reads; the six names from `mirrorless explain`):
   rg --hidden --no-ignore -F -c -f NAMES -g '*.{ts,tsx,...,rs}' TREE
   BIN lint --no-config --format json TREE
+With `--human`, the builds are timed in the default format, the one a person reads (the JSON
+reports are still the ones compared):
+  BIN lint --no-config TREE
 """
 
 import json
@@ -75,11 +78,14 @@ def loadavg():
 
 def main():
     args = sys.argv[1:]
-    runs, grind = 7, False
+    runs, grind, human = 7, False, False
     while args and args[0].startswith("--") and args[0] != "--":
         if args[0] == "--runs":
             runs = int(args[1])
             args = args[2:]
+        elif args[0] == "--human":
+            human = True
+            args = args[1:]
         elif args[0] == "--callgrind":
             grind = True
             args = args[1:]
@@ -100,14 +106,17 @@ def main():
         (l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?"
     )
     rg_version = subprocess.run(["rg", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    print(f"machine: {nproc} cores, {model}, {rg_version}; {runs} rounds")
+    fmt = [] if human else ["--format", "json"]
+    print(f"machine: {nproc} cores, {model}, {rg_version}; {runs} rounds; "
+          f"lint timed in the {'human' if human else 'JSON'} format")
     for tree in trees:
         commands = {"rg": ["rg", "--hidden", "--no-ignore", "-F", "-c", "-f", names_file, "-g", GLOB, tree]}
         for path, label in builds:
-            commands[label] = [path, "lint", "--no-config", "--format", "json", tree]
+            commands[label] = [path, "lint", "--no-config"] + fmt + [tree]
         reports = {}
         for path, label in builds:
-            out = subprocess.run(commands[label], capture_output=True, text=True).stdout
+            json_cmd = [path, "lint", "--no-config", "--format", "json", tree]
+            out = subprocess.run(json_cmd, capture_output=True, text=True).stdout
             reports[label] = json.loads(out)
         first = builds[0][1]
 
@@ -142,7 +151,7 @@ def main():
             rg1 = callgrind(["rg", "-j1"] + commands["rg"][1:])
             line = f"callgrind instructions (-j 1): rg {rg1:,}" if rg1 else "callgrind: rg n/a"
             for path, label in builds:
-                n = callgrind([path, "lint", "--no-config", "--format", "json", "-j", "1", tree])
+                n = callgrind([path, "lint", "--no-config"] + fmt + ["-j", "1", tree])
                 line += f"; {label} {n:,}" if n else f"; {label} n/a"
             print(line)
     os.unlink(names_file)

@@ -63,7 +63,7 @@ pub fn shown(s: &str) -> String {
 /// `s` with every character that could move the cursor, recolor the terminal or forge a line
 /// of the report written as an escape: `\n`, `\r`, `\t`, or `\u{…}`.
 pub fn escape_control(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(needs_escape) {
+    if printable_ascii(s.as_bytes()) || !s.chars().any(needs_escape) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -79,6 +79,17 @@ pub fn escape_control(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether every byte is printable ASCII (U+0020–U+007E), none of which [`needs_escape`]: most
+/// of every report, checked 32 bytes at a time rather than decoded character by character (a
+/// lint report escapes each finding's message, note, help and source line).
+fn printable_ascii(bytes: &[u8]) -> bool {
+    bytes.chunks(32).all(|chunk| {
+        chunk
+            .iter()
+            .fold(true, |all, &b| all & (0x20..0x7f).contains(&b))
+    })
 }
 
 /// One input line as a report shows it: invalid UTF-8 replaced, control characters escaped,
