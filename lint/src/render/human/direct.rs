@@ -1,19 +1,25 @@
 //! The plain (uncoloured) human diagnostic of the one shape `lint` nearly always renders,
 //! written straight into a string (issue 32 item 1): one source line of characters one column
-//! wide, short enough that nothing is cut to fit the terminal, one annotation on it, and
-//! one-line messages. annotate-snippets lays such a finding out in about 8 µs, placing every
-//! character in a grid and comparing styles; this writes the same bytes in well under one. Any
-//! other shape (a coloured report, a clipped or long line, a tab, a wide or invisible
-//! character, a message of several lines) is left to annotate-snippets: [`finding`] answers
-//! `None`. The tests below hold the two writers to the same bytes on generated findings.
+//! wide, which annotate-snippets shows whole (neither cut to the terminal's width nor stripped
+//! of a long indentation), one annotation on it, and one-line messages. annotate-snippets lays
+//! such a finding out in about 8 µs, placing every character in a grid and comparing styles;
+//! this writes the same bytes in well under one. Any other shape (a coloured report, a clipped
+//! or long line, a deep indentation, a tab, a wide or invisible character, a message of several
+//! lines) is left to annotate-snippets: [`finding`] answers `None`. The tests below hold the two
+//! writers to the same bytes on generated findings.
 
 use super::Layout;
 use crate::model::Severity;
 use unicode_width::UnicodeWidthChar;
 
-/// The widest line the writer lays out: under annotate-snippets' terminal width (140), so
-/// that it never cuts a line to fit (it trims long lines around the annotation, with `...`).
-const MAX_WIDTH: usize = 120;
+/// annotate-snippets' terminal width (`DEFAULT_TERM_WIDTH`): a line wider than this less its
+/// gutter is cut to fit, around the annotation, with `...`.
+const TERM_WIDTH: usize = 140;
+
+/// annotate-snippets cuts the indentation of a line (and shows `...`) when both it and the
+/// annotation's column are past this many columns (its `LONG_WHITESPACE` plus
+/// `ELLIPSIS_PASSING`).
+const LONG_INDENT: usize = 26;
 
 /// Whether `c` takes one column in annotate-snippets' layout and is printed as it is: not a
 /// control, a tab, a bidirectional control or a character it replaces (those it shows
@@ -55,7 +61,7 @@ pub(super) fn finding(l: &Layout) -> Option<String> {
     let text = width(&l.text)?;
     let before = width(l.text.get(..l.span.start)?)?;
     let under = width(l.text.get(l.span.clone())?)?.max(1);
-    let label = width(&l.label)?;
+    width(&l.label)?;
     for message in [Some(&l.title), l.note.as_ref(), Some(&l.help)]
         .into_iter()
         .chain(std::iter::once(l.fix.as_ref().map(|(_, m)| m)))
@@ -68,8 +74,8 @@ pub(super) fn finding(l: &Layout) -> Option<String> {
     }
     let number = l.line.to_string();
     let gutter = number.len();
-    let annotation = before + under + if label > 0 { 1 + label } else { 0 };
-    if gutter + 3 + text.max(annotation) > MAX_WIDTH {
+    let indent = l.text.chars().take_while(|c| c.is_whitespace()).count();
+    if gutter + 3 + text > TERM_WIDTH || indent.min(before) > LONG_INDENT {
         return None;
     }
 
@@ -100,7 +106,7 @@ pub(super) fn finding(l: &Layout) -> Option<String> {
     out.push_str("| ");
     out.extend(std::iter::repeat_n(' ', before));
     out.extend(std::iter::repeat_n('^', under));
-    if label > 0 {
+    if !l.label.is_empty() {
         out.push(' ');
         out.push_str(&l.label);
     }

@@ -50,11 +50,28 @@ fn finding(g: &mut Rng) -> Finding {
     // Most texts in the writer's shape, so that both writers are compared often; the rest
     // anything.
     let plain = g.below(4) != 0;
-    let most = if g.below(4) == 0 { 60 } else { 20 };
-    let line_text = text(g, 0, most, plain);
+    // An indentation of any depth around the one annotate-snippets starts to cut (26), a body
+    // of pieces, and often a run of letters taking the line to around the terminal's width
+    // (140 columns, less the gutter).
+    let indent = if g.below(3) == 0 {
+        18 + g.below(16)
+    } else {
+        g.below(12)
+    };
+    let mut line_text = " ".repeat(indent);
+    line_text.push_str(&text(g, 0, 20, plain));
+    if g.below(3) == 0 {
+        let target = 120 + g.below(40);
+        let now = line_text.chars().count();
+        line_text.push_str(&"x".repeat(target.saturating_sub(now)));
+        line_text.push_str(&text(g, 0, 3, plain));
+    }
     let chars = line_text.chars().count();
     let line = [1, 9, 10, 99, 100, 999, 1000, 12_345, 100_000][g.below(9)];
-    let column = 1 + g.below(chars + 3);
+    let column = match g.below(4) {
+        0 => 1 + g.below(indent + 4),
+        _ => 1 + g.below(chars + 3),
+    };
     let (rule, rule_name) = [
         ("ML001", "subscribe"),
         ("ML006", "mention"),
@@ -102,7 +119,9 @@ fn finding(g: &mut Rng) -> Finding {
 /// annotate-snippets' plain renderer writes for it, and it takes most findings of the shape
 /// `lint` renders (so the comparison is made, and the fast path is used). Generated findings:
 /// every severity, fix and note, line numbers of one to six digits, annotations anywhere on
-/// the line (and past its end), lines and messages with characters the writer must refuse.
+/// the line (and past its end), indentations and line widths on both sides of where
+/// annotate-snippets starts to cut a line, lines and messages with characters the writer must
+/// refuse.
 #[test]
 fn the_direct_writer_writes_what_annotate_snippets_writes() {
     let renderer = Renderer::plain();
