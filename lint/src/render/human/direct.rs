@@ -1,16 +1,69 @@
-//! The plain (uncoloured) human diagnostic of the one shape `lint` nearly always renders,
+//! The human diagnostic of the one shape `lint` nearly always renders, plain or coloured,
 //! written straight into a string (issue 32 item 1): one source line of characters one column
 //! wide, which annotate-snippets shows whole (neither cut to the terminal's width nor stripped
 //! of a long indentation), one annotation on it, and one-line messages. annotate-snippets lays
 //! such a finding out in about 8 µs, placing every character in a grid and comparing styles;
-//! this writes the same bytes in well under one. Any other shape (a coloured report, a clipped
-//! or long line, a deep indentation, a tab, a wide or invisible character, a message of several
-//! lines) is left to annotate-snippets: [`finding`] answers `None`. The tests below hold the two
-//! writers to the same bytes on generated findings.
+//! this writes the same bytes in well under one, with annotate-snippets' own default styles.
+//! Any other shape (a clipped or long line, a deep indentation, a tab, a wide or invisible
+//! character, a message of several lines) is left to annotate-snippets: [`finding`] answers
+//! `None`. The tests below hold the two writers to the same bytes on generated findings.
 
 use super::Layout;
 use crate::model::Severity;
+use annotate_snippets::renderer::{
+    DEFAULT_EMPHASIS_STYLE, DEFAULT_ERROR_STYLE, DEFAULT_LINE_NUM_STYLE, DEFAULT_NOTE_STYLE,
+    DEFAULT_WARNING_STYLE,
+};
+use anstyle::Style;
 use unicode_width::UnicodeWidthChar;
+
+/// How one style starts and ends in the text: annotate-snippets writes a style's escape
+/// sequence where it begins and its reset where it ends (nothing for no style).
+struct Pen {
+    open: String,
+    close: String,
+}
+
+impl Pen {
+    fn of(style: Style) -> Pen {
+        Pen {
+            open: format!("{style}"),
+            close: format!("{style:#}"),
+        }
+    }
+}
+
+/// The styles of a report: annotate-snippets' defaults for a coloured one, none for a plain
+/// one.
+pub(super) struct Palette {
+    line_number: Pen,
+    emphasis: Pen,
+    error: Pen,
+    warning: Pen,
+    note: Pen,
+}
+
+impl Palette {
+    /// The palette of a report, coloured or not.
+    pub(super) fn new(color: bool) -> Palette {
+        let pen = |style: Style| Pen::of(if color { style } else { Style::new() });
+        Palette {
+            line_number: pen(DEFAULT_LINE_NUM_STYLE),
+            emphasis: pen(DEFAULT_EMPHASIS_STYLE),
+            error: pen(DEFAULT_ERROR_STYLE),
+            warning: pen(DEFAULT_WARNING_STYLE),
+            note: pen(DEFAULT_NOTE_STYLE),
+        }
+    }
+
+    fn level(&self, s: Severity) -> &Pen {
+        match s {
+            Severity::Error => &self.error,
+            Severity::Warning => &self.warning,
+            Severity::Note => &self.note,
+        }
+    }
+}
 
 /// annotate-snippets' terminal width (`DEFAULT_TERM_WIDTH`): a line wider than this less its
 /// gutter is cut to fit, around the annotation, with `...`.
@@ -52,9 +105,10 @@ fn level_name(s: Severity) -> &'static str {
     }
 }
 
-/// The finding's diagnostic, followed by a blank line, as annotate-snippets' plain renderer
-/// writes it; `None` when the finding is not of the shape this writer knows.
-pub(super) fn finding(l: &Layout) -> Option<String> {
+/// The finding's diagnostic, followed by a blank line, as annotate-snippets' renderer of the
+/// same styles (`Renderer::plain()` or `Renderer::styled()`) writes it; `None` when the finding
+/// is not of the shape this writer knows.
+pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
     if l.clipped || l.text.trim_end().len() != l.text.len() || l.text.trim_start().is_empty() {
         return None;
     }
@@ -79,47 +133,73 @@ pub(super) fn finding(l: &Layout) -> Option<String> {
         return None;
     }
 
+    let (ln, em, lv) = (&paint.line_number, &paint.emphasis, paint.level(l.severity));
     let mut out =
-        String::with_capacity(256 + l.title.len() + l.path.len() + 2 * l.text.len() + l.help.len());
+        String::with_capacity(512 + l.title.len() + l.path.len() + 2 * l.text.len() + l.help.len());
     let margin = " ".repeat(gutter + 1);
-    out.push_str(level_name(l.severity));
-    out.push('[');
-    out.push_str(l.rule);
-    out.push_str("]: ");
-    out.push_str(&l.title);
-    out.push('\n');
-    out.push_str(&margin[1..]);
-    out.push_str("--> ");
-    out.push_str(&l.path);
-    out.push(':');
-    out.push_str(&number);
-    out.push(':');
-    out.push_str(&(before + 1).to_string());
-    out.push('\n');
-    out.push_str(&margin);
-    out.push_str("|\n");
-    out.push_str(&number);
-    out.push_str(" | ");
-    out.push_str(&l.text);
-    out.push('\n');
-    out.push_str(&margin);
-    out.push_str("| ");
-    out.extend(std::iter::repeat_n(' ', before));
-    out.extend(std::iter::repeat_n('^', under));
-    if !l.label.is_empty() {
-        out.push(' ');
-        out.push_str(&l.label);
+    for piece in [
+        &lv.open,
+        level_name(l.severity),
+        "[",
+        l.rule,
+        "]",
+        &lv.close,
+        &em.open,
+        ": ",
+        &l.title,
+        &em.close,
+        "\n",
+        &margin[1..],
+        &ln.open,
+        "--> ",
+        &ln.close,
+        &l.path,
+        ":",
+        &number,
+        ":",
+        &(before + 1).to_string(),
+        "\n",
+        &margin,
+        &ln.open,
+        "|",
+        &ln.close,
+        "\n",
+        &ln.open,
+        &number,
+        &ln.close,
+        " ",
+        &ln.open,
+        "|",
+        &ln.close,
+        " ",
+        &l.text,
+        "\n",
+        &margin,
+        &ln.open,
+        "|",
+        &ln.close,
+        " ",
+    ] {
+        out.push_str(piece);
     }
-    out.push('\n');
-    out.push_str(&margin);
-    out.push('|');
+    out.extend(std::iter::repeat_n(' ', before));
+    out.push_str(&lv.open);
+    out.extend(std::iter::repeat_n('^', under));
+    out.push_str(&lv.close);
+    if !l.label.is_empty() {
+        for piece in [" ", &lv.open, &l.label, &lv.close] {
+            out.push_str(piece);
+        }
+    }
+    for piece in ["\n", &margin, &ln.open, "|", &ln.close] {
+        out.push_str(piece);
+    }
     let mut message = |name: &str, text: &str| {
-        out.push('\n');
-        out.push_str(&margin);
-        out.push_str("= ");
-        out.push_str(name);
-        out.push_str(": ");
-        out.push_str(text);
+        for piece in [
+            "\n", &margin, &ln.open, "= ", &ln.close, &em.open, name, &em.close, ": ", text,
+        ] {
+            out.push_str(piece);
+        }
     };
     if let Some(note) = &l.note {
         message("note", note);

@@ -5,7 +5,6 @@ use crate::engine::Report;
 use crate::model::{Applicability, Finding, Severity};
 use crate::rules;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use rayon::prelude::*;
 
 mod direct;
 
@@ -140,15 +139,12 @@ fn annotated(renderer: &Renderer, l: &Layout) -> String {
     out
 }
 
-/// One finding of the human report: written [`direct`]ly when it is plain and of the shape that
-/// writer knows (annotate-snippets takes about 8 µs a finding, issue 32 item 1), else by
+/// One finding of the human report: written [`direct`]ly when it is of the shape that writer
+/// knows (annotate-snippets takes about 8 µs a finding, issue 32 item 1), else by
 /// annotate-snippets.
-fn finding(renderer: &Renderer, color: bool, f: &Finding) -> String {
+fn finding(renderer: &Renderer, paint: &direct::Palette, f: &Finding) -> String {
     let l = layout(f);
-    if !color && let Some(out) = direct::finding(&l) {
-        return out;
-    }
-    annotated(renderer, &l)
+    direct::finding(&l, paint).unwrap_or_else(|| annotated(renderer, &l))
 }
 
 /// A source line for the snippet: each character of the terminal-escape class that
@@ -186,24 +182,13 @@ pub fn render(report: &Report, color: bool) -> String {
     } else {
         Renderer::plain()
     };
+    let paint = direct::Palette::new(color);
+    // Nearly every finding is written directly (well under a microsecond each): on this thread,
+    // which is cheaper than waking the pool's (0.4–0.6 ms on upstream's 3f85f522ea subset and
+    // its `agent-loop`, docs/benchmarks/lint.md).
     let mut out = String::new();
-    if color {
-        // Every finding goes through annotate-snippets (about 8 µs each): laid out on the pool,
-        // in report order, rather than one after the other once the walk is done.
-        let rendered: Vec<String> = report
-            .findings
-            .par_iter()
-            .map(|f| finding(&renderer, color, f))
-            .collect();
-        out.reserve(rendered.iter().map(String::len).sum::<usize>() + 256);
-        rendered.iter().for_each(|f| out.push_str(f));
-    } else {
-        // Nearly every finding is written directly (well under a microsecond each): on this
-        // thread, which is cheaper than waking the pool's (0.4–0.6 ms on upstream's
-        // 3f85f522ea subset and its `agent-loop`, docs/benchmarks/lint.md).
-        for f in &report.findings {
-            out.push_str(&finding(&renderer, color, f));
-        }
+    for f in &report.findings {
+        out.push_str(&finding(&renderer, &paint, f));
     }
     for e in &report.errors {
         let e = e.to_string();

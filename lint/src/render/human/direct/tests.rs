@@ -116,30 +116,34 @@ fn finding(g: &mut Rng) -> Finding {
 }
 
 /// Issue 32 item 1: whatever finding the direct writer takes, it writes the bytes
-/// annotate-snippets' plain renderer writes for it, and it takes most findings of the shape
-/// `lint` renders (so the comparison is made, and the fast path is used). Generated findings:
-/// every severity, fix and note, line numbers of one to six digits, annotations anywhere on
-/// the line (and past its end), indentations and line widths on both sides of where
-/// annotate-snippets starts to cut a line, lines and messages with characters the writer must
-/// refuse.
+/// annotate-snippets' renderer of the same styles (plain or coloured) writes for it, and it
+/// takes most findings of the shape `lint` renders (so the comparison is made, and the fast
+/// path is used). Generated findings: plain and coloured, every severity, fix and note, line
+/// numbers of one to six digits, annotations anywhere on the line (and past its end),
+/// indentations and line widths on both sides of where annotate-snippets starts to cut a line,
+/// lines and messages with characters the writer must refuse.
 #[test]
 fn the_direct_writer_writes_what_annotate_snippets_writes() {
-    let renderer = Renderer::plain();
+    let renderers = [Renderer::plain(), Renderer::styled()];
+    let palettes = [super::Palette::new(false), super::Palette::new(true)];
     let mut g = Rng(0x5eed_d1ec);
     let (mut taken, mut left) = (0, 0);
     let mut shapes = std::collections::BTreeSet::new();
     for case in 0..20_000 {
         let f = finding(&mut g);
         let l = layout(&f);
-        match super::finding(&l) {
+        let coloured = usize::from(g.below(2) == 0);
+        let renderer = &renderers[coloured];
+        match super::finding(&l, &palettes[coloured]) {
             Some(direct) => {
                 taken += 1;
                 shapes.insert((
+                    coloured,
                     l.note.is_some(),
                     l.fix.map(|(name, _)| name),
                     l.label.is_empty(),
                 ));
-                let expected = annotated(&renderer, &layout(&f));
+                let expected = annotated(renderer, &layout(&f));
                 assert_eq!(
                     direct, expected,
                     "case {case}: {f:?}\n--- direct:\n{direct}\n--- annotate-snippets:\n{expected}"
@@ -156,12 +160,13 @@ fn the_direct_writer_writes_what_annotate_snippets_writes() {
         left > 4_000,
         "only {left} findings were left to annotate-snippets"
     );
-    // Every combination of a note, a fix (none, machine-applicable, suggested) and a label.
-    assert_eq!(shapes.len(), 12, "{shapes:?}");
+    // Every combination of colour, a note, a fix (none, machine-applicable, suggested) and a
+    // label.
+    assert_eq!(shapes.len(), 24, "{shapes:?}");
 }
 
 /// The findings of a real report (upstream's loop tests name the removed events on lines of
-/// ASCII) are of the writer's shape: the fast path is the one `lint` takes.
+/// ASCII) are of the writer's shape, plain or coloured: the fast path is the one `lint` takes.
 #[test]
 fn an_ascii_finding_is_written_directly() {
     let f = Finding {
@@ -183,10 +188,13 @@ fn an_ascii_finding_is_written_directly() {
         fix: None,
         human: false,
     };
-    let direct = super::finding(&layout(&f)).expect("written directly");
+    let direct = super::finding(&layout(&f), &super::Palette::new(false)).expect("plain");
     assert_eq!(direct, annotated(&Renderer::plain(), &layout(&f)));
     assert!(
         direct.starts_with("error[ML001]: subscribes to removed event"),
         "{direct}"
     );
+    let coloured = super::finding(&layout(&f), &super::Palette::new(true)).expect("coloured");
+    assert_eq!(coloured, annotated(&Renderer::styled(), &layout(&f)));
+    assert!(coloured.starts_with("\u{1b}["), "{coloured:?}");
 }
