@@ -12,7 +12,7 @@ use super::Layout;
 use crate::model::Severity;
 use annotate_snippets::renderer::{
     DEFAULT_EMPHASIS_STYLE, DEFAULT_ERROR_STYLE, DEFAULT_LINE_NUM_STYLE, DEFAULT_NOTE_STYLE,
-    DEFAULT_WARNING_STYLE,
+    DEFAULT_TERM_WIDTH, DEFAULT_WARNING_STYLE,
 };
 use anstyle::Style;
 use unicode_width::UnicodeWidthChar;
@@ -65,9 +65,9 @@ impl Palette {
     }
 }
 
-/// annotate-snippets' terminal width (`DEFAULT_TERM_WIDTH`): a line wider than this less its
-/// gutter is cut to fit, around the annotation, with `...`.
-const TERM_WIDTH: usize = 140;
+/// annotate-snippets' terminal width (140): a line wider than this less its gutter is cut to
+/// fit, around the annotation, with `...`.
+const TERM_WIDTH: usize = DEFAULT_TERM_WIDTH;
 
 /// annotate-snippets cuts the indentation of a line (and shows `...`) when both it and the
 /// annotation's column are past this many columns (its `LONG_WHITESPACE` plus
