@@ -97,14 +97,6 @@ fn width(s: &str) -> Option<usize> {
     s.chars().all(plain_char).then(|| s.chars().count())
 }
 
-fn level_name(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
-}
-
 /// The finding's diagnostic, followed by a blank line, as annotate-snippets' renderer of the
 /// same styles (`Renderer::plain()` or `Renderer::styled()`) writes it; `None` when the finding
 /// is not of the shape this writer knows.
@@ -139,7 +131,7 @@ pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
     let margin = " ".repeat(gutter + 1);
     for piece in [
         &lv.open,
-        level_name(l.severity),
+        l.severity.as_str(),
         "[",
         l.rule,
         "]",

@@ -1,5 +1,5 @@
-//! rustc-style output via annotate-snippets, the common plain shape written directly
-//! ([`direct`]).
+//! rustc-style output via annotate-snippets, the common shape written directly, plain or
+//! coloured ([`direct`]).
 
 use crate::engine::Report;
 use crate::model::{Applicability, Finding, Severity};
