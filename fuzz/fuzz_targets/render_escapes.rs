@@ -66,7 +66,9 @@ fuzz_target!(|data: &[u8]| {
             fingerprint: "0".to_owned(),
             line_text: text.replace(['\n', '\r'], " "),
             line_text_column: 1,
+            line_text_byte_column: 1,
             fix: None,
+            human: false,
         }],
         errors: vec![FileError {
             path: format!("{text}.rs"),

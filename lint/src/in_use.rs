@@ -273,6 +273,7 @@ mod tests {
             fingerprint: String::new(),
             line_text: String::new(),
             line_text_column: 1,
+            line_text_byte_column: 1,
             fix: fix.map(|a| Fix::new(a, "delete it".to_owned(), vec![Edit::new(0, 1, "")])),
             human: false,
         }

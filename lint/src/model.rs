@@ -110,6 +110,11 @@ pub struct Finding {
     /// was clipped).
     #[serde(skip)]
     pub line_text_column: usize,
+    /// The 1-based UTF-8 byte column of the line at which `line_text` starts (1 unless the
+    /// line was clipped): what a renderer of byte columns (rdjson) adds to its offset in
+    /// `line_text`.
+    #[serde(skip)]
+    pub line_text_byte_column: usize,
     /// The migration of this finding, when one is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<Fix>,

@@ -21,6 +21,7 @@ mod fixtures;
 mod host_declarations;
 mod host_layouts;
 mod in_memory;
+mod positions;
 mod prefilter;
 mod prose_contrast;
 mod read_sizes;

@@ -40,6 +40,7 @@ fn report(text: &str) -> Report {
         fingerprint: "0".to_owned(),
         line_text: format!("x = '{text}'"),
         line_text_column: 1,
+        line_text_byte_column: 1,
         fix: None,
         human: false,
     };

@@ -717,6 +717,7 @@ fn make_finding(
     let (end_line, end_column) = index.position(end);
     let window = snippet_window(s, index, line, start, end);
     let line_text_column = index.position(window.start).1;
+    let line_text_byte_column = window.start.saturating_sub(index.line_range(line).start) + 1;
     Finding {
         rule: rule.id,
         rule_name: rule.name,
@@ -731,6 +732,7 @@ fn make_finding(
         help,
         note,
         line_text_column,
+        line_text_byte_column,
         fingerprint: String::new(),
         line_text: s.text[window].to_owned(),
         fix: None,
@@ -1009,6 +1011,7 @@ mod tests {
                     // Findings of one line share its text, and lines repeat.
                     line_text: LINES[line % LINES.len()].to_owned(),
                     line_text_column: 1,
+                    line_text_byte_column: 1,
                     fix: None,
                     human: false,
                 });

@@ -203,6 +203,7 @@ mod tests {
             fingerprint: String::new(),
             line_text: String::new(),
             line_text_column: 1,
+            line_text_byte_column: 1,
             fix: None,
             human: false,
         }

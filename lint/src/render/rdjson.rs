@@ -17,20 +17,25 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-/// The byte column of character column `column` (1-based) of `line`.
-fn byte_column(line: &str, column: usize) -> usize {
-    line.char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(line.len(), |(i, _)| i)
-        + 1
+/// The 1-based byte column of the finding's line at its character column `column`: counted
+/// in `line_text`, a window of a long line, from where the window starts.
+fn byte_column(f: &Finding, column: usize) -> usize {
+    byte_index(&f.line_text, column.saturating_sub(f.line_text_column)) + f.line_text_byte_column
+}
+
+/// The byte offset of `text`'s character `chars` (its length past the end).
+fn byte_index(text: &str, chars: usize) -> usize {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| i)
 }
 
 fn diagnostic(f: &Finding) -> Value {
-    let start = byte_column(&f.line_text, f.column);
+    let start = byte_column(f, f.column);
     // The finding keeps the text of its start line only: an end on a later line keeps its
     // character column (exact for ASCII).
     let end = if f.end_line == f.line {
-        byte_column(&f.line_text, f.end_column)
+        byte_column(f, f.end_column)
     } else {
         f.end_column
     };
@@ -112,12 +117,12 @@ pub fn render_lines(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::byte_column;
+    use super::byte_index;
 
     #[test]
     fn byte_columns_count_utf8_bytes() {
-        assert_eq!(byte_column("abc", 2), 2);
-        assert_eq!(byte_column("éa", 2), 3);
-        assert_eq!(byte_column("é", 2), 3);
+        assert_eq!(byte_index("abc", 1), 1);
+        assert_eq!(byte_index("éa", 1), 2);
+        assert_eq!(byte_index("é", 1), 2);
     }
 }

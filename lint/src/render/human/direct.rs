@@ -1,12 +1,13 @@
 //! The human diagnostic of the one shape `lint` nearly always renders, plain or coloured,
 //! written straight into a string (issue 32 item 1): one source line of characters one column
-//! wide, which annotate-snippets shows whole (neither cut to the terminal's width nor stripped
-//! of a long indentation), one annotation on it, and one-line messages. annotate-snippets lays
-//! such a finding out in about 8 µs, placing every character in a grid and comparing styles;
-//! this writes the same bytes in well under one, with annotate-snippets' own default styles.
-//! Any other shape (a clipped or long line, a deep indentation, a tab, a wide or invisible
-//! character, a message of several lines) is left to annotate-snippets: [`finding`] answers
-//! `None`. The tests below hold the two writers to the same bytes on generated findings.
+//! wide, one annotation on it, and one-line messages. A line wider than the terminal (less the
+//! gutter) or indented deeply is cut to the window annotate-snippets shows, with `...`
+//! ([`Window`]). annotate-snippets lays such a finding out in about 8 µs, placing every
+//! character in a grid and comparing styles; this writes the same bytes in about one, with
+//! annotate-snippets' own default styles. Any other shape (a span too wide to show whole, a
+//! tab, a wide or invisible character, a message of several lines) is left to
+//! annotate-snippets: [`finding`] answers `None`. The tests hold the two writers to the same
+//! bytes on generated findings.
 
 use super::Layout;
 use crate::model::Severity;
@@ -66,13 +67,87 @@ impl Palette {
 }
 
 /// annotate-snippets' terminal width (140): a line wider than this less its gutter is cut to
-/// fit, around the annotation, with `...`.
+/// fit, around the annotation, with `...` ([`Window`]).
 const TERM_WIDTH: usize = DEFAULT_TERM_WIDTH;
 
-/// annotate-snippets cuts the indentation of a line (and shows `...`) when both it and the
-/// annotation's column are past this many columns (its `LONG_WHITESPACE` plus
-/// `ELLIPSIS_PASSING`).
-const LONG_INDENT: usize = 26;
+/// The columns annotate-snippets keeps on either side of an annotation when it cuts a line
+/// (its margin's `ELLIPSIS_PASSING`).
+const PASSING: usize = 6;
+
+/// An indentation (after [`PASSING`]) past this many columns is cut, down to
+/// [`LONG_WHITESPACE_KEPT`] (its margin's `LONG_WHITESPACE`).
+const LONG_WHITESPACE: usize = 20;
+
+/// What is kept of an indentation annotate-snippets cuts (its `LONG_WHITESPACE` less
+/// `LONG_WHITESPACE_PADDING`).
+const LONG_WHITESPACE_KEPT: usize = 16;
+
+/// What annotate-snippets writes where it cut a line, in the line number's style.
+const CUT: &str = "...";
+
+/// The part of a source line annotate-snippets shows, in columns: the line's window for one
+/// annotation, the way its margin computes it. A line that fits the terminal (less the gutter)
+/// and is not indented past 26 columns is shown whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    /// The first column shown.
+    left: usize,
+    /// The column after the last one shown.
+    right: usize,
+    /// Whether the start was cut (`...` is written over the first columns shown).
+    cut_left: bool,
+}
+
+impl Window {
+    /// The window of a line `width` columns wide, indented `indent` columns, with an
+    /// annotation from column `start` to `end` whose label ends at `label_end`, in `room`
+    /// columns (the terminal's width less the gutter). `None` when the line must be cut and the
+    /// span with its margins is wider than the room: annotate-snippets then shows a part of
+    /// the span (and elides the middle of one twice the room), a shape left to it.
+    fn of(
+        width: usize,
+        indent: usize,
+        start: usize,
+        end: usize,
+        label_end: usize,
+        room: usize,
+    ) -> Option<Window> {
+        let white = indent.min(start).saturating_sub(PASSING);
+        let (span_left, span_right) = (start.saturating_sub(PASSING), end + PASSING);
+        let label_right = label_end + PASSING;
+        let left = if white > LONG_WHITESPACE {
+            white - LONG_WHITESPACE_KEPT
+        } else {
+            0
+        };
+        let (left, right) = if width.max(left) - left <= room {
+            (left, width.max(left))
+        } else if label_right.saturating_sub(white) <= room {
+            // Only the indentation cut. (The label ends past the indentation: annotate-snippets
+            // checks that too, for labels on other lines.)
+            (white, white + room)
+        } else if label_right - span_left <= room {
+            // The span and its label, centred.
+            let left = span_left.saturating_sub((room - (label_right - span_left)) / 2);
+            (left, left + room)
+        } else if span_right - span_left <= room {
+            // The span, with two fifths of the room left over before it.
+            let left = span_left.saturating_sub((room - (span_right - span_left)) / 5 * 2);
+            (left, left + room)
+        } else {
+            return None;
+        };
+        Some(Window {
+            left: left.min(width),
+            right: if width.saturating_sub(left) <= room {
+                width
+            } else {
+                width.min(right)
+            },
+            cut_left: left > 0,
+        })
+    }
+}
 
 /// Whether `c` takes one column in annotate-snippets' layout and is printed as it is: not a
 /// control, a tab, a bidirectional control or a character it replaces (those it shows
@@ -101,13 +176,12 @@ fn width(s: &str) -> Option<usize> {
 /// same styles (`Renderer::plain()` or `Renderer::styled()`) writes it; `None` when the finding
 /// is not of the shape this writer knows.
 pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
-    if l.clipped || l.text.trim_end().len() != l.text.len() || l.text.trim_start().is_empty() {
+    if l.text.trim_start().is_empty() {
         return None;
     }
     let text = width(&l.text)?;
     let before = width(l.text.get(..l.span.start)?)?;
     let under = width(l.text.get(l.span.clone())?)?.max(1);
-    width(&l.label)?;
     for message in [Some(&l.title), l.note.as_ref(), Some(&l.help)]
         .into_iter()
         .chain(std::iter::once(l.fix.as_ref().map(|(_, m)| m)))
@@ -121,10 +195,29 @@ pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
     let number = l.line.to_string();
     let gutter = number.len();
     let indent = l.text.chars().take_while(|c| c.is_whitespace()).count();
-    if gutter + 3 + text > TERM_WIDTH || indent.min(before) > LONG_INDENT {
+    // annotate-snippets counts the space before a label, even an empty one.
+    let label_end = before + under + width(&l.label)? + 1;
+    let room = TERM_WIDTH.saturating_sub(gutter + 3);
+    let window = Window::of(text, indent, before, before + under, label_end, room)?;
+    let shown = window.right.checked_sub(window.left)?;
+    // The annotation's columns in the window.
+    let indent_shown = before.checked_sub(window.left)?;
+    let cut_right = text > window.right;
+    // A window too narrow for its `...` (none is, at 140 columns) is left to annotate-snippets.
+    if shown < 2 * CUT.len() + 1 && (window.cut_left || cut_right) {
         return None;
     }
-
+    // Every character is one column wide: columns are characters. `...` is written over the
+    // first and last three columns shown where the line is cut.
+    let byte = |column: usize| {
+        l.text
+            .char_indices()
+            .nth(column)
+            .map_or(l.text.len(), |(i, _)| i)
+    };
+    let first = window.left + if window.cut_left { CUT.len() } else { 0 };
+    let last = window.right - if cut_right { CUT.len() } else { 0 };
+    let code = &l.text[byte(first)..byte(last)];
     let (ln, em, lv) = (&paint.line_number, &paint.emphasis, paint.level(l.severity));
     let mut out =
         String::with_capacity(512 + l.title.len() + l.path.len() + 2 * l.text.len() + l.help.len());
@@ -149,7 +242,7 @@ pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
         ":",
         &number,
         ":",
-        &(before + 1).to_string(),
+        &l.column.to_string(),
         "\n",
         &margin,
         &ln.open,
@@ -164,17 +257,23 @@ pub(super) fn finding(l: &Layout, paint: &Palette) -> Option<String> {
         "|",
         &ln.close,
         " ",
-        &l.text,
-        "\n",
-        &margin,
-        &ln.open,
-        "|",
-        &ln.close,
-        " ",
     ] {
         out.push_str(piece);
     }
-    out.extend(std::iter::repeat_n(' ', before));
+    let cut = |out: &mut String, cut: bool| {
+        if cut {
+            for piece in [&ln.open, CUT, &ln.close] {
+                out.push_str(piece);
+            }
+        }
+    };
+    cut(&mut out, window.cut_left);
+    out.push_str(code);
+    cut(&mut out, cut_right);
+    for piece in ["\n", &margin, &ln.open, "|", &ln.close, " "] {
+        out.push_str(piece);
+    }
+    out.extend(std::iter::repeat_n(' ', indent_shown));
     out.push_str(&lv.open);
     out.extend(std::iter::repeat_n('^', under));
     out.push_str(&lv.close);

@@ -7,6 +7,8 @@ use crate::rules;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
 mod direct;
+#[cfg(test)]
+mod tests;
 
 fn level(s: Severity) -> Level<'static> {
     match s {
@@ -32,10 +34,11 @@ struct Layout {
     /// The path as the terminal gets it.
     path: String,
     line: usize,
+    /// The finding's column (in characters, from 1) on its line: where the diagnostic says it
+    /// is, also when the line shown is a window of a long line.
+    column: usize,
     /// The source line as shown ([`visible_line`]), `…` first when clipped.
     text: String,
-    /// Whether the line was clipped to a window of it.
-    clipped: bool,
     /// The annotated byte range of `text`.
     span: std::ops::Range<usize>,
     /// The annotation's label (`mention `agent/turn-end``), or empty.
@@ -102,8 +105,8 @@ fn layout(f: &Finding) -> Layout {
         title,
         path: super::terminal_path(&f.path).into_owned(),
         line: f.line,
+        column: f.column,
         text,
-        clipped,
         span: start..end,
         label,
         note: f.note.as_deref().map(text_of),
@@ -134,9 +137,30 @@ fn annotated(renderer: &Renderer, l: &Layout) -> String {
     if let Some((name, message)) = &l.fix {
         group = group.element(Level::HELP.with_name(*name).message(message.as_str()));
     }
-    let mut out = renderer.render(&[group]);
+    let out = renderer.render(&[group]);
+    let mut out = at_column(out, l.column);
     out.push_str("\n\n");
     out
+}
+
+/// annotate-snippets' diagnostic with the finding's column in its `-->` line. It counts the
+/// column within the snippet, which is a window of a line longer than a few hundred bytes
+/// (`…` first): the column there is not the line's. The title and path are escaped to one
+/// line each, so the `-->` line is the second, and the column ends it.
+fn at_column(rendered: String, column: usize) -> String {
+    let Some(start) = rendered.find('\n').map(|i| i + 1) else {
+        return rendered;
+    };
+    let end = rendered[start..]
+        .find('\n')
+        .map_or(rendered.len(), |i| start + i);
+    let Some(colon) = rendered[start..end].rfind(':').map(|i| start + i + 1) else {
+        return rendered;
+    };
+    if rendered[colon..end] == *column.to_string() {
+        return rendered;
+    }
+    format!("{}{column}{}", &rendered[..colon], &rendered[end..])
 }
 
 /// One finding of the human report: written [`direct`]ly when it is of the shape that writer

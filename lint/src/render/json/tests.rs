@@ -220,6 +220,7 @@ impl Gen {
             fingerprint: self.text(),
             line_text: self.text(),
             line_text_column: self.below(5),
+            line_text_byte_column: self.below(5),
             fix,
             human: self.coin(),
         }

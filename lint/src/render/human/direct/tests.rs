@@ -1,119 +1,10 @@
 //! The direct writer against annotate-snippets, the renderer it stands in for.
 
+use super::super::tests::{finding, unstyled};
 use super::super::{annotated, layout};
-use crate::model::{Applicability, Finding, Fix, Severity};
+use crate::model::{Finding, Severity};
 use crate::test_rng::Rng;
 use annotate_snippets::Renderer;
-
-/// Pieces of generated source lines and messages: the ASCII most code is, characters one
-/// column wide (an arrow, a dash, an accent, an ellipsis), and what the writer must leave to
-/// annotate-snippets: a tab, a wide character, an emoji, a combining accent, a zero-width
-/// joiner, a bidirectional control, C0 and C1 controls, DEL, a line break.
-const PIECES: &[&str] = &[
-    "a",
-    "emit",
-    "agent/turn-start",
-    " ",
-    "  ",
-    "    ",
-    "(",
-    "'",
-    "`",
-    ";",
-    "→",
-    "—",
-    "é",
-    "…",
-    "\t",
-    "漢",
-    "😀",
-    "e\u{301}",
-    "\u{200d}",
-    "\u{202e}",
-    "\u{1b}",
-    "\u{9b}",
-    "\u{7f}",
-    "\n",
-];
-
-/// Pieces that keep a text in the writer's shape (the first thirteen of [`PIECES`]).
-const PLAIN: usize = 13;
-
-/// A text of `least` to `most - 1` pieces.
-fn text(g: &mut Rng, least: usize, most: usize, plain: bool) -> String {
-    let kinds = if plain { PLAIN } else { PIECES.len() };
-    let pieces = least + g.below(most - least);
-    (0..pieces).map(|_| PIECES[g.below(kinds)]).collect()
-}
-
-fn finding(g: &mut Rng) -> Finding {
-    // Most texts in the writer's shape, so that both writers are compared often; the rest
-    // anything.
-    let plain = g.below(4) != 0;
-    // An indentation of any depth around the one annotate-snippets starts to cut (26), a body
-    // of pieces, and often a run of letters taking the line to around the terminal's width
-    // (140 columns, less the gutter).
-    let indent = if g.below(3) == 0 {
-        18 + g.below(16)
-    } else {
-        g.below(12)
-    };
-    let mut line_text = " ".repeat(indent);
-    line_text.push_str(&text(g, 0, 20, plain));
-    if g.below(3) == 0 {
-        let target = 120 + g.below(40);
-        let now = line_text.chars().count();
-        line_text.push_str(&"x".repeat(target.saturating_sub(now)));
-        line_text.push_str(&text(g, 0, 3, plain));
-    }
-    let chars = line_text.chars().count();
-    let line = [1, 9, 10, 99, 100, 999, 1000, 12_345, 100_000][g.below(9)];
-    let column = match g.below(4) {
-        0 => 1 + g.below(indent + 4),
-        _ => 1 + g.below(chars + 3),
-    };
-    let (rule, rule_name) = [
-        ("ML001", "subscribe"),
-        ("ML006", "mention"),
-        ("ML009", "unparsed"),
-    ][g.below(3)];
-    let fix = match g.below(3) {
-        0 => None,
-        k => Some(Fix::new(
-            if k == 1 {
-                Applicability::MachineApplicable
-            } else {
-                Applicability::Suggestion
-            },
-            text(g, 1, 8, plain),
-            Vec::new(),
-        )),
-    };
-    Finding {
-        rule,
-        rule_name,
-        severity: [Severity::Error, Severity::Warning, Severity::Note][g.below(3)],
-        event: (g.below(4) != 0).then(|| {
-            g.pick(&["agent/turn-end", "agent/steering", "é→x"])
-                .to_owned()
-        }),
-        path: g
-            .pick(&["src/x.ts", "docs/é → guide.md", "a b/c.rs"])
-            .to_owned(),
-        line,
-        column,
-        end_line: line + usize::from(g.below(8) == 0),
-        end_column: column + g.below(20),
-        message: text(g, 1, 12, plain),
-        help: text(g, 1, 30, plain),
-        note: (g.below(2) == 0).then(|| text(g, 1, 40, plain)),
-        fingerprint: String::new(),
-        line_text,
-        line_text_column: if g.below(10) == 0 { 1 + g.below(50) } else { 1 },
-        fix,
-        human: false,
-    }
-}
 
 /// Issue 32 item 1: whatever finding the direct writer takes, it writes the bytes
 /// annotate-snippets' renderer of the same styles (plain or coloured) writes for it, and it
@@ -128,6 +19,9 @@ fn the_direct_writer_writes_what_annotate_snippets_writes() {
     let palettes = [super::Palette::new(false), super::Palette::new(true)];
     let mut g = Rng(0x5eed_d1ec);
     let (mut taken, mut left) = (0, 0);
+    // Findings written with the start, the end or both of their line cut, and whole lines
+    // that end in white space.
+    let (mut cuts, mut trailing) = ([0; 3], 0);
     let mut shapes = std::collections::BTreeSet::new();
     for case in 0..20_000 {
         let f = finding(&mut g);
@@ -143,6 +37,15 @@ fn the_direct_writer_writes_what_annotate_snippets_writes() {
                     l.fix.map(|(name, _)| name),
                     l.label.is_empty(),
                 ));
+                // No piece holds a `.`: a `...` on the source line is a cut.
+                let source = unstyled(direct.lines().nth(3).unwrap_or_default());
+                let code = source.split_once("| ").map_or("", |(_, code)| code);
+                match (code.starts_with("..."), code.ends_with("...")) {
+                    (true, false) => cuts[0] += 1,
+                    (false, true) => cuts[1] += 1,
+                    (true, true) => cuts[2] += 1,
+                    (false, false) => trailing += usize::from(code.ends_with(' ')),
+                }
                 let expected = annotated(renderer, &layout(&f));
                 assert_eq!(
                     direct, expected,
@@ -159,6 +62,14 @@ fn the_direct_writer_writes_what_annotate_snippets_writes() {
     assert!(
         left > 4_000,
         "only {left} findings were left to annotate-snippets"
+    );
+    assert!(
+        cuts.iter().all(|&n| n > 200),
+        "cut at the start, the end, both: {cuts:?}"
+    );
+    assert!(
+        trailing > 200,
+        "{trailing} whole lines ending in white space"
     );
     // Every combination of colour, a note, a fix (none, machine-applicable, suggested) and a
     // label.
@@ -185,6 +96,7 @@ fn an_ascii_finding_is_written_directly() {
         fingerprint: String::new(),
         line_text: "    agent.on('agent/turn-end', () => ends++)".to_owned(),
         line_text_column: 1,
+        line_text_byte_column: 1,
         fix: None,
         human: false,
     };
