@@ -68,6 +68,12 @@ enum Command {
     },
 }
 
+/// The static x86_64 Linux build's allocator (see Cargo.toml): musl's allocator costs more than
+/// the whole analysis of a typical lint.
+#[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     if lints_on_the_run_pool(std::env::args_os()) {
         // Before clap parses the arguments, so that the pool's threads start, and one of them
