@@ -2,8 +2,9 @@
 # The static Linux binary the archives, npm, PyPI and the GitHub Action ship
 # (x86_64-unknown-linux-musl, as .github/workflows/release.yml builds it), built and checked as
 # shipped: linked at a fixed address, allocating with mimalloc without transparent huge pages
-# (Cargo.toml, .cargo/config.toml; docs/benchmarks/lint.md, "Fourteenth round"), and reporting
-# what the glibc build reports.
+# (Cargo.toml, .cargo/config.toml; docs/benchmarks/lint.md, "Fourteenth round"), copying and
+# comparing memory with `mirrorless-mem` instead of musl's (mem/; docs/benchmarks/check.md, "The
+# shipped binary"), and reporting what the glibc build reports.
 #
 #   packaging/static-build.sh
 #
@@ -26,6 +27,10 @@ if ! command -v musl-gcc >/dev/null 2>&1; then
   apt_install "static build" "musl-gcc (for mimalloc)" musl-tools
 fi
 
+# mirrorless-mem's own tests on the target it serves: there its functions are the test binary's
+# memcpy, memmove, memcmp and bcmp, so the harness and std run on them too.
+cargo test --release --locked --quiet --package mirrorless-mem --target "$target" >/dev/null ||
+  { echo "static build: FAILED — mirrorless-mem's tests on $target" >&2; exit 1; }
 cargo build --release --locked --quiet --package mirrorless --target "$target" || exit 1
 cargo build --release --locked --quiet --package mirrorless || exit 1
 static="target/$target/release/mirrorless"
@@ -46,6 +51,17 @@ symbols=$(nm "$static")
 malloc_at=$(awk '$3 == "malloc" { print $1 }' <<<"$symbols")
 mi_malloc_at=$(awk '$3 == "mi_malloc" { print $1 }' <<<"$symbols")
 [ -n "$malloc_at" ] && [ "$malloc_at" = "$mi_malloc_at" ] || fail "malloc is not mimalloc's (malloc at '$malloc_at', mi_malloc at '$mi_malloc_at')"
+# ... and memcpy, memmove, memcmp and bcmp are mirrorless-mem's: musl's memcpy object (which
+# defines __memcpy_fwd for its memmove) is not linked, and the copy and the comparison are the
+# SSE2 ones, not `rep movsq` and a byte loop.
+grep -q ' __memcpy_fwd$' <<<"$symbols" && fail "musl's memcpy is linked (__memcpy_fwd is defined)"
+for function in memcpy memmove memcmp bcmp; do
+  awk -v f="$function" '$2 == "T" && $3 == f { found = 1 } END { exit !found }' <<<"$symbols" ||
+    fail "$function is not defined in $static"
+done
+disassembly() { objdump -d --no-show-raw-insn --disassemble="$1" "$static"; }
+disassembly memcpy | grep -qE 'movups|movdqu' || fail "memcpy is not mirrorless-mem's (no 16-byte loads)"
+disassembly memcmp | grep -q pcmpeqb || fail "memcmp is not mirrorless-mem's (no 16-byte comparison)"
 
 # The same reports as the glibc build, on the lint fixtures and on the repository itself.
 for tree in fixtures docs lint; do
@@ -58,5 +74,14 @@ for tree in fixtures docs lint; do
       fail "lint $tree --format $format differs from the glibc build's (exit $a_status and $b_status)"
   done
 done
+# ... and on the check fixtures: every log, valid and not, of both profiles and of bad input.
+for format in json human; do
+  a=$("$glibc" check fixtures/check --format "$format" 2>&1)
+  a_status=$?
+  b=$("$static" check fixtures/check --format "$format" 2>&1)
+  b_status=$?
+  [ "$a" = "$b" ] && [ "$a_status" = "$b_status" ] ||
+    fail "check fixtures/check --format $format differs from the glibc build's (exit $a_status and $b_status)"
+done
 "$static" run --cases 64 >/dev/null 2>&1 || fail "run --cases 64 failed"
-echo "static build: $static is static at a fixed address, allocates with mimalloc (allow_thp 0) and reports as the glibc build does"
+echo "static build: $static is static at a fixed address, allocates with mimalloc (allow_thp 0), copies with mirrorless-mem and reports as the glibc build does"

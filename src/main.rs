@@ -74,6 +74,11 @@ enum Command {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// The same build's `memcpy`, `memmove`, `memcmp` and `bcmp`: musl's copy with `rep movsq` and
+// compare a byte at a time (see the crate's documentation).
+#[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+use mirrorless_mem as _;
+
 fn main() -> ExitCode {
     if lints_on_the_run_pool(std::env::args_os()) {
         // Before clap parses the arguments, so that the pool's threads start, and one of them
