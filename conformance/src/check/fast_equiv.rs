@@ -7,6 +7,7 @@
 //! order, numbers as `1.0`, `1e0` or too large) and invalid (duplicate keys, bad escapes, lone
 //! surrogates, control characters, invalid UTF-8, wrong seqs, turns, steps and indexes).
 
+use super::pipeline::ScanShare;
 use super::{CheckOutcome, LogChecker, ReadOptions};
 use crate::vocab::Profile;
 use proptest::prelude::*;
@@ -803,8 +804,8 @@ proptest! {
     /// Issue #32 items 2 and 4 ("run uses every core"; "byte-identical reports"): a log read
     /// and scanned on a second thread (`check/pipeline.rs`) has the outcome of the same log
     /// read on one, whatever its chunk lines and message, damaged lines (`\r`, byte order
-    /// marks, blank, cut, over-long lines, no last newline), and wherever the reads and the
-    /// batches cut it.
+    /// marks, blank, cut, over-long lines, no last newline), wherever the reads and the
+    /// batches cut it, and however much of each batch the reading thread scans.
     #[test]
     fn a_second_thread_reports_what_one_thread_reports(
         profile in profile(),
@@ -815,6 +816,12 @@ proptest! {
         sizes in prop::collection::vec(prop_oneof![1usize..200, Just(64 * 1024)], 1..6),
         batch in prop_oneof![Just(256 * 1024), 16usize..700],
         max_line in prop_oneof![3 => Just(super::DEFAULT_MAX_LINE_BYTES), 1 => 100usize..400],
+        share in prop_oneof![
+            Just(ScanShare::Adaptive),
+            Just(ScanShare::Fixed(0)),
+            Just(ScanShare::Fixed(16)),
+            (1usize..16).prop_map(ScanShare::Fixed),
+        ],
     ) {
         let log = damaged(&log_with_message(profile, &chunks, data.as_deref()), &damage, unterminated);
         let options = ReadOptions {
@@ -824,7 +831,7 @@ proptest! {
         };
         let input = Trickle { bytes: log.clone(), at: 0, sizes, read: 0 };
         let two = LogChecker::new(profile)
-            .read_pipelined(input, &options, batch)
+            .read_pipelined(input, &options, batch, share)
             .expect("a log in memory");
         let one = LogChecker::new(profile)
             .read_all(BufReader::with_capacity(256 * 1024, &log[..]), &options)
@@ -851,7 +858,7 @@ fn a_read_error_on_the_second_thread_is_returned() {
         }
     }
     let e = LogChecker::new(Profile::V2026_08)
-        .read_pipelined(Failing(3), &ReadOptions::default(), 64)
+        .read_pipelined(Failing(3), &ReadOptions::default(), 64, ScanShare::Adaptive)
         .expect_err("the read error");
     assert_eq!(e.to_string(), "disk on fire");
 }

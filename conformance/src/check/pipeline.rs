@@ -14,6 +14,12 @@
 //! after the last newline they hold; a longer line is handed over in pieces, unscanned)
 //! through a channel of [`BATCHES_AHEAD`], and the checker hands each batch's buffers back to
 //! be reused.
+//!
+//! The two threads share the scanning ([`ScanShare`]): the reading thread also copies the file
+//! out of the kernel, so when it scans every line the checker waits for it. It scans the lines
+//! that start in the first part of each batch and leaves the rest to the checker, and it moves
+//! that part by a sixteenth after each batch: down when the checker had already taken every
+//! batch sent (it waited), up when the channel was full (the reading thread waited).
 
 use super::event::{ChunkData, RawChunk};
 use super::fastline::{FastLine, scan_chunk_line};
@@ -22,6 +28,8 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read};
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 
 /// The most bytes one batch holds.
@@ -29,6 +37,21 @@ pub(super) const BATCH_BYTES: usize = 256 * 1024;
 
 /// How many batches the reading thread may be ahead of the checker.
 pub(super) const BATCHES_AHEAD: usize = 2;
+
+/// How much of each batch the reading thread scans, in sixteenths of its bytes (the lines that
+/// start there); the checker scans the other lines itself, as it would without this module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ScanShare {
+    /// Starts at all of it and moves by a sixteenth after each batch, towards the share that
+    /// keeps neither thread waiting for the other.
+    Adaptive,
+    /// Always this many sixteenths (0 to 16; more is 16), for the tests.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Fixed(usize),
+}
+
+/// A whole batch, in [`ScanShare`]'s sixteenths.
+const ALL: usize = 16;
 
 /// A chunk line the reading thread has read in full.
 #[derive(Debug)]
@@ -176,6 +199,8 @@ impl Prescans {
 pub(super) struct PipeReader {
     rx: Receiver<Message>,
     recycle: SyncSender<Batch>,
+    /// Batches sent and not yet taken (the reading thread's measure of who waits).
+    in_flight: Arc<AtomicUsize>,
     bytes: Vec<u8>,
     pos: usize,
     done: bool,
@@ -204,6 +229,7 @@ impl BufRead for PipeReader {
         while self.pos >= self.bytes.len() && !self.done {
             match self.rx.recv() {
                 Ok(Message::Batch(batch)) => {
+                    self.in_flight.fetch_sub(1, Ordering::Relaxed);
                     let mut prescans = self.prescans.borrow_mut();
                     let old = Batch {
                         bytes: std::mem::replace(&mut self.bytes, batch.bytes),
@@ -238,10 +264,11 @@ impl BufRead for PipeReader {
 }
 
 /// Runs `check` with a [`PipeReader`] over `input`, read in batches of at most
-/// `batch_bytes` and scanned on a second thread.
+/// `batch_bytes` and scanned on a second thread as far as `share` says.
 pub(super) fn with_pipe<R, T>(
     input: R,
     batch_bytes: usize,
+    share: ScanShare,
     check: impl FnOnce(PipeReader) -> T,
 ) -> T
 where
@@ -250,11 +277,17 @@ where
     let batch_bytes = batch_bytes.max(1);
     let (tx, rx) = sync_channel(BATCHES_AHEAD);
     let (recycle, recycled) = sync_channel(BATCHES_AHEAD + 2);
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    let sender = Sender {
+        tx,
+        in_flight: Arc::clone(&in_flight),
+    };
     std::thread::scope(|scope| {
-        scope.spawn(move || produce(input, batch_bytes, &tx, &recycled));
+        scope.spawn(move || produce(input, batch_bytes, share, &sender, &recycled));
         let reader = PipeReader {
             rx,
             recycle,
+            in_flight,
             bytes: Vec::new(),
             pos: 0,
             done: false,
@@ -266,16 +299,50 @@ where
     })
 }
 
-/// The reading thread: batches of whole lines (as far as a batch holds them), scanned.
+/// The reading thread's end of the channel, counting the batches in it.
+struct Sender {
+    tx: SyncSender<Message>,
+    in_flight: Arc<AtomicUsize>,
+}
+
+impl Sender {
+    /// Sends a message; `false` when the checker has gone.
+    fn send(&self, message: Message) -> bool {
+        let batch = matches!(message, Message::Batch(_));
+        if batch {
+            self.in_flight.fetch_add(1, Ordering::Relaxed);
+        }
+        self.tx.send(message).is_ok()
+    }
+
+    /// The share to scan of the next batch, after `share` of the last: less when the checker
+    /// has taken every batch (it is waiting), more when the channel is full (this thread would
+    /// wait).
+    fn next_share(&self, share: ScanShare, last: usize) -> usize {
+        match share {
+            ScanShare::Fixed(n) => n.min(ALL),
+            ScanShare::Adaptive => match self.in_flight.load(Ordering::Relaxed) {
+                0 => last.saturating_sub(1),
+                n if n >= BATCHES_AHEAD => (last + 1).min(ALL),
+                _ => last,
+            },
+        }
+    }
+}
+
+/// The reading thread: batches of whole lines (as far as a batch holds them), scanned as far
+/// as `share` says.
 fn produce<R: Read>(
     mut input: R,
     batch_bytes: usize,
-    tx: &SyncSender<Message>,
+    share: ScanShare,
+    tx: &Sender,
     recycled: &Receiver<Batch>,
 ) {
     // The bytes after the last newline of the previous batch, and whether a line starts there.
     let mut carry: Vec<u8> = Vec::new();
     let mut at_line_start = true;
+    let mut sixteenths = ALL;
     loop {
         let mut batch = match recycled.try_recv() {
             Ok(b) => b,
@@ -307,16 +374,16 @@ fn produce<R: Read>(
                     // What was read before the error is checked first, as with one thread.
                     batch.bytes.truncate(filled);
                     if !batch.bytes.is_empty() {
-                        let _ = tx.send(Message::Batch(batch));
+                        tx.send(Message::Batch(batch));
                     }
-                    let _ = tx.send(Message::Failed(e));
+                    tx.send(Message::Failed(e));
                     return;
                 }
             }
         }
         batch.bytes.truncate(filled);
         if batch.bytes.is_empty() {
-            let _ = tx.send(Message::End);
+            tx.send(Message::End);
             return;
         }
         // Cut after the last newline; what follows goes to the next batch.
@@ -326,19 +393,22 @@ fn produce<R: Read>(
         }
         let starts_line = at_line_start;
         at_line_start = batch.bytes.last() == Some(&b'\n');
-        scan_lines(&mut batch, starts_line);
-        if tx.send(Message::Batch(batch)).is_err() {
+        sixteenths = tx.next_share(share, sixteenths);
+        let scanned_to = batch.bytes.len() * sixteenths / ALL;
+        scan_lines(&mut batch, starts_line, scanned_to);
+        if !tx.send(Message::Batch(batch)) {
             return;
         }
         if at_end {
-            let _ = tx.send(Message::End);
+            tx.send(Message::End);
             return;
         }
     }
 }
 
-/// Reads every whole line that starts in the batch and is a chunk line in the writer's shape.
-fn scan_lines(batch: &mut Batch, starts_line: bool) {
+/// Reads every whole line that starts in the batch before `scanned_to` and is a chunk line in
+/// the writer's shape.
+fn scan_lines(batch: &mut Batch, starts_line: bool, scanned_to: usize) {
     let bytes = &batch.bytes;
     let mut at = if starts_line {
         0
@@ -348,7 +418,9 @@ fn scan_lines(batch: &mut Batch, starts_line: bool) {
             None => return,
         }
     };
-    while let Some(len) = memchr::memchr(b'\n', &bytes[at..]) {
+    while at < scanned_to
+        && let Some(len) = memchr::memchr(b'\n', &bytes[at..])
+    {
         let scan = match scan_chunk_line(&bytes[at..at + len]) {
             None => None,
             Some(FastLine::Chunk { seq, data }) => {
@@ -375,5 +447,35 @@ fn scan_lines(batch: &mut Batch, starts_line: bool) {
             batch.scans.push(Scanned { at, len, scan });
         }
         at += len + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sender(in_flight: usize) -> Sender {
+        let (tx, _rx) = sync_channel(BATCHES_AHEAD);
+        Sender {
+            tx,
+            in_flight: Arc::new(AtomicUsize::new(in_flight)),
+        }
+    }
+
+    /// The adaptive share moves towards the thread that waits: down by a sixteenth when the
+    /// checker has taken every batch, up when the channel is full, never past 0 or 16.
+    #[test]
+    fn the_adaptive_share_moves_towards_the_waiting_thread() {
+        let waiting_checker = sender(0);
+        assert_eq!(
+            waiting_checker.next_share(ScanShare::Adaptive, ALL),
+            ALL - 1
+        );
+        assert_eq!(waiting_checker.next_share(ScanShare::Adaptive, 0), 0);
+        let busy_checker = sender(BATCHES_AHEAD);
+        assert_eq!(busy_checker.next_share(ScanShare::Adaptive, 5), 6);
+        assert_eq!(busy_checker.next_share(ScanShare::Adaptive, ALL), ALL);
+        assert_eq!(sender(1).next_share(ScanShare::Adaptive, 7), 7);
+        assert_eq!(waiting_checker.next_share(ScanShare::Fixed(40), 3), ALL);
     }
 }

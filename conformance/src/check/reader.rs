@@ -450,18 +450,25 @@ impl LogChecker {
         input: R,
         options: &ReadOptions,
     ) -> io::Result<CheckOutcome> {
-        LogChecker::new(profile).read_pipelined(input, options, pipeline::BATCH_BYTES)
+        LogChecker::new(profile).read_pipelined(
+            input,
+            options,
+            pipeline::BATCH_BYTES,
+            pipeline::ScanShare::Adaptive,
+        )
     }
 
     /// Reads a whole log from `input` into this checker on two threads, in batches of at
-    /// most `batch_bytes` (see [`check_read_pipelined`](Self::check_read_pipelined)).
+    /// most `batch_bytes`, the reading thread scanning as much of each as `share` says (see
+    /// [`check_read_pipelined`](Self::check_read_pipelined)).
     pub(super) fn read_pipelined<R: Read + Send>(
         self,
         input: R,
         options: &ReadOptions,
         batch_bytes: usize,
+        share: pipeline::ScanShare,
     ) -> io::Result<CheckOutcome> {
-        pipeline::with_pipe(input, batch_bytes, |reader| {
+        pipeline::with_pipe(input, batch_bytes, share, |reader| {
             let prescans = reader.prescans();
             self.read_lines(reader, options, Some(&prescans))
         })
