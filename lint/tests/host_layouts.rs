@@ -6,6 +6,12 @@
 //! a relative path, through a link to a directory and `..`, by package name, or by a name
 //! nothing resolves — the report of the walked tree equals the report of its files listed in
 //! seeded orders (as paths, and as sources in memory).
+//!
+//! Issue #32 item 3 ("a change costs the changed file plus what depends on its declarations"):
+//! the trees also hold hosts that no longer declare a removed event and maps no plugin imports
+//! (a stray `Events` with `session/event`). A run that holds every text (the language server,
+//! `--fix`) sees and reads what the walked run, which holds only the candidates, does: the
+//! scripts with a finding and what their imports reach, never the run's other scripts.
 
 use mirrorless_lint::config::Config;
 use mirrorless_lint::engine::read_sources;
@@ -28,6 +34,11 @@ fn host(r: &mut Rng) -> String {
         0 => "",
         _ => "  'agent/turn-end'(agent: Agent, turn: number, reason: TurnEndReason): void;\n",
     };
+    // A host that no longer declares any mirror: no finding, not a candidate.
+    let step_end = match r.below(4) {
+        0 => "",
+        _ => "  'agent/step-end'(agent: Agent, turn: number, step: number): void;\n",
+    };
     let data = ["unknown", "any", "{ turn: number }"][r.below(3)];
     let map = ["Events", "HostEvents"][r.below(2)];
     format!(
@@ -35,8 +46,7 @@ fn host(r: &mut Rng) -> String {
          export interface Session {{ id: string }}\n\
          export interface Agent {{ name: string; session: Session }}\n\
          export type SessionEvent = {{ type: string; data: {data} }};\n\
-         export interface {map} {{\n{turn_end}  \
-         'agent/step-end'(agent: Agent, turn: number, step: number): void;\n  \
+         export interface {map} {{\n{turn_end}{step_end}  \
          'session/event'(session: Session, event: SessionEvent): void;\n}}\n\
          export interface Context {{\n  on<K extends keyof {map}>(name: K, fn: {map}[K]): () => void;\n}}\n"
     )
@@ -105,6 +115,15 @@ fn tree(r: &mut Rng, root: &Path) -> Vec<PathBuf> {
                 specs.push((d.to_string(), Some(format!("host{n}"))));
             }
         }
+    }
+    // Maps no plugin imports, in the run: a plugin does not see them.
+    for n in 0..r.below(3) {
+        let text = host(r).replace("'agent/turn-end'", "'x/turn-end'");
+        let text = text.replace("'agent/step-end'", "'x/step-end'");
+        write(
+            &root.join(r.pick(PLUGIN_DIRS)).join(format!("stray{n}.ts")),
+            &text,
+        );
     }
     let mut plugins = Vec::new();
     for n in 0..2 + r.below(4) {
@@ -186,6 +205,10 @@ fn host_pass_reports_do_not_depend_on_the_order_files_are_listed() {
                 describe(&root)
             );
             same(&walked, &held, &at);
+            assert_eq!(
+                held.stats.host_files, walked.stats.host_files,
+                "files the host pass read, every text held and only candidates, {at}"
+            );
             let paths: Vec<PathBuf> = order.iter().map(|&i| sources[i].path.clone()).collect();
             let named = lint(&options(paths, &root));
             same(
@@ -202,6 +225,18 @@ fn host_pass_reports_do_not_depend_on_the_order_files_are_listed() {
             }
         }
         assert!(plugins.len() >= 2);
+        // The scripts with a finding, and at most the three hosts their imports reach.
+        let mut with_findings: Vec<&str> =
+            walked.findings.iter().map(|f| f.path.as_str()).collect();
+        with_findings.sort_unstable();
+        with_findings.dedup();
+        assert!(
+            walked.stats.host_files <= with_findings.len() + 3,
+            "seed {seed}: the host pass read {} files, {} scripts have a finding\n{}",
+            walked.stats.host_files,
+            with_findings.len(),
+            describe(&root)
+        );
     }
     // The host decided some fixes each way.
     assert!(

@@ -56,6 +56,9 @@ pub struct Stats {
     pub baselined: usize,
     /// Findings removed because they already existed at the `--new-since` revision.
     pub preexisting: usize,
+    /// Files the host pass read for their declarations: the scripts with a finding, when one
+    /// of them has a fix, and the files their imports reach (never the run's other scripts).
+    pub host_files: usize,
 }
 
 /// The result of a run.
@@ -1002,7 +1005,7 @@ fn run_level_passes(
     drop_deletions_used_elsewhere(&mut report.findings, files);
     // Before `in_use`: a rewrite dropped here is one more listener left on the mirror. The
     // host's event map holds a removed event's entry, so its file is a candidate, held.
-    crate::host_events::keep_to_declared_events(
+    report.stats.host_files = crate::host_events::keep_to_declared_events(
         &mut report.findings,
         files.sources,
         &|i| files.is_dropped(i),

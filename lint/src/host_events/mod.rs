@@ -38,7 +38,7 @@ mod view;
 #[cfg(all(test, unix))]
 mod view_layouts;
 
-use crate::hash::HashMap;
+use crate::hash::{HashMap, HashSet};
 use crate::model::{Applicability, Finding, Fix};
 use crate::source::Source;
 use map::EventMap;
@@ -104,13 +104,14 @@ fn patch(fix: &mut Fix, from: &str, to: &str) -> bool {
 /// documentation): drops or annotates the fixes that name what the host does not declare,
 /// and spells the host's types where a rewrite needs them. `dropped(i)`: whether the run
 /// read source `i` without keeping its text (it is read again from disk if an import
-/// reaches it). `known[i]`: what source `i` declares, when its analysis read it.
+/// reaches it). `known[i]`: what source `i` declares, when its analysis read it. Returns how
+/// many files it read for their declarations.
 pub(crate) fn keep_to_declared_events(
     findings: &mut [Finding],
     sources: &[Source],
     dropped: &dyn Fn(usize) -> bool,
     known: Vec<Option<HostDeclarations>>,
-) {
+) -> usize {
     let todo: Vec<(usize, BTreeSet<String>)> = findings
         .iter()
         .enumerate()
@@ -127,9 +128,16 @@ pub(crate) fn keep_to_declared_events(
         })
         .collect();
     if todo.is_empty() {
-        return;
+        return 0;
     }
-    let mut world = World::of_run(sources, dropped, is_script, known);
+    let with_findings: HashSet<&str> = findings
+        .iter()
+        .filter(|f| is_script(&f.path))
+        .map(|f| f.path.as_str())
+        .collect();
+    let in_run = |s: &Source| with_findings.contains(s.display.as_str());
+    let mut world = World::of_run(sources, dropped, is_script, in_run, known);
+    drop(with_findings);
     let anchor = anchor(findings, sources, &world);
     // Per file and event: the map in view, and the files in view oxc could not parse.
     type Seen = (Option<EventMap>, Vec<String>);
@@ -154,7 +162,10 @@ pub(crate) fn keep_to_declared_events(
     }
     // Freeing every file read is no part of the result: done on the pool, whose threads are
     // idle now, while the run goes on (issue 32 item 1).
-    rayon::spawn(move || drop((world, maps)));
+    let files = world.into_files();
+    let read = files.len();
+    rayon::spawn(move || drop((files, maps)));
+    read
 }
 
 /// What a note adds when files the script sees could not be parsed.

@@ -29,12 +29,15 @@ pub(super) struct File {
 /// Index of a [`File`] in the [`World`].
 pub(super) type FileId = usize;
 
-/// Every file read so far: the run's scripts, then those their imports reached.
-pub(super) struct World {
+/// Every file read so far: the run's scripts in view, then those their imports reached.
+pub(super) struct World<'s> {
     pub(super) files: Vec<File>,
     by_path: HashMap<PathBuf, Option<FileId>>,
-    /// The run's scripts.
+    /// The run's scripts every script sees: those with a finding.
     run: Vec<FileId>,
+    /// The run's other scripts whose text it holds, by path: read from that text (an editor's
+    /// unsaved one, in the language server), not from the disk, when an import reaches one.
+    held: HashMap<PathBuf, Held<'s>>,
     reached: HashMap<FileId, Vec<FileId>>,
     /// What each path probed so far is on disk: the scripts of one package import the same
     /// names, and each import probes a dozen extensions and every `node_modules` above it, so
@@ -42,6 +45,13 @@ pub(super) struct World {
     on_disk: HashMap<PathBuf, OnDisk>,
     /// Each import resolved so far, by the directory it was written in and its specifier.
     resolved: HashMap<(PathBuf, String), Option<FileId>>,
+}
+
+/// A script of the run not yet read for its declarations.
+struct Held<'s> {
+    source: &'s Source,
+    /// What its analysis read, when it made one.
+    known: Option<super::HostDeclarations>,
 }
 
 /// What a path is on disk (symbolic links followed, as `Path::is_file` follows them).
@@ -81,14 +91,31 @@ fn is_declaration_file(p: &Path) -> bool {
         .any(|e| name.ends_with(e))
 }
 
-/// The path a run's file is known by: absolute when the current directory is known.
-fn key(p: &Path) -> PathBuf {
-    let abs = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir().map_or_else(|_| p.to_path_buf(), |d| d.join(p))
-    };
-    normal(&abs)
+/// The path a run's file is known by: absolute when the current directory `cwd` is known.
+fn key(cwd: Option<&Path>, p: &Path) -> PathBuf {
+    match cwd {
+        Some(d) if !p.is_absolute() => normal(&d.join(p)),
+        _ => normal(p),
+    }
+}
+
+/// A file read for its declarations, by what its analysis read when it made one.
+fn read(
+    display: String,
+    path: PathBuf,
+    text: &str,
+    known: Option<super::HostDeclarations>,
+) -> File {
+    match known {
+        Some(super::HostDeclarations(read)) => File {
+            display,
+            path,
+            decls: read.decls,
+            names: read.names,
+            broken: read.broken,
+        },
+        None => parse(display, path, text),
+    }
 }
 
 fn parse(display: String, path: PathBuf, text: &str) -> File {
@@ -102,50 +129,66 @@ fn parse(display: String, path: PathBuf, text: &str) -> File {
     }
 }
 
-impl World {
-    /// The run's scripts whose text the run holds, read for their declarations (one whose
-    /// text was dropped is read from disk when an import reaches it).
+impl<'s> World<'s> {
+    /// The run's scripts with a finding (`in_run`), read for their declarations: every script
+    /// sees them. The run's other scripts are read when an import reaches them: from the text
+    /// the run holds, or from disk when it dropped it.
+    ///
+    /// Only the scripts with a finding, whatever else the run holds: which texts it holds
+    /// depends on the byte prefilter and on who runs it (a one-shot lint holds only its
+    /// candidates, `--fix` and the language server hold every file), and what a script sees
+    /// must not (issue 32 item 3: the language server read every script of the workspace on
+    /// every change). A host's map holding a removed event's entry has a finding there.
     pub(super) fn of_run(
-        sources: &[Source],
+        sources: &'s [Source],
         dropped: &dyn Fn(usize) -> bool,
         is_script: impl Fn(&str) -> bool,
+        in_run: impl Fn(&Source) -> bool,
         mut known: Vec<Option<super::HostDeclarations>>,
-    ) -> World {
+    ) -> World<'s> {
         let mut w = World {
             files: Vec::new(),
             by_path: HashMap::default(),
             run: Vec::new(),
+            held: HashMap::default(),
             reached: HashMap::default(),
             on_disk: HashMap::default(),
             resolved: HashMap::default(),
         };
-        let mut held: Vec<(usize, &Source)> = sources
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| !dropped(*i) && is_script(&s.display))
-            .collect();
+        let cwd = std::env::current_dir().ok();
+        let mut run: Vec<(usize, &Source)> = Vec::new();
+        for (i, s) in sources.iter().enumerate() {
+            if dropped(i) || !is_script(&s.display) {
+                continue;
+            }
+            if in_run(s) {
+                run.push((i, s));
+            } else {
+                let known = known.get_mut(i).and_then(Option::take);
+                w.held
+                    .insert(key(cwd.as_deref(), &s.path), Held { source: s, known });
+            }
+        }
         // In the walk's order (by path), whatever order the run was given its sources in (the
         // language server's changes as documents open and close): which of two maps' entries
         // a merged map keeps, and where it says the map is, follow this order.
-        held.sort_by(|a, b| a.1.path.cmp(&b.1.path));
-        for (i, s) in held {
+        run.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+        for (i, s) in run {
             let id = w.files.len();
+            let path = key(cwd.as_deref(), &s.path);
             // Read by the analysis's parse when it made one.
-            let file = match known.get_mut(i).and_then(Option::take) {
-                Some(super::HostDeclarations(read)) => File {
-                    display: s.display.clone(),
-                    path: key(&s.path),
-                    decls: read.decls,
-                    names: read.names,
-                    broken: read.broken,
-                },
-                None => parse(s.display.clone(), key(&s.path), &s.text),
-            };
-            w.files.push(file);
-            w.by_path.insert(key(&s.path), Some(id));
+            let known = known.get_mut(i).and_then(Option::take);
+            w.files
+                .push(read(s.display.clone(), path.clone(), &s.text, known));
+            w.by_path.insert(path, Some(id));
             w.run.push(id);
         }
         w
+    }
+
+    /// The files read, to be freed elsewhere (the rest of the world borrows the run's texts).
+    pub(super) fn into_files(self) -> Vec<File> {
+        self.files
     }
 
     /// The run's file shown as `display`.
@@ -156,11 +199,19 @@ impl World {
             .find(|&i| self.files[i].display == display)
     }
 
-    /// The file at `path`, read when first asked for; `None` when it cannot be read.
+    /// The file at `path`, read when first asked for (a script of the run from the text the
+    /// run holds); `None` when it cannot be read.
     fn file_at(&mut self, path: &Path) -> Option<FileId> {
         let k = normal(path);
         if let Some(known) = self.by_path.get(&k) {
             return *known;
+        }
+        if let Some(Held { source, known }) = self.held.remove(&k) {
+            let file = read(source.display.clone(), k.clone(), &source.text, known);
+            self.files.push(file);
+            let id = self.files.len() - 1;
+            self.by_path.insert(k, Some(id));
+            return Some(id);
         }
         let read = matches!(self.on_disk(&k), OnDisk::File { len } if len <= MAX_BYTES)
             .then(|| std::fs::read_to_string(&k).ok())
@@ -293,12 +344,13 @@ impl World {
             .map(|c| normal(&c))
             .find(|c| {
                 self.by_path.get(c).is_some_and(Option::is_some)
+                    || self.held.contains_key(c)
                     || matches!(self.on_disk(c), OnDisk::File { .. })
             })?;
         self.file_at(&found)
     }
 
-    /// What `file` sees: the run's scripts, and the files its imports reach.
+    /// What `file` sees: the run's scripts with a finding, and the files its imports reach.
     pub(super) fn view(&mut self, file: FileId) -> Vec<FileId> {
         let reached = match self.reached.get(&file) {
             Some(r) => r.clone(),
@@ -344,9 +396,8 @@ impl World {
     }
 
     /// The files `file` and its imports reach (after [`World::view`]) that oxc could not
-    /// parse, each as `path:line (why)`: what they declare is not known. Only these: the
-    /// other scripts of the run are in view only when the byte prefilter kept their text, and
-    /// a note must not depend on it.
+    /// parse, each as `path:line (why)`: what they declare is not known. Only these: a script
+    /// with a finding that oxc could not parse has that finding's own note.
     pub(super) fn unread(&self, file: FileId) -> Vec<String> {
         let reached = self.reached.get(&file).map_or(&[][..], Vec::as_slice);
         reached
@@ -456,6 +507,7 @@ mod tests {
         let world = World::of_run(
             std::slice::from_ref(&source),
             &|_| false,
+            |_| true,
             |_| true,
             Vec::new(),
         );
