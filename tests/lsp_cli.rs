@@ -758,27 +758,33 @@ fn compare_with_cli(
     }
 }
 
-/// What the editor shows is what `mirrorless lint` prints: for every lint fixture directory
-/// (and each of its subdirectories, some with their own configuration), the CLI run there and
-/// the server with that directory as its workspace report the same findings and fixes for
-/// every file ([`compare_with_cli`]) — first with each file open alone (the others unopened,
-/// read from disk: a fix held back by a use in another file must be held back in the editor
-/// too), then with every file open at once. The fix fixtures include workspaces where a
-/// file's fix is held back by another file.
-#[test]
-fn findings_equal_the_cli_on_every_lint_fixture() {
-    let mut roots = Vec::new();
-    for lang in ["ts", "rust", "md", "fix"] {
-        let top = repo().join("fixtures/lint").join(lang);
-        roots.push(top.clone());
-        for e in std::fs::read_dir(&top).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                roots.push(p);
-            }
+/// Which of [`findings_equal_the_cli_under`]'s two passes to run.
+#[derive(Clone, Copy, PartialEq)]
+enum Opened {
+    /// Each file open alone (the others unopened, read from disk).
+    Alone,
+    /// Every file open at once.
+    Together,
+}
+
+/// What the editor shows is what `mirrorless lint` prints: for the lint fixture directory of
+/// `lang` (and each of its subdirectories, some with their own configuration), the CLI run
+/// there and the server with that directory as its workspace report the same findings and
+/// fixes for every file ([`compare_with_cli`]) — with each file open alone (the others
+/// unopened, read from disk: a fix held back by a use in another file must be held back in the
+/// editor too), and with every file open at once. The fix fixtures include workspaces where a
+/// file's fix is held back by another file. One test per language and pass, so the test
+/// threads share them.
+fn findings_equal_the_cli_under(lang: &str, passes: &[Opened]) -> Compared {
+    let top = repo().join("fixtures/lint").join(lang);
+    let mut roots = vec![top.clone()];
+    for e in std::fs::read_dir(&top).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            roots.push(p);
         }
     }
-    let (mut alone, mut together) = (Compared::default(), Compared::default());
+    let mut count = Compared::default();
     for root in roots {
         let cli = cli_lint(&root);
         let mut c = Client::start(&root);
@@ -790,32 +796,74 @@ fn findings_equal_the_cli_on_every_lint_fixture() {
             .filter(|p| p.is_file() && language(p).is_some())
             .filter_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
             .collect();
-        for (file, text) in &files {
-            let uri = c.open(file, language(file).unwrap(), text);
-            compare_with_cli(&mut c, &cli, &root, (file, &uri, text), &mut alone);
-            c.notify(
-                "textDocument/didClose",
-                json!({ "textDocument": { "uri": uri } }),
-            );
+        assert!(!files.is_empty(), "no fixture under {}", root.display());
+        if passes.contains(&Opened::Alone) {
+            for (file, text) in &files {
+                let uri = c.open(file, language(file).unwrap(), text);
+                compare_with_cli(&mut c, &cli, &root, (file, &uri, text), &mut count);
+                c.notify(
+                    "textDocument/didClose",
+                    json!({ "textDocument": { "uri": uri } }),
+                );
+            }
         }
-        let uris: Vec<String> = (files.iter())
-            .map(|(file, text)| c.open(file, language(file).unwrap(), text))
-            .collect();
-        c.sync();
-        for ((file, text), uri) in files.iter().zip(&uris) {
-            compare_with_cli(&mut c, &cli, &root, (file, uri, text), &mut together);
+        if passes.contains(&Opened::Together) {
+            let uris: Vec<String> = (files.iter())
+                .map(|(file, text)| c.open(file, language(file).unwrap(), text))
+                .collect();
+            c.sync();
+            for ((file, text), uri) in files.iter().zip(&uris) {
+                compare_with_cli(&mut c, &cli, &root, (file, uri, text), &mut count);
+            }
         }
         assert_eq!(c.shutdown(), Some(0));
     }
-    for count in [alone, together] {
-        assert!(count.findings > 100, "only {} findings", count.findings);
-        assert!(count.fixes > 50, "only {} fixes", count.fixes);
-        assert!(
-            count.held_back >= 3,
-            "only {} fixes held back by another file's use",
-            count.held_back
-        );
-    }
+    count
+}
+
+#[test]
+fn findings_equal_the_cli_on_every_typescript_fixture() {
+    let count = findings_equal_the_cli_under("ts", &[Opened::Alone, Opened::Together]);
+    assert!(count.findings > 100, "only {} findings", count.findings);
+    assert!(count.fixes > 20, "only {} fixes", count.fixes);
+}
+
+#[test]
+fn findings_equal_the_cli_on_every_rust_fixture() {
+    let count = findings_equal_the_cli_under("rust", &[Opened::Alone, Opened::Together]);
+    assert!(count.findings > 100, "only {} findings", count.findings);
+    assert!(count.fixes > 12, "only {} fixes", count.fixes);
+}
+
+#[test]
+fn findings_equal_the_cli_on_every_markdown_fixture() {
+    let count = findings_equal_the_cli_under("md", &[Opened::Alone, Opened::Together]);
+    assert!(count.findings > 20, "only {} findings", count.findings);
+    assert!(count.fixes > 10, "only {} fixes", count.fixes);
+}
+
+#[test]
+fn findings_equal_the_cli_on_every_fix_fixture_opened_alone() {
+    let count = findings_equal_the_cli_under("fix", &[Opened::Alone]);
+    assert!(count.findings > 100, "only {} findings", count.findings);
+    assert!(count.fixes > 50, "only {} fixes", count.fixes);
+    assert!(
+        count.held_back >= 3,
+        "only {} fixes held back by another file's use",
+        count.held_back
+    );
+}
+
+#[test]
+fn findings_equal_the_cli_on_every_fix_fixture_opened_together() {
+    let count = findings_equal_the_cli_under("fix", &[Opened::Together]);
+    assert!(count.findings > 100, "only {} findings", count.findings);
+    assert!(count.fixes > 50, "only {} fixes", count.fixes);
+    assert!(
+        count.held_back >= 3,
+        "only {} fixes held back by another file's use",
+        count.held_back
+    );
 }
 
 /// The CLI's fix of the finding of `rule` in `rel`, from `mirrorless lint --format json` in

@@ -52,9 +52,16 @@ impl EventMap {
                 .map(|m| m.key.clone())
                 .collect()
         };
+        // Whether any declaration of a name has the entry `key` (no set built: every
+        // interface of every file in view is asked, on every change in the language server).
+        let holds = |decls: &[(FileId, usize)], key: &str| {
+            (decls.iter())
+                .flat_map(|&(f, i)| &world.files[f].decls[i].members)
+                .any(|m| m.key == key)
+        };
         let mut candidates: Vec<&str> = by_name
             .iter()
-            .filter(|(_, d)| keys_of(d).contains(SESSION_EVENT))
+            .filter(|(_, d)| holds(d, SESSION_EVENT))
             .map(|(n, _)| *n)
             .collect();
         candidates.sort_unstable();
@@ -66,7 +73,7 @@ impl EventMap {
                     let with: Vec<&str> = candidates
                         .iter()
                         .copied()
-                        .filter(|n| event.is_some_and(|e| keys_of(&by_name[n]).contains(e)))
+                        .filter(|n| event.is_some_and(|e| holds(&by_name[n], e)))
                         .collect();
                     match with.as_slice() {
                         [one] => *one,
