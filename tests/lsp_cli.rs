@@ -773,8 +773,8 @@ enum Opened {
 /// fixes for every file ([`compare_with_cli`]) — with each file open alone (the others
 /// unopened, read from disk: a fix held back by a use in another file must be held back in the
 /// editor too), and with every file open at once. The fix fixtures include workspaces where a
-/// file's fix is held back by another file. One test per language and pass, so the test
-/// threads share them.
+/// file's fix is held back by another file. One test per language (the fix fixtures, the
+/// slowest, one per pass), so the test threads share them.
 fn findings_equal_the_cli_under(lang: &str, passes: &[Opened]) -> Compared {
     let top = repo().join("fixtures/lint").join(lang);
     let mut roots = vec![top.clone()];
