@@ -94,7 +94,7 @@ fn out_dir() -> PathBuf {
 /// Writes the HTML report of `mirrorless run ARGS` to `DIR/NAME.html`; returns its path.
 fn report(name: &str, args: &[&str], want_exit: i32) -> PathBuf {
     let html = out_dir().join(format!("{name}.html"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
+    let mut cmd = crate::common::mirrorless_command();
     cmd.args(["run", "--ci", "--format", "html", "--output"])
         .arg(&html)
         .args(args);

@@ -146,7 +146,7 @@ fn standard_input_is_a_log() {
             .join("fixtures/check/2026-08/invalid/TURN-4-open-tail.jsonl"),
     )
     .expect("fixture");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let mut child = crate::common::mirrorless_command()
         .args(["check", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -355,7 +355,7 @@ fn odd_file_names_are_kept_exact_in_json_and_escaped_in_human_output() {
         &path,
     )
     .expect("copy");
-    let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let o = crate::common::mirrorless_command()
         .args(["check", "--format", "json"])
         .arg(&path)
         .output()
@@ -374,7 +374,7 @@ fn odd_file_names_are_kept_exact_in_json_and_escaped_in_human_output() {
         shown.ends_with("bad\\xFFname\nline\\\\2.jsonl"),
         "{shown:?}"
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let o = crate::common::mirrorless_command()
         .arg("check")
         .arg(&path)
         .output()
@@ -396,7 +396,7 @@ fn odd_file_names_are_kept_exact_in_json_and_escaped_in_human_output() {
         &path,
     )
     .expect("copy");
-    let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let o = crate::common::mirrorless_command()
         .args(["check", "--format", "json"])
         .arg(&path)
         .output()

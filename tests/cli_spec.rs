@@ -1,10 +1,8 @@
 //! `mirrorless spec`, `explain` and `completions`: the spec is readable from the terminal and
 //! agrees with the registry.
 
-use std::process::Command;
-
 fn mirrorless(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(args)
         .output()
         .expect("the mirrorless binary runs");

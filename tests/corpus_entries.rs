@@ -33,7 +33,7 @@ fn spawn_run(cwd: &Path, cases: &str, embedded: bool) -> Child {
     if !embedded {
         args.extend(["--", "python3", fixture.to_str().expect("utf-8 path")]);
     }
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .args(&args)
         .current_dir(cwd)
         .env_remove("CI")

@@ -373,7 +373,7 @@ fn every_documented_mirrorless_command_and_flag_exists() {
 
 /// Lints one file with no configuration; returns (severity, event) per finding.
 fn lint(path: &Path) -> Vec<(String, Option<String>)> {
-    let output = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let output = crate::common::mirrorless_command()
         .args(["lint", "--no-config", "--format", "json"])
         .arg(path)
         .output()
@@ -526,7 +526,7 @@ fn fixed_copy(before: &Path, unsafe_fixes: bool) -> String {
     let dir = tempfile::tempdir().unwrap();
     let name = before.file_name().unwrap();
     std::fs::copy(before, dir.path().join(name)).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
+    let mut cmd = crate::common::mirrorless_command();
     cmd.args(["lint", "--no-config", "--fix"])
         .current_dir(dir.path());
     if unsafe_fixes {

@@ -27,7 +27,6 @@
 //! that the rewrite is reviewed (`git diff`) and never passes silently; the next run passes.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const MARKER: &str = "<!-- output-of:";
 
@@ -345,7 +344,7 @@ fn rewrite(file: &Path, blocks: &[(usize, usize, Vec<String>)]) {
 
 /// What `block`'s command prints, with the marker's rewrites applied (not normalized).
 fn output_of(block: &Pinned, cwd: &Path) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(&block.args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")

@@ -164,7 +164,7 @@ fn the_real_upstream_loop_gets_exactly_the_documented_verdict() {
     let seed = u64_at(&expected, "seed");
     let cases = u64_at(&expected, "cases");
     let profile = expected["profile"].as_str().expect("`profile` is a string");
-    let output = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let output = crate::common::mirrorless_command()
         .args([
             "run",
             "--profile",

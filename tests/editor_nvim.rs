@@ -66,7 +66,7 @@ fn drive(file: &Path, action: &str) -> HashMap<String, String> {
 }
 
 fn lint_exit(file: &Path) -> Option<i32> {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .args(["lint", "--no-config"])
         .arg(file)
         .stdout(Stdio::null())
@@ -131,7 +131,7 @@ fn neovim_applies_the_preferred_fix_and_the_buffer_equals_lint_fix() {
     // What `mirrorless lint --fix` makes of the same file.
     let by_cli = dir.path().join("by_cli.ts");
     std::fs::copy(&file, &by_cli).unwrap();
-    let fixed = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let fixed = crate::common::mirrorless_command()
         .args(["lint", "--no-config", "--fix"])
         .arg(&by_cli)
         .stdout(Stdio::null())
@@ -178,7 +178,7 @@ fn neovim_applies_the_suppression_and_the_buffer_lints_clean() {
 /// The fix `mirrorless lint --format json` in `root` gives the emit of `host.ts`: its
 /// applicability and message.
 fn cli_emit_fix(root: &Path) -> (String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(["lint", "--format", "json"])
         .current_dir(root)
         .output()

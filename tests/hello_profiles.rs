@@ -4,7 +4,6 @@
 //! profile list replaced.
 
 use std::path::Path;
-use std::process::Command;
 
 fn adapter_with_profiles(dir: &Path, profiles: &[&str]) -> String {
     let adapters = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/adapters/reference-py");
@@ -39,7 +38,7 @@ fn an_unknown_profile_in_the_hello_is_named_and_fails_ci() {
                 args.push("--ci");
             }
             args.extend(["--", "python3", &script]);
-            let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+            let o = crate::common::mirrorless_command()
                 .args(&args)
                 .env_remove("CI")
                 .output()

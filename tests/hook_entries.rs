@@ -5,7 +5,6 @@
 
 use serde_norway::Value;
 use std::path::Path;
-use std::process::Command;
 
 /// Names that are options of `lint` or `check` when read as options: writing a baseline over
 /// the next file, rewriting files, printing help instead of linting.
@@ -25,7 +24,7 @@ fn hooks() -> Vec<Value> {
 fn run_entry(entry: &str, names: &[&str], dir: &Path) -> std::process::Output {
     let mut words = entry.split_whitespace();
     assert_eq!(words.next(), Some("mirrorless"), "entry {entry:?}");
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .args(words)
         .args(names)
         .current_dir(dir)

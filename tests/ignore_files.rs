@@ -56,7 +56,7 @@ fn mkfifo(path: &Path) {
 
 /// Runs mirrorless in `dir`, failing the test after 120 s instead of hanging.
 fn lint_in(dir: &Path, args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let mut child = crate::common::mirrorless_command()
         .arg("lint")
         .args(args)
         .current_dir(dir)

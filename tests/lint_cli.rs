@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
+    let mut c = crate::common::mirrorless_command();
     c.env_remove("GITHUB_STEP_SUMMARY").env("NO_COLOR", "1");
     c
 }

@@ -23,7 +23,7 @@ fn after() -> &'static str {
 }
 
 fn fix(dir: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .env("NO_COLOR", "1")
         .args(["lint", "--no-config", "--fix"])
         .args(extra)
@@ -143,7 +143,7 @@ fn a_signal_during_the_writes_leaves_no_temporary_and_no_half_written_file() {
     for i in 0..FILES {
         std::fs::write(dir.path().join(format!("f{i:04}.js")), BEFORE).unwrap();
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let mut child = crate::common::mirrorless_command()
         .env("NO_COLOR", "1")
         .args(["lint", "--no-config", "--fix", "."])
         .current_dir(dir.path())

@@ -2,8 +2,6 @@
 //! paths outside it, a typo) are an error naming them, exit 2, as for a tree whose every file
 //! is ignored; globs that match a file lint it as before.
 
-use std::process::Command;
-
 #[test]
 fn include_globs_matching_nothing_are_an_error_not_a_silent_pass() {
     let globs: &[(&str, bool)] = &[
@@ -29,7 +27,7 @@ fn include_globs_matching_nothing_are_an_error_not_a_silent_pass() {
             format!("[lint]\ninclude = [{list}]\n"),
         )
         .expect("write");
-        let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        let o = crate::common::mirrorless_command()
             .arg("lint")
             .current_dir(dir.path())
             .output()

@@ -11,7 +11,7 @@ use lsp_wire::{
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
@@ -506,7 +506,7 @@ fn preferred_quick_fixes_are_what_lint_fix_writes() {
     let file = dir.path().join("plugin.ts");
     let text = "export function activate(ctx, session) {\n  /* ü😀 */ ctx.on('agent/turn-end', (agent, turn: number) => log(turn));\n  session.append('assistant/chunk', c);\n  ctx.emit('agent/stream-chunk', c);\n}\n";
     std::fs::write(&file, text).unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let status = crate::common::mirrorless_command()
         .args(["lint", "--no-config", "--fix"])
         .arg(&file)
         .stdout(Stdio::null())
@@ -666,7 +666,7 @@ fn offered_fixes(c: &mut Client, uri: &str, d: &Value) -> Vec<OfferedFix> {
 
 /// `mirrorless lint --format json` run in `root`.
 fn cli_lint(root: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(["lint", "--format", "json"])
         .current_dir(root)
         .output()

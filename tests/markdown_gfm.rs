@@ -7,10 +7,9 @@ use crate::gfm;
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 fn mirrorless(args: &[&str], cwd: &Path) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(args)
         .current_dir(cwd)
         .env_remove("CI")

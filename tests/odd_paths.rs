@@ -6,7 +6,6 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
-use std::process::Command;
 
 /// A directory holding one TypeScript file with a finding, under an odd name.
 fn odd_file() -> (tempfile::TempDir, PathBuf) {
@@ -18,7 +17,7 @@ fn odd_file() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn lint(args: &[&str], path: &PathBuf) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .arg("lint")
         .args(args)
         .arg(path)

@@ -22,7 +22,7 @@ fn root() -> PathBuf {
 
 /// `mirrorless lint --no-config --format FORMAT fixtures/lint/fix`, run from the repository root.
 fn lint(format: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_STEP_SUMMARY")
         .args([

@@ -46,7 +46,7 @@ fn repo() -> PathBuf {
 }
 
 fn mirrorless(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .args(args)
         .current_dir(dir)
         .env_remove("NO_COLOR")

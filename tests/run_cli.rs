@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 fn mirrorless(args: &[&str], cwd: &Path) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(args)
         .current_dir(cwd)
         .env_remove("CI")
@@ -716,11 +716,11 @@ fn every_replay_command_of_a_json_report_replays_its_counterexample() {
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_mirrorless"))
         .parent()
         .expect("the binary has a directory");
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = std::env::join_paths(
+        std::iter::once(bin_dir.to_path_buf())
+            .chain(std::env::split_paths(crate::common::python::path())),
+    )
+    .expect("PATH");
     for mode in [
         &[][..],
         &["--no-save"],

@@ -43,14 +43,14 @@ fn the_reference_report_is_pinned() {
 #[test]
 fn a_broken_stdio_fixture_report_is_pinned() {
     let mut stdio = StdioConfig::new(vec![
-        "python3".into(),
+        crate::common::python::program(),
         "fixtures/impls/broken-stdio/CHUNK-1-coalescer.py".into(),
     ]);
     stdio.message_timeout = Duration::from_secs(20);
     let mut driver = StdioDriver::start(stdio).expect("the fixture starts");
     let report =
         suite::run(&mut driver, &config(vec![Profile::V2026_08]), &mut |_| {}).expect("no fault");
-    let html = render_html(&report);
+    let html = crate::common::python::as_printed(&render_html(&report));
     for want in [
         "id=\"verdict\">NOT CONFORMANT</span>",
         "id=\"case-2026-08-CHUNK-1\"",
@@ -136,7 +136,7 @@ fn a_corpus_case_with_hostile_payloads_is_text_with_its_timelines() {
     )
     .expect("the case file");
     let page = dir.path().join("hostile.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args([
             "run",
             "--ci",

@@ -92,7 +92,10 @@ fn check(name: &str) -> suite::RunReport {
             pinned.push('\n');
         }
     }
-    insta::assert_snapshot!(format!("broken_{name}"), pinned);
+    insta::assert_snapshot!(
+        format!("broken_{name}"),
+        common::python::as_printed(&pinned)
+    );
     report
 }
 
@@ -435,7 +438,7 @@ struct Faulted {
 
 /// Runs the real binary on a `FAULT-*` fixture, 64 generated cases per profile, seed 7.
 fn run_fault(name: &str, args: &[&str]) -> Faulted {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let child = crate::common::mirrorless_command()
         .args([
             "run",
             "--seed",
@@ -736,7 +739,7 @@ fault!(
         }
         // The human report: no profile with a faulted case is conformant, and the faults'
         // transcripts are not printed a second time on stdout.
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        let out = crate::common::mirrorless_command()
             .args([
                 "run",
                 "--seed",
@@ -781,7 +784,7 @@ fault!(
 /// second fault.
 #[test]
 fn sigint_is_no_shutdown_fault() {
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let child = crate::common::mirrorless_command()
         .args([
             "run",
             "--seed",

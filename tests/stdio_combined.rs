@@ -10,7 +10,6 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 const DIR: &str = "fixtures/impls/broken-stdio";
 
@@ -47,7 +46,7 @@ fn paths(names: &[&str]) -> Vec<String> {
 
 /// Whether the fixtures combine, or the reason they do not (`combine.py --check`).
 fn combinable(names: &[&str]) -> Result<(), String> {
-    let out = Command::new("python3")
+    let out = common::python::python3()
         .arg(format!("{DIR}/combine.py"))
         .arg("--check")
         .args(paths(names))

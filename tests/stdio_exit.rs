@@ -4,7 +4,6 @@
 #![cfg(unix)]
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A Python implementation that starts a grandchild sharing its stdout (it records its pid in
@@ -38,7 +37,7 @@ fn an_exit_behind_a_held_stdout_is_named_at_once() {
         let dir = tempfile::tempdir().expect("tempdir");
         let script = implementation(dir.path(), when);
         let start = Instant::now();
-        let o = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        let o = crate::common::mirrorless_command()
             .args([
                 "run",
                 "--cases",

@@ -42,7 +42,7 @@ struct Ran {
 }
 
 fn mirrorless(pids: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_mirrorless"));
+    let mut cmd = crate::common::mirrorless_command();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("MIRRORLESS_TEST_PID_DIR", pids)
         .env_remove("CI");
@@ -594,7 +594,7 @@ fn values_near_the_limits_are_usage_errors() {
         ("--jobs", "18446744073709551615"),
         ("--max-restarts", "4294967296"),
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+        let out = crate::common::mirrorless_command()
             .args(["run", "--cases", "1", &format!("{flag}={value}")])
             .output()
             .expect("mirrorless runs");
@@ -609,7 +609,7 @@ fn values_near_the_limits_are_usage_errors() {
 
 #[test]
 fn a_command_that_does_not_exist_is_a_usage_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let out = crate::common::mirrorless_command()
         .args(["run", "--", "/nonexistent/mirrorless-impl"])
         .output()
         .expect("mirrorless runs");

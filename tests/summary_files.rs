@@ -3,7 +3,7 @@
 //! file name in a `<details>` summary mentions no one.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// GitHub's limit on one step's summary file.
 const LIMIT: usize = 1024 * 1024;
@@ -29,7 +29,7 @@ fn logs() -> (tempfile::TempDir, Vec<PathBuf>) {
 }
 
 fn check_with_summary(summary: &Path, logs: &[PathBuf]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    crate::common::mirrorless_command()
         .arg("check")
         .arg("--summary")
         .arg(summary)

@@ -7,6 +7,10 @@ use mirrorless_conformance::scenario::generate::cases;
 use mirrorless_conformance::stdio::{StdioConfig, StdioDriver};
 use mirrorless_conformance::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
+
+/// `python3` without a version manager's shim (`tests/common/python.rs`).
+#[path = "../../tests/common/python.rs"]
+mod python;
 use proptest::test_runner::TestRunner;
 use std::path::PathBuf;
 
@@ -15,8 +19,9 @@ fn root() -> PathBuf {
 }
 
 fn python(script: &str, args: &[&str]) -> StdioConfig {
+    let program = python::program();
     let mut c = StdioConfig::new(
-        ["python3", &root().join(script).to_string_lossy()]
+        [program.as_str(), &root().join(script).to_string_lossy()]
             .into_iter()
             .chain(args.iter().copied())
             .map(str::to_owned)
@@ -102,11 +107,17 @@ fn the_reference_adapters_pass_and_speak_the_schemas() {
     use std::sync::{Arc, Mutex};
 
     for (program, script) in [
-        ("python3", "fixtures/adapters/reference-py/adapter.py"),
-        ("node", "fixtures/adapters/reference-js/adapter.mjs"),
+        (
+            python::program(),
+            "fixtures/adapters/reference-py/adapter.py",
+        ),
+        (
+            "node".to_owned(),
+            "fixtures/adapters/reference-js/adapter.mjs",
+        ),
     ] {
         let mut config = StdioConfig::new(vec![
-            program.into(),
+            program,
             root().join(script).to_string_lossy().into_owned(),
         ]);
         config.validate = true;

@@ -4,11 +4,19 @@
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod python;
+
+/// The mirrorless binary the tests run, as a command whose `python3` is the interpreter itself
+/// rather than a version manager's shim (`common/python.rs`).
+pub fn mirrorless_command() -> Command {
+    python::command(env!("CARGO_BIN_EXE_mirrorless"))
+}
+
 /// Runs mirrorless in the repository root, with colour left to its own choice (`NO_COLOR`
 /// unset), and returns what it printed.
 #[allow(dead_code)] // not every test file that includes this module uses every helper
 pub fn mirrorless(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    mirrorless_command()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("NO_COLOR")
@@ -20,7 +28,7 @@ pub fn mirrorless(args: &[&str]) -> Output {
 /// memory) if it has not finished within `deadline`.
 #[allow(dead_code)] // not every test file that includes this module uses every helper
 pub fn mirrorless_within(args: &[&str], deadline: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    let mut child = mirrorless_command()
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env_remove("NO_COLOR")
@@ -57,7 +65,8 @@ pub fn fixture_requirement(name: &str) -> &'static str {
 /// Runs an implementation over the stdio protocol the way the broken-fixture tests do:
 /// `cases` generated cases per profile, the CI seed, shrinking bounded by `shrink_steps` only
 /// (so the minimal case does not depend on the machine's speed). Returns the report and the
-/// requirements whose row is `fail`.
+/// requirements whose row is `fail`. A `python3` command starts [`python::program`]: print the
+/// report through [`python::as_printed`].
 #[allow(dead_code)]
 pub fn run_stdio(
     command: Vec<String>,
@@ -69,6 +78,10 @@ pub fn run_stdio(
 ) {
     use mirrorless_conformance::stdio::{StdioConfig, StdioDriver};
     use mirrorless_conformance::suite::{self, CI_SEED, Config, Status};
+    let mut command = command;
+    if command[0] == "python3" {
+        command[0] = python::program();
+    }
     let mut config = StdioConfig::new(command);
     config.message_timeout = Duration::from_secs(20);
     let mut driver = StdioDriver::start(config).expect("the implementation starts");

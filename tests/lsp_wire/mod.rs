@@ -125,8 +125,8 @@ pub fn spawn_server(
     Option<std::process::ChildStdin>,
     std::sync::mpsc::Receiver<Value>,
 ) {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mirrorless"))
+    use std::process::Stdio;
+    let mut child = crate::common::mirrorless_command()
         .arg("lsp")
         .current_dir(root)
         .stdin(Stdio::piped())
