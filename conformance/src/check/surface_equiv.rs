@@ -285,26 +285,62 @@ fn check(profile: Profile, log: &[u8], fast: bool, max_line: usize) -> CheckOutc
         .expect("a log in memory")
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 4096, failure_persistence: None, ..ProptestConfig::default() })]
+/// Issue #32 item 4 ("validate them without building a parse tree … byte-identical
+/// reports"): a `tool/result` or `user/message` line read in one pass
+/// (`monitor/surfacedown.rs`) gets the findings the envelope's reading and each rule's own
+/// reading of `data` get — SURF-1/2/3, MSG-8, MSG-9, TOOL-1/2/3, TURN-3, LOG-2, SEQ-1/2 —
+/// whatever its envelope's and `data`'s members: their order, values (escaped, unicode,
+/// lone surrogates, `1e400`, wrong types, `null`), repetitions, and lines over the length
+/// limit.
+fn one_pass_reports_what_each_rule_reports(
+    profile: Profile,
+    lines: &[Line],
+    max_line: usize,
+) -> Result<(), TestCaseError> {
+    let log = log_with_lines(profile, lines);
+    let fast = check(profile, &log, true, max_line);
+    let general = check(profile, &log, false, max_line);
+    prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+    Ok(())
+}
 
-    /// Issue #32 item 4 ("validate them without building a parse tree … byte-identical
-    /// reports"): a `tool/result` or `user/message` line read in one pass
-    /// (`monitor/surfacedown.rs`) gets the findings the envelope's reading and each rule's own
-    /// reading of `data` get — SURF-1/2/3, MSG-8, MSG-9, TOOL-1/2/3, TURN-3, LOG-2, SEQ-1/2 —
-    /// whatever its envelope's and `data`'s members: their order, values (escaped, unicode,
-    /// lone surrogates, `1e400`, wrong types, `null`), repetitions, and lines over the length
-    /// limit.
-    #[test]
-    fn a_result_or_prompt_read_in_one_pass_reports_what_each_rule_reports(
-        profile in profile(),
-        lines in prop::collection::vec(line(), 1..5),
-        max_line in prop_oneof![7 => Just(super::DEFAULT_MAX_LINE_BYTES), 1 => 150usize..400],
-    ) {
-        let log = log_with_lines(profile, &lines);
-        let fast = check(profile, &log, true, max_line);
-        let general = check(profile, &log, false, max_line);
-        prop_assert_eq!(fast, general, "{}", String::from_utf8_lossy(&log));
+/// [`one_pass_reports_what_each_rule_reports`] on 4,096 generated logs, drawn in four shards of
+/// 1,024 that the test harness runs side by side (one test of 4,096 was the longest of its
+/// binary, two thirds of its wall time: issue #32 item 5). Each shard draws its own cases.
+mod a_result_or_prompt_read_in_one_pass_reports_what_each_rule_reports {
+    use super::{Line, line, one_pass_reports_what_each_rule_reports, profile};
+    use proptest::prelude::*;
+
+    fn max_line() -> impl Strategy<Value = usize> {
+        prop_oneof![7 => Just(crate::check::DEFAULT_MAX_LINE_BYTES), 1 => 150usize..400]
+    }
+
+    fn lines() -> impl Strategy<Value = Vec<Line>> {
+        prop::collection::vec(line(), 1..5)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn shard_1(profile in profile(), lines in lines(), max_line in max_line()) {
+            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
+        }
+
+        #[test]
+        fn shard_2(profile in profile(), lines in lines(), max_line in max_line()) {
+            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
+        }
+
+        #[test]
+        fn shard_3(profile in profile(), lines in lines(), max_line in max_line()) {
+            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
+        }
+
+        #[test]
+        fn shard_4(profile in profile(), lines in lines(), max_line in max_line()) {
+            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
+        }
     }
 }
 
