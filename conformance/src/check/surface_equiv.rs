@@ -319,29 +319,22 @@ mod a_result_or_prompt_read_in_one_pass_reports_what_each_rule_reports {
         prop::collection::vec(line(), 1..5)
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
-
-        #[test]
-        fn shard_1(profile in profile(), lines in lines(), max_line in max_line()) {
-            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
-        }
-
-        #[test]
-        fn shard_2(profile in profile(), lines in lines(), max_line in max_line()) {
-            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
-        }
-
-        #[test]
-        fn shard_3(profile in profile(), lines in lines(), max_line in max_line()) {
-            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
-        }
-
-        #[test]
-        fn shard_4(profile in profile(), lines in lines(), max_line in max_line()) {
-            one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
-        }
+    /// One test per name, each the same property on its own 1,024 cases.
+    macro_rules! shards {
+        ($($shard:ident),*) => {
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 1024, failure_persistence: None, ..ProptestConfig::default() })]
+                $(
+                    #[test]
+                    fn $shard(profile in profile(), lines in lines(), max_line in max_line()) {
+                        one_pass_reports_what_each_rule_reports(profile, &lines, max_line)?;
+                    }
+                )*
+            }
+        };
     }
+
+    shards!(shard_1, shard_2, shard_3, shard_4);
 }
 
 /// The writer's `tool/result` and `user/message` lines (`conformance/benches/check.rs`'s
