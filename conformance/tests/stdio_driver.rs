@@ -7,12 +7,12 @@ use mirrorless_conformance::scenario::generate::cases;
 use mirrorless_conformance::stdio::{StdioConfig, StdioDriver};
 use mirrorless_conformance::vocab::Profile;
 use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use std::path::PathBuf;
 
 /// `python3` without a version manager's shim (`tests/common/python.rs`).
 #[path = "../../tests/common/python.rs"]
 mod python;
-use proptest::test_runner::TestRunner;
-use std::path::PathBuf;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

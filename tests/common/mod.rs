@@ -69,7 +69,7 @@ pub fn fixture_requirement(name: &str) -> &'static str {
 /// report through [`python::as_printed`].
 #[allow(dead_code)]
 pub fn run_stdio(
-    command: Vec<String>,
+    mut command: Vec<String>,
     cases: u64,
     shrink_steps: u32,
 ) -> (
@@ -78,7 +78,6 @@ pub fn run_stdio(
 ) {
     use mirrorless_conformance::stdio::{StdioConfig, StdioDriver};
     use mirrorless_conformance::suite::{self, CI_SEED, Config, Status};
-    let mut command = command;
     if command[0] == "python3" {
         command[0] = python::program();
     }

@@ -63,11 +63,11 @@ pub fn as_printed(text: &str) -> String {
 
 /// The `python3` symlink of [`path`]'s directory, as text.
 fn python_first_link() -> Option<String> {
-    static LINK: OnceLock<Option<String>> = OnceLock::new();
-    LINK.get_or_init(|| {
-        first_dir().and_then(|dir| dir.join("python3").into_os_string().into_string().ok())
-    })
-    .clone()
+    first_dir()?
+        .join("python3")
+        .into_os_string()
+        .into_string()
+        .ok()
 }
 
 /// The interpreter `python3` on the inherited `PATH` runs, outside a virtual environment.
