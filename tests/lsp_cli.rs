@@ -466,6 +466,50 @@ fn a_suppression_quick_fix_makes_the_buffer_lint_clean_and_hover_shows_the_rule(
     assert_eq!(c.shutdown(), Some(0));
 }
 
+/// A suppression comment is offered only where it silences its finding and nothing else: the
+/// server lints the workspace with the comment in place (without settling fixes across files,
+/// which moves no finding) and compares. Above a line inside a template literal, the comment
+/// would be text of the literal: the finding stays, and no suppression is offered; on a line
+/// of code beside it, one is. The file is on disk, so the check lints the workspace.
+#[test]
+fn a_suppression_is_offered_only_where_it_silences_its_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("help.ts");
+    let text = "export const help = `\n  wait for agent/turn-end before you answer\n`;\nexport const name = 'agent/turn-end';\n";
+    std::fs::write(&file, text).unwrap();
+    std::fs::write(
+        dir.path().join("other.ts"),
+        "import { name } from './help';\nexport const again = name;\n",
+    )
+    .unwrap();
+    let mut c = Client::start(dir.path());
+    let uri = c.open(&file, "typescript", text);
+    let d = c.diagnostics(&uri);
+    let suppressions_at = |c: &mut Client, line: u64| -> Vec<String> {
+        let here: Vec<Value> = d.iter().filter(|x| range(x).0 == line).cloned().collect();
+        assert!(!here.is_empty(), "no diagnostic on line {line}: {d:?}");
+        let actions = c.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri },
+                "range": here[0]["range"],
+                "context": { "diagnostics": here }
+            }),
+        );
+        actions["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["title"].as_str().unwrap().to_owned())
+            .filter(|t| t.starts_with("Suppress "))
+            .collect()
+    };
+    assert_eq!(suppressions_at(&mut c, 1), Vec::<String>::new());
+    let offered = suppressions_at(&mut c, 3);
+    assert_eq!(offered.len(), 1, "{offered:?}");
+    assert_eq!(c.shutdown(), Some(0));
+}
+
 /// `text` with LSP `edits` applied (UTF-16 positions), as an editor applies them.
 fn apply(text: &str, edits: &[Value]) -> String {
     let offset = |p: &Value| -> usize {

@@ -42,6 +42,7 @@ pub mod walk;
 
 pub use engine::{
     Options, Report, join_run_pool, lint, lint_document, lint_sources, lint_sources_cached,
+    lint_sources_cached_unsettled,
 };
 
 /// The documentation of lint rule `id` (an ID such as `ML001` or a name such as `subscribe`,

@@ -31,6 +31,7 @@ mod rule_docs;
 mod run_pool;
 mod rust_fix_compiles;
 mod rust_typed_fix;
+mod unsettled;
 
 /// The crate's one seeded generator, shared by the generated tests (`crate::test_rng::Rng`).
 #[path = "../src/test_rng.rs"]

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use crate::test_rng::Rng;
 
-const NAMES: &[&str] = &[
+pub(crate) const NAMES: &[&str] = &[
     "agent/stream-chunk",
     "agent/steering",
     "agent/turn-start",
@@ -110,7 +110,9 @@ fn md_block(r: &mut Rng, k: &str, _j: usize, t: &str) -> String {
     }
 }
 
-fn write_tree(root: &Path, seed: u64) {
+/// Writes the generated tree of `seed` (TypeScript, Rust and Markdown files naming removed
+/// events, declaring identifiers for them and using those of other files) under `root`.
+pub(crate) fn write_tree(root: &Path, seed: u64) {
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let files = 6 + r.below(10);
     std::fs::create_dir_all(root.join("src")).unwrap();

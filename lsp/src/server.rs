@@ -472,7 +472,7 @@ impl Server {
                 continue;
             };
             let relinted = match &file {
-                Some(path) => self.ws.lint_with(path, after),
+                Some(path) => self.ws.places_with(path, after),
                 None => {
                     mirrorless_lint::lint_document(&lint_path, &after, self.ws.config()).findings
                 }

@@ -12,7 +12,7 @@ use mirrorless_lint::config::Config;
 use mirrorless_lint::engine;
 use mirrorless_lint::model::Finding;
 use mirrorless_lint::source::{Source, display_path};
-use mirrorless_lint::{Options, lint_sources_cached};
+use mirrorless_lint::{Options, lint_sources_cached, lint_sources_cached_unsettled};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -59,7 +59,7 @@ impl Workspace {
             config_error,
             ..Workspace::default()
         };
-        // Every text change goes through `set_text`, `reload` or `lint_with`, which report it
+        // Every text change goes through `set_text`, `reload` or `places_with`, which report it
         // to the cache: the byte scans of the other files are kept from change to change.
         ws.cache.track_changes();
         if let Some(root) = &root {
@@ -188,6 +188,12 @@ impl Workspace {
     /// identifiers resolve across every file of the workspace, and a fix is machine-applicable
     /// only when no other file of it still needs what the fix removes.
     pub fn lint(&mut self, paths: &[PathBuf]) -> HashMap<PathBuf, Vec<Finding>> {
+        self.lint_settled(paths, true)
+    }
+
+    /// [`Workspace::lint`]; with `settled` false, each finding's fix, note and human part are
+    /// left as its file's analysis gave them ([`lint_sources_cached_unsettled`]).
+    fn lint_settled(&mut self, paths: &[PathBuf], settled: bool) -> HashMap<PathBuf, Vec<Finding>> {
         let wanted: Vec<(PathBuf, String)> = paths
             .iter()
             .map(|p| canonical(p))
@@ -207,8 +213,11 @@ impl Workspace {
             config: self.config.clone(),
             ..Options::default()
         };
-        let report =
-            lint_sources_cached(&opts, &self.sources, &[], Some(&displays), &mut self.cache);
+        let run = match settled {
+            true => lint_sources_cached,
+            false => lint_sources_cached_unsettled,
+        };
+        let report = run(&opts, &self.sources, &[], Some(&displays), &mut self.cache);
         let by_display: HashMap<&str, &PathBuf> =
             wanted.iter().map(|(p, d)| (d.as_str(), p)).collect();
         let asked: HashMap<PathBuf, &PathBuf> = paths.iter().map(|p| (canonical(p), p)).collect();
@@ -224,15 +233,17 @@ impl Workspace {
     }
 
     /// The findings `path` would have with `text` in place of its current text (the
-    /// workspace is left as it was).
-    pub fn lint_with(&mut self, path: &Path, text: String) -> Vec<Finding> {
+    /// workspace is left as it was), as far as where they are and what they say: their fixes,
+    /// notes and human part are unsettled ([`lint_sources_cached_unsettled`]), which is all
+    /// the check of a suppression comment compares, at a fraction of a settled run's cost.
+    pub fn places_with(&mut self, path: &Path, text: String) -> Vec<Finding> {
         let canon = canonical(path);
         let Some(&i) = self.index.get(&canon) else {
             return Vec::new();
         };
         let old = std::mem::replace(&mut self.sources[i].text, text);
         self.cache.changed(&self.sources[i].display);
-        let mut found = self.lint(std::slice::from_ref(&canon));
+        let mut found = self.lint_settled(std::slice::from_ref(&canon), false);
         self.sources[i].text = old;
         self.cache.changed(&self.sources[i].display);
         found.remove(&canon).unwrap_or_default()

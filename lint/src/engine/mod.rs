@@ -126,7 +126,11 @@ pub fn lint(opts: &Options) -> Report {
             prefiltered: catalog.is_some(),
             ..Files::held(&tree.sources)
         };
-        let prepared = Prepared { catalog, early };
+        let prepared = Prepared {
+            catalog,
+            early,
+            ..Prepared::default()
+        };
         let report = run(opts, files, &tree.errors, None, None, prepared);
         // Freeing every file's text is no part of the report: it is done on the pool, whose
         // threads are idle now, while the caller renders the report (issue 32 item 1).
@@ -493,6 +497,36 @@ pub fn lint_sources_cached(
     )
 }
 
+/// [`lint_sources_cached`] without the passes that settle each fix against the whole run
+/// ([`settle_fixes`]: which deletions other files still need, which events the host still
+/// declares, which fixes wait for a use elsewhere, which fixes Markdown follows): the same
+/// findings, in the same order, at the same places, with the same rules, messages, help and
+/// fingerprints; only their `fix`, `note` and `human` part are what each file's analysis
+/// gave, unsettled. For a caller that asks where findings are and what they say, not how they
+/// are fixed: the language server's check that a suppression comment silences its finding and
+/// nothing else, run for each quick fix it offers (issue 32 item 5). `cache` is used and kept
+/// as [`lint_sources_cached`] uses it.
+pub fn lint_sources_cached_unsettled(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+    cache: &mut Cache,
+) -> Report {
+    let prepared = Prepared {
+        unsettled: true,
+        ..Prepared::default()
+    };
+    run(
+        opts,
+        Files::held(sources),
+        errors,
+        only,
+        Some(cache),
+        prepared,
+    )
+}
+
 /// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
 /// when each front end decides alone what a file holds. The reference the prefilter is tested
 /// against (`lint/tests/prefilter.rs`): it may only save work, never change a finding.
@@ -551,6 +585,8 @@ impl<'a> Files<'a> {
 struct Prepared {
     catalog: Option<Catalog>,
     early: Vec<Option<Box<Early>>>,
+    /// Skip the passes that settle fixes across the run ([`lint_sources_cached_unsettled`]).
+    unsettled: bool,
 }
 
 /// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
@@ -563,7 +599,11 @@ fn run(
     mut cache: Option<&mut Cache>,
     prepared: Prepared,
 ) -> Report {
-    let Prepared { catalog, early } = prepared;
+    let Prepared {
+        catalog,
+        early,
+        unsettled,
+    } = prepared;
     let sources = files.sources;
     let fronts = front_ends();
     let mut report = Report {
@@ -648,7 +688,10 @@ fn run(
     );
     report.stats.candidates = resolved.candidate.iter().filter(|c| **c).count();
     let hosts = record_analyses(&mut report, per_file, sources, &resolved, only, cache);
-    run_level_passes(&mut report, files, only, hosts);
+    if !unsettled {
+        settle_fixes(&mut report, files, hosts);
+    }
+    keep_only_in_order(&mut report, only);
     report
 }
 
@@ -993,15 +1036,21 @@ fn record_analyses(
     hosts
 }
 
-/// What only the whole run can decide (which deletions other files still need, which fixes
-/// Markdown follows), then `only`'s files, in a stable order. `hosts`: per source, what it
-/// declares for the host pass when its analysis read that.
-fn run_level_passes(
+/// What only the whole run can decide: which deletions other files still need, which events
+/// the host still declares, which fixes must wait for a use elsewhere, which fixes Markdown
+/// follows. These passes settle each finding's `fix`, `note` and `human` and nothing else: a
+/// finding's place, rule, message and every other field, and the list's length and order, are
+/// what the files' analyses made them, so a run that skips them
+/// ([`lint_sources_cached_unsettled`]) reports the same findings in the same places. Debug
+/// builds check that on every run. `hosts`: per source, what it declares for the host pass
+/// when its analysis read that.
+fn settle_fixes(
     report: &mut Report,
     files: Files<'_>,
-    only: Option<&[String]>,
     hosts: Vec<Option<crate::host_events::HostDeclarations>>,
 ) {
+    #[cfg(debug_assertions)]
+    let unsettled: Vec<Finding> = report.findings.iter().map(unsettled_part).collect();
     drop_deletions_used_elsewhere(&mut report.findings, files);
     // Before `in_use`: a rewrite dropped here is one more listener left on the mirror. The
     // host's event map holds a removed event's entry, so its file is a candidate, held.
@@ -1014,6 +1063,30 @@ fn run_level_passes(
     crate::in_use::keep_what_is_still_used(&mut report.findings);
     // Every file with a finding is a candidate, whose text is held.
     crate::docs_follow::follow_declarations(&mut report.findings, files.sources);
+    #[cfg(debug_assertions)]
+    for (before, after) in unsettled.iter().zip(&report.findings) {
+        assert_eq!(
+            before,
+            &unsettled_part(after),
+            "a pass that settles fixes changed more than a finding's fix, note and human part"
+        );
+    }
+}
+
+/// `f` without what [`settle_fixes`] may change: its fix, note and whether it is the human's
+/// part.
+#[cfg(debug_assertions)]
+fn unsettled_part(f: &Finding) -> Finding {
+    Finding {
+        fix: None,
+        note: None,
+        human: false,
+        ..f.clone()
+    }
+}
+
+/// `only`'s files (all when `None`), in a stable order: by path, line, column, rule and event.
+fn keep_only_in_order(report: &mut Report, only: Option<&[String]>) {
     if let Some(only) = only {
         report.findings.retain(|f| only.contains(&f.path));
     }
