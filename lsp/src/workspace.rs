@@ -234,8 +234,9 @@ impl Workspace {
 
     /// The findings `path` would have with `text` in place of its current text (the
     /// workspace is left as it was), as far as where they are and what they say: their fixes,
-    /// notes and human part are unsettled ([`lint_sources_cached_unsettled`]), which is all
-    /// the check of a suppression comment compares, at a fraction of a settled run's cost.
+    /// notes and human part are left unsettled ([`lint_sources_cached_unsettled`]). The check
+    /// of a suppression comment compares none of those, and the run costs a fraction of a
+    /// settled one.
     pub fn places_with(&mut self, path: &Path, text: String) -> Vec<Finding> {
         let canon = canonical(path);
         let Some(&i) = self.index.get(&canon) else {
