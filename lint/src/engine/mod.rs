@@ -487,14 +487,7 @@ pub fn lint_sources_cached(
     only: Option<&[String]>,
     cache: &mut Cache,
 ) -> Report {
-    run(
-        opts,
-        Files::held(sources),
-        errors,
-        only,
-        Some(cache),
-        Prepared::default(),
-    )
+    cached(opts, sources, errors, only, cache, false)
 }
 
 /// [`lint_sources_cached`] without the passes that settle each fix against the whole run
@@ -513,18 +506,24 @@ pub fn lint_sources_cached_unsettled(
     only: Option<&[String]>,
     cache: &mut Cache,
 ) -> Report {
+    cached(opts, sources, errors, only, cache, true)
+}
+
+/// The run of [`lint_sources_cached`], settling fixes or not.
+fn cached(
+    opts: &Options,
+    sources: &[Source],
+    errors: &[FileError],
+    only: Option<&[String]>,
+    cache: &mut Cache,
+    unsettled: bool,
+) -> Report {
     let prepared = Prepared {
-        unsettled: true,
+        unsettled,
         ..Prepared::default()
     };
-    run(
-        opts,
-        Files::held(sources),
-        errors,
-        only,
-        Some(cache),
-        prepared,
-    )
+    let files = Files::held(sources);
+    run(opts, files, errors, only, Some(cache), prepared)
 }
 
 /// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
