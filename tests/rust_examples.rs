@@ -115,9 +115,10 @@ fn run_copied(name: &str, edit: impl FnOnce(&Path)) -> (bool, String) {
         .args(["test", "--offline", "--target-dir"])
         .arg(target_dir())
         .current_dir(&dir)
-        // The workspace's `[profile.dev] debug` (Cargo.toml): with it, the third-party crates
-        // the copy shares with the workspace have the same hashes and are not built again.
-        .env("CARGO_PROFILE_DEV_DEBUG", "line-tables-only")
+        // The workspace's `[profile.dev]` (Cargo.toml), which a copy outside it does not read:
+        // with it, the third-party crates the copy shares with the workspace have the same
+        // hashes and are not built again.
+        .args(workspace_dev_profile())
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("MIRRORLESS_CORPUS");
@@ -135,6 +136,30 @@ fn run_copied(name: &str, edit: impl FnOnce(&Path)) -> (bool, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     (out.status.success(), printed)
+}
+
+/// The workspace's `[profile.dev]` table, every setting as a `--config` argument
+/// (`profile.dev.package."memchr".opt-level=3`, …).
+fn workspace_dev_profile() -> Vec<String> {
+    fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<String>) {
+        for (key, value) in table {
+            let key = format!("{prefix}.{}", toml::Value::from(key.as_str()));
+            match value {
+                toml::Value::Table(inner) => flatten(&key, inner, out),
+                value => out.extend(["--config".to_owned(), format!("{key}={value}")]),
+            }
+        }
+    }
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let manifest: toml::Table = manifest.parse().expect("Cargo.toml is TOML");
+    let dev = manifest
+        .get("profile")
+        .and_then(|p| p.get("dev"))
+        .and_then(toml::Value::as_table)
+        .expect("the workspace has a [profile.dev]");
+    let mut out = Vec::new();
+    flatten("profile.dev", dev, &mut out);
+    out
 }
 
 /// The `test result:` line of the one test binary that runs tests.

@@ -21,6 +21,8 @@
 
 mod disposal;
 mod driver;
+#[cfg(unix)]
+mod group;
 pub mod message;
 mod process;
 pub mod schema;

@@ -376,10 +376,11 @@ impl Process {
         }
     }
 
-    /// Whether any process of the group is left (a zombie leader counts until reaped).
+    /// Whether any process of the group is left that is not a zombie (a zombie, the leader's
+    /// or a reparented grandchild's, runs nothing and holds no pipe: see [`super::group`]).
     #[cfg(unix)]
     fn group_alive(&self) -> bool {
-        self.signal_group(0)
+        i32::try_from(self.child.id()).is_ok_and(super::group::has_live_member)
     }
 }
 
