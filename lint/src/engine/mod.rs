@@ -31,8 +31,8 @@ pub use crate::source::text_range;
 pub struct Options {
     /// Files and directories (default: `.`).
     pub paths: Vec<PathBuf>,
-    /// Worker threads of a pool built for the run; `None`: the calling thread's pool (rayon's
-    /// global one, a thread per core, unless the thread joined one: [`join_run_pool`]).
+    /// Worker threads of a pool built for the run; `None`: the calling thread's pool if it
+    /// has one ([`join_run_pool`]), else the analysing pool, a thread per core, built once.
     pub jobs: Option<usize>,
     /// Follow symbolic links while walking (loops are reported, not followed forever).
     pub follow: bool,
@@ -256,14 +256,33 @@ fn pad_allocator() {
     }
 }
 
-/// Runs `f` on a pool of `jobs` threads (the global pool when `None`).
+/// Runs `f` on a thread of the analysing pool ([`pool_builder`], as many threads as cores,
+/// built at the first call and kept), whose large stack the parser's depth guard knows, so
+/// that a file is parsed in place rather than on a thread of its own (`frontend::depth`):
+/// the language server's lints and every other in-process run from a thread of no pool (in a
+/// debug build nearly every parse spawned one: 18,589 threads in one language-server test;
+/// issue 32 item 5). A thread of a pool already (`mirrorless lint` joined one, or a caller
+/// chose its own) runs `f` itself, as before; so does every thread if the pool cannot be
+/// built.
+fn on_analysis_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    if rayon::current_thread_index().is_some() {
+        return f();
+    }
+    match POOL.get_or_init(|| pool_builder().build().ok()) {
+        Some(pool) => pool.install(f),
+        None => f(),
+    }
+}
+
+/// Runs `f` on a pool of `jobs` threads (the analysing pool when `None`: [`on_analysis_pool`]).
 fn in_pool<R: Send>(jobs: Option<usize>, f: impl FnOnce() -> R + Send) -> R {
     match jobs {
         Some(n) => match pool_builder().num_threads(n.max(1)).build() {
             Ok(pool) => pool.install(f),
             Err(_) => f(),
         },
-        None => f(),
+        None => on_analysis_pool(f),
     }
 }
 
@@ -467,14 +486,16 @@ pub fn lint_sources(
     errors: &[FileError],
     only: Option<&[String]>,
 ) -> Report {
-    run(
-        opts,
-        Files::held(sources),
-        errors,
-        only,
-        None,
-        Prepared::default(),
-    )
+    on_analysis_pool(|| {
+        run(
+            opts,
+            Files::held(sources),
+            errors,
+            only,
+            None,
+            Prepared::default(),
+        )
+    })
 }
 
 /// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
@@ -523,7 +544,7 @@ fn cached(
         ..Prepared::default()
     };
     let files = Files::held(sources);
-    run(opts, files, errors, only, Some(cache), prepared)
+    on_analysis_pool(|| run(opts, files, errors, only, Some(cache), prepared))
 }
 
 /// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
@@ -535,7 +556,7 @@ pub fn lint_sources_unfiltered(opts: &Options, sources: &[Source], errors: &[Fil
         every_candidate: true,
         ..Files::held(sources)
     };
-    run(opts, files, errors, None, None, Prepared::default())
+    on_analysis_pool(|| run(opts, files, errors, None, None, Prepared::default()))
 }
 
 /// The sources of a run, and which of them were read without keeping their text.
@@ -598,6 +619,8 @@ fn run(
     mut cache: Option<&mut Cache>,
     prepared: Prepared,
 ) -> Report {
+    #[cfg(test)]
+    tests::record_depth_limit(opts);
     let Prepared {
         catalog,
         early,
@@ -1212,4 +1235,97 @@ fn contains_ident(matcher: &AhoCorasick, hay: &[u8]) -> bool {
         let before = m.start().checked_sub(1).map(|i| hay[i]);
         !before.is_some_and(ident) && !hay.get(m.end()).is_some_and(|&b| ident(b))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::depth::{SHALLOW, shallow_limit};
+    use std::sync::Mutex;
+
+    /// Per run: the address of its `Options` (the caller's, alive for the whole call, so no
+    /// other live run shares it) and how deep a file its thread parses in place.
+    static LIMITS: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+    pub(super) fn record_depth_limit(opts: &Options) {
+        let key = std::ptr::from_ref(opts) as usize;
+        LIMITS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((key, shallow_limit()));
+    }
+
+    /// The limit the newest run with `opts` recorded.
+    fn limit_of(opts: &Options) -> usize {
+        let key = std::ptr::from_ref(opts) as usize;
+        let limits = LIMITS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let found = limits.iter().rev().find(|(k, _)| *k == key);
+        found.expect("the run recorded its limit").1
+    }
+
+    /// Every in-process entry point, called from a thread of no pool (a test's, the language
+    /// server's), analyses on a thread whose large stack the depth guard knows: a file a few
+    /// dozen levels deep is parsed in place, not on a thread spawned for it (in a debug build,
+    /// nearly every file; issue 32 item 5).
+    #[test]
+    fn runs_from_a_thread_of_no_pool_analyse_on_the_analysing_pool() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::write(dir.path().join("a.ts"), "ctx.on('agent/turn-end', f);\n").expect("write");
+        let source = Source {
+            path: PathBuf::from("a.ts"),
+            display: "a.ts".to_owned(),
+            text: "ctx.on('agent/turn-end', f);\n".to_owned(),
+        };
+        let opts = Options {
+            paths: vec![dir.path().to_owned()],
+            ..Options::default()
+        };
+        std::thread::spawn(move || {
+            assert_eq!(
+                shallow_limit(),
+                SHALLOW,
+                "a plain thread parses in place only shallow files"
+            );
+            let sources = std::slice::from_ref(&source);
+            type Run<'a> = &'a dyn Fn(&Options);
+            let runs: [(&str, Run); 5] = [
+                ("lint", &|o| drop(lint(o))),
+                ("lint_sources", &|o| {
+                    drop(lint_sources(o, sources, &[], None))
+                }),
+                ("lint_sources_cached", &|o| {
+                    drop(lint_sources_cached(
+                        o,
+                        sources,
+                        &[],
+                        None,
+                        &mut Cache::default(),
+                    ))
+                }),
+                ("lint_sources_cached_unsettled", &|o| {
+                    drop(lint_sources_cached_unsettled(
+                        o,
+                        sources,
+                        &[],
+                        None,
+                        &mut Cache::default(),
+                    ))
+                }),
+                ("lint_sources_unfiltered", &|o| {
+                    drop(lint_sources_unfiltered(o, sources, &[]))
+                }),
+            ];
+            for (name, run) in runs {
+                run(&opts);
+                assert!(
+                    limit_of(&opts) > SHALLOW,
+                    "{name} analysed on a thread whose stack the depth guard does not know"
+                );
+            }
+        })
+        .join()
+        .expect("the runs");
+    }
 }

@@ -25,7 +25,7 @@ const STACK_PER_LEVEL: usize = if cfg!(debug_assertions) {
 
 /// Up to this estimate, the calling thread's stack is enough: 1 MiB of nesting, half of the
 /// 2 MiB every Rust thread has.
-const SHALLOW: usize = (1 << 20) / STACK_PER_LEVEL;
+pub(crate) const SHALLOW: usize = (1 << 20) / STACK_PER_LEVEL;
 
 /// Stack for everything but the nesting itself.
 const STACK_BASE: usize = 8 << 20;
@@ -45,7 +45,7 @@ pub fn set_thread_stack(bytes: usize) {
 
 /// The deepest estimate parsed on the calling thread: [`SHALLOW`], or as deep as a thread of
 /// its own would be given when the calling thread's stack is that large.
-fn shallow_limit() -> usize {
+pub(crate) fn shallow_limit() -> usize {
     let stack = THREAD_STACK.with(std::cell::Cell::get);
     SHALLOW.max(stack.saturating_sub(STACK_BASE) / STACK_PER_LEVEL)
 }
