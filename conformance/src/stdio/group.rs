@@ -9,26 +9,42 @@
 //! already died. A zombie holds no descriptor (the implementation's stdout pipe included) and
 //! runs no code, so it is no reason to wait.
 
+/// The last live member a check of a group found (0: none yet). While a group stays up — a
+/// grandchild that ignores SIGTERM, checked every few milliseconds of the grace — a check
+/// then reads that one process's entry, not the whole process table.
+#[derive(Debug, Default)]
+pub(super) struct LastLive(std::sync::atomic::AtomicI32);
+
 /// Whether the group `pgid` (> 1) has a member that is not a zombie. Where the process table
 /// cannot be read (no `/proc`), any member counts, as `kill(-pgid, 0)` sees it.
 #[cfg(unix)]
-pub(super) fn has_live_member(pgid: libc::pid_t) -> bool {
+pub(super) fn has_live_member(pgid: libc::pid_t, last: &LastLive) -> bool {
     // SAFETY: kill(2) with a negative pid and signal 0 only asks whether that group exists.
     if pgid <= 1 || unsafe { libc::kill(-pgid, 0) } != 0 {
         return false;
     }
     #[cfg(target_os = "linux")]
-    if let Some(live) = proc_table_has_live_member(pgid) {
-        return live;
+    {
+        use std::sync::atomic::Ordering::Relaxed;
+        let hint = last.0.load(Relaxed);
+        if hint > 0 && live_member_of(&hint.to_string(), pgid) {
+            return true;
+        }
+        if let Some(found) = proc_table_live_member(pgid) {
+            last.0.store(found.unwrap_or(0), Relaxed);
+            return found.is_some();
+        }
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = last;
     true
 }
 
-/// Reads `/proc/<pid>/stat` of every process: `Some(true)` at the first member of `pgid` that
-/// is neither a zombie nor dead, `Some(false)` if there is none, `None` if `/proc` cannot be
-/// listed. A process that ends while the table is read is simply not there.
+/// The first member of `pgid` in the process table that is neither a zombie nor dead:
+/// `Some(None)` if there is none, `None` if `/proc` cannot be listed. A process that ends while
+/// the table is read is simply not there.
 #[cfg(target_os = "linux")]
-fn proc_table_has_live_member(pgid: libc::pid_t) -> Option<bool> {
+fn proc_table_live_member(pgid: libc::pid_t) -> Option<Option<libc::pid_t>> {
     let entries = std::fs::read_dir("/proc").ok()?;
     for entry in entries.flatten() {
         let name = entry.file_name();
@@ -38,17 +54,20 @@ fn proc_table_has_live_member(pgid: libc::pid_t) -> Option<bool> {
         else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        if let Some((state, group)) = state_and_group(&stat)
-            && group == pgid
-            && !matches!(state, 'Z' | 'X' | 'x')
-        {
-            return Some(true);
+        if live_member_of(pid, pgid) {
+            return Some(pid.parse().ok());
         }
     }
-    Some(false)
+    Some(None)
+}
+
+/// Whether process `pid` (its `/proc` name) is in group `pgid` and neither a zombie nor dead.
+#[cfg(target_os = "linux")]
+fn live_member_of(pid: &str, pgid: libc::pid_t) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        state_and_group(&stat)
+            .is_some_and(|(state, group)| group == pgid && !matches!(state, 'Z' | 'X' | 'x'))
+    })
 }
 
 /// The state letter and process group of a `/proc/<pid>/stat` line: `pid (comm) state ppid
@@ -93,7 +112,14 @@ mod tests {
             .spawn()
             .expect("sleep starts");
         let pgid = libc::pid_t::try_from(child.id()).expect("a pid fits");
-        assert!(has_live_member(pgid), "a sleeping process is alive");
+        let last = LastLive::default();
+        assert!(has_live_member(pgid, &last), "a sleeping process is alive");
+        assert_eq!(
+            last.0.load(std::sync::atomic::Ordering::Relaxed),
+            pgid,
+            "the live member found is remembered"
+        );
+        assert!(has_live_member(pgid, &last), "and found again");
         // SAFETY: signals the group of the child this test just started.
         assert_eq!(unsafe { libc::kill(-pgid, libc::SIGTERM) }, 0);
         let stat = format!("/proc/{pgid}/stat");
@@ -108,15 +134,23 @@ mod tests {
             0,
             "kill(2) still sees the zombie"
         );
-        assert!(!has_live_member(pgid), "a zombie is not a live member");
+        assert!(
+            !has_live_member(pgid, &last),
+            "a zombie is not a live member, remembered or not"
+        );
+        assert_eq!(last.0.load(std::sync::atomic::Ordering::Relaxed), 0);
         child.wait().expect("reaped");
-        assert!(!has_live_member(pgid), "an empty group has no member");
+        assert!(
+            !has_live_member(pgid, &last),
+            "an empty group has no member"
+        );
     }
 
     #[test]
     fn no_group_at_or_below_one_is_ever_asked() {
-        assert!(!has_live_member(0));
-        assert!(!has_live_member(1));
-        assert!(!has_live_member(-5));
+        let last = LastLive::default();
+        assert!(!has_live_member(0, &last));
+        assert!(!has_live_member(1, &last));
+        assert!(!has_live_member(-5, &last));
     }
 }

@@ -122,6 +122,9 @@ pub struct Process {
     stderr_thread: Option<JoinHandle<()>>,
     stop: Stop,
     stopped: bool,
+    /// The group's live member found last ([`super::group::LastLive`]).
+    #[cfg(unix)]
+    last_live: super::group::LastLive,
 }
 
 impl Process {
@@ -195,6 +198,8 @@ impl Process {
             stderr_thread: Some(stderr_thread),
             stop,
             stopped: false,
+            #[cfg(unix)]
+            last_live: super::group::LastLive::default(),
         })
     }
 
@@ -380,7 +385,8 @@ impl Process {
     /// or a reparented grandchild's, runs nothing and holds no pipe: see [`super::group`]).
     #[cfg(unix)]
     fn group_alive(&self) -> bool {
-        i32::try_from(self.child.id()).is_ok_and(super::group::has_live_member)
+        i32::try_from(self.child.id())
+            .is_ok_and(|pgid| super::group::has_live_member(pgid, &self.last_live))
     }
 }
 
