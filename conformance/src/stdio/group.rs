@@ -146,6 +146,62 @@ mod tests {
         );
     }
 
+    /// Waits until `/proc` shows `pid` as a zombie (its parent, this test, has not reaped it).
+    fn until_zombie(pid: libc::pid_t) {
+        let stat = format!("/proc/{pid}/stat");
+        let until = Instant::now() + Duration::from_secs(30);
+        while !std::fs::read_to_string(&stat).is_ok_and(|s| s.contains(") Z ")) {
+            assert!(Instant::now() < until, "{pid} never became a zombie");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Combined: a zombie and a live process in one group, in both orders of pid (the leader
+    /// dies first, then the other member), and a remembered member that has died while another
+    /// still runs. The group is live exactly while one of them runs.
+    #[test]
+    fn a_group_is_live_while_any_member_runs_whichever_died_first() {
+        for leader_dies_first in [true, false] {
+            let mut leader = Command::new("sleep")
+                .arg("60")
+                .process_group(0)
+                .spawn()
+                .expect("sleep starts");
+            let pgid = libc::pid_t::try_from(leader.id()).expect("a pid fits");
+            let mut other = Command::new("sleep")
+                .arg("60")
+                .process_group(pgid)
+                .spawn()
+                .expect("sleep joins the group");
+            let other_pid = libc::pid_t::try_from(other.id()).expect("a pid fits");
+            let last = LastLive::default();
+            assert!(has_live_member(pgid, &last));
+            let (first, second) = match leader_dies_first {
+                true => (pgid, other_pid),
+                false => (other_pid, pgid),
+            };
+            // Remember the member about to die, so that the check must look past it.
+            last.0.store(first, std::sync::atomic::Ordering::Relaxed);
+            // SAFETY: signals a child this test started.
+            assert_eq!(unsafe { libc::kill(first, libc::SIGTERM) }, 0);
+            until_zombie(first);
+            assert!(
+                has_live_member(pgid, &last),
+                "one member is a zombie, the other runs (leader first: {leader_dies_first})"
+            );
+            assert_eq!(last.0.load(std::sync::atomic::Ordering::Relaxed), second);
+            // SAFETY: as above.
+            assert_eq!(unsafe { libc::kill(second, libc::SIGTERM) }, 0);
+            until_zombie(second);
+            assert!(
+                !has_live_member(pgid, &last),
+                "both are zombies (leader first: {leader_dies_first})"
+            );
+            leader.wait().expect("reaped");
+            other.wait().expect("reaped");
+        }
+    }
+
     #[test]
     fn no_group_at_or_below_one_is_ever_asked() {
         let last = LastLive::default();

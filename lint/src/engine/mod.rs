@@ -486,16 +486,14 @@ pub fn lint_sources(
     errors: &[FileError],
     only: Option<&[String]>,
 ) -> Report {
-    on_analysis_pool(|| {
-        run(
-            opts,
-            Files::held(sources),
-            errors,
-            only,
-            None,
-            Prepared::default(),
-        )
-    })
+    run(
+        opts,
+        Files::held(sources),
+        errors,
+        only,
+        None,
+        Prepared::default(),
+    )
 }
 
 /// [`lint_sources`], reusing what earlier runs with `cache` computed for files whose text has
@@ -544,7 +542,7 @@ fn cached(
         ..Prepared::default()
     };
     let files = Files::held(sources);
-    on_analysis_pool(|| run(opts, files, errors, only, Some(cache), prepared))
+    run(opts, files, errors, only, Some(cache), prepared)
 }
 
 /// [`lint_sources`] with every source taken past the byte prefilter: what the run reports
@@ -556,7 +554,7 @@ pub fn lint_sources_unfiltered(opts: &Options, sources: &[Source], errors: &[Fil
         every_candidate: true,
         ..Files::held(sources)
     };
-    on_analysis_pool(|| run(opts, files, errors, None, None, Prepared::default()))
+    run(opts, files, errors, None, None, Prepared::default())
 }
 
 /// The sources of a run, and which of them were read without keeping their text.
@@ -610,8 +608,21 @@ struct Prepared {
 }
 
 /// The run over read sources: the catalog, pass 1 to a fixpoint, pass 2 on the candidates
-/// (from `cache` where it has them), then the run-level passes.
+/// (from `cache` where it has them), then the run-level passes; on the analysing pool, from
+/// whatever thread it is called ([`on_analysis_pool`]).
 fn run(
+    opts: &Options,
+    files: Files<'_>,
+    errors: &[FileError],
+    only: Option<&[String]>,
+    cache: Option<&mut Cache>,
+    prepared: Prepared,
+) -> Report {
+    on_analysis_pool(|| run_here(opts, files, errors, only, cache, prepared))
+}
+
+/// [`run`] on the calling thread.
+fn run_here(
     opts: &Options,
     files: Files<'_>,
     errors: &[FileError],
