@@ -362,6 +362,45 @@ fn bad_files_get_clear_messages_and_the_rest_is_still_linted() {
     assert!(!out.contains("panicked"));
 }
 
+/// `--follow` (`-L`): a link that leads nowhere, or back to a directory the walk is in, is
+/// an error of its own, named by the link; everything else is still linted. (Until 0.1 a
+/// dangling link refused the whole tree, reported as an ignore file that could not be applied.)
+#[test]
+fn links_that_cannot_be_followed_are_errors_of_their_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    write(
+        d,
+        "src/ok.rs",
+        "fn f(b: &Bus) { b.on(\"agent/turn-start\", h); }\n",
+    );
+    std::os::unix::fs::symlink(d.join("missing.rs"), d.join("src/gone.rs")).unwrap();
+    std::os::unix::fs::symlink(d.join("src"), d.join("src/back")).unwrap();
+    let o = lint_in(d, &["--no-config", "-L", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{doc}");
+    assert_eq!(findings[0]["path"], "src/ok.rs", "{doc}");
+    let mut errors: Vec<(String, String)> = doc["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_owned(),
+                e["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    errors.sort();
+    assert_eq!(errors.len(), 2, "{doc}");
+    assert_eq!(errors[0].0, "src/back", "{doc}");
+    assert!(errors[0].1.contains("loop"), "{doc}");
+    assert_eq!(errors[1].0, "src/gone.rs", "{doc}");
+    assert!(errors[1].1.contains("No such file"), "{doc}");
+}
+
 #[test]
 fn configuration_errors_name_the_file() {
     let tmp = tempfile::tempdir().unwrap();

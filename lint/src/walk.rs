@@ -1,7 +1,7 @@
 //! The walk: which files a run reads. Paths named on the command line are taken as given;
-//! directories are walked (ripgrep's `ignore` walker, `.gitignore`-aware), filtered by the
-//! configuration's `include`/`exclude`/`allow_paths` globs and by the front ends'
-//! extensions, and returned sorted. Each file is visited (read, for a run) on the rayon pool
+//! directories are walked (`.gitignore`-aware, with ripgrep's rules: see [`rules`]),
+//! filtered by the configuration's `include`/`exclude`/`allow_paths` globs and by the front
+//! ends' extensions, and returned sorted. Each file is visited (read, for a run) on the rayon pool
 //! as soon as the walker finds it: no second pass over the list, and every core busy from
 //! the first file found to the last one visited.
 
@@ -11,10 +11,13 @@ use crate::model::FileError;
 use crate::source::display_path;
 use rayon::iter::{IntoParallelIterator, ParallelExtend, ParallelIterator};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 mod global_excludes;
 mod ignore_files;
+mod rules;
+#[cfg(test)]
+mod same_as_ripgrep;
 
 /// Where and how to walk.
 #[derive(Debug, Clone, Copy)]
@@ -197,9 +200,6 @@ pub(crate) fn remember_global_excludes() -> bool {
 /// The most files visited by one job of the pool (see [`walk_dir`]).
 const MAX_BATCH: usize = 32;
 
-/// A directory whose ignore files could not be applied, and the errors naming them.
-type Unapplied = (PathBuf, Vec<FileError>);
-
 /// A file found: its [`path_order`] key, whether it was named on the command line (a walk's
 /// files were not), its path, and what `visit` returned for it.
 type Found<T> = (Vec<u8>, bool, PathBuf, T);
@@ -207,14 +207,18 @@ type Found<T> = (Vec<u8>, bool, PathBuf, T);
 /// Files found by a walk and the walk's errors.
 type Walked<T> = (Vec<Found<T>>, Vec<FileError>);
 
-/// Walks `root` (ripgrep's walker), keeping the regular files `keep` accepts and visiting
-/// each on the pool as soon as it is found; `.gitignore`/`.ignore` rules apply when
-/// `ignores` is set. Unordered: the caller sorts.
+/// A directory to read: its path, its depth below the root, the ignore rules of the
+/// directory it is in.
+type Pending = (PathBuf, usize, rules::Chain);
+
+/// Walks `root`, keeping the regular files `keep` accepts and visiting each on the pool as
+/// soon as it is found; `.gitignore`/`.ignore` rules apply when `ignores` is set, as
+/// ripgrep's walker applies them (see [`rules`]). Unordered: the caller sorts.
 ///
 /// An ignore file that cannot be applied (too many patterns for the matcher, a bad line, not
-/// a regular file) is an error naming it, and no file below its directory is returned: the
-/// walker would otherwise go on as if the file were empty, and a run (`--fix` included) would
-/// read and write the very files it excludes.
+/// a regular file) is an error naming it, and no file below its directory is returned: a walk
+/// that went on as if the file were empty would have a run (`--fix` included) read and write
+/// the very files it excludes.
 fn walk_dir<T: Send>(
     root: &Path,
     opts: Walk<'_>,
@@ -222,70 +226,42 @@ fn walk_dir<T: Send>(
     keep: &(dyn Fn(&Path) -> bool + Sync),
     visit: &(dyn Fn(&Path) -> T + Sync),
 ) -> Walked<T> {
-    if ignores {
-        let broken = ignore_files::unusable_above(root);
-        if !broken.is_empty() {
-            return (Vec::new(), broken);
+    let rules = if ignores {
+        match rules::Rules::above(root, global_excludes::possible()) {
+            Ok(rules) => Some(rules),
+            Err(errors) => return (Vec::new(), errors),
         }
-    }
-    let found: Mutex<Walked<T>> = Mutex::new((Vec::new(), Vec::new()));
-    // Directories whose ignore rules could not be applied, with the errors naming the files;
-    // nothing below them is kept. Shared with the entry filter, which must be `'static`.
-    let unapplied: Arc<Mutex<Vec<Unapplied>>> = Arc::default();
-    let refuse = {
-        let unapplied = Arc::clone(&unapplied);
-        move |dir: &Path, errors: Vec<FileError>| {
-            // Like every lock of the walk, recovered if poisoned: a refusal is never lost.
-            let mut dirs = unapplied.lock().unwrap_or_else(PoisonError::into_inner);
-            dirs.push((dir.to_path_buf(), errors));
-        }
+    } else {
+        None
     };
-    let refuse_in_filter = refuse.clone();
-    let walker = ignore::WalkBuilder::new(root)
-        .standard_filters(ignores)
-        // Without a global excludes file that can hold a rule, its matcher is empty: not
-        // built (see [`global_excludes`]).
-        .git_global(ignores && global_excludes::possible())
-        .hidden(false)
-        .require_git(false)
-        .follow_links(opts.follow)
-        .threads(1)
-        .filter_entry(move |e| {
-            if e.file_name() == ".git" {
-                return false;
-            }
-            // The walker opens a directory's ignore files after this filter accepts it: one
-            // that is a FIFO would block the walk for ever.
-            if ignores && e.file_type().is_some_and(|t| t.is_dir()) {
-                let broken = ignore_files::not_regular(e.path());
-                if !broken.is_empty() {
-                    refuse_in_filter(e.path(), broken);
-                    return false;
-                }
-            }
-            true
-        })
-        .build_parallel();
+    // With links followed, a link to a directory above the root is a loop too.
+    let above_root: Vec<PathBuf> = match opts.follow.then(|| root.canonicalize()) {
+        Some(Ok(canonical)) => canonical
+            .ancestors()
+            .skip(1)
+            .map(Path::to_path_buf)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let found: Mutex<Walked<T>> = Mutex::new((Vec::new(), Vec::new()));
     let push = |item: Result<Found<T>, FileError>| {
+        // Like every lock of the walk, recovered if poisoned: nothing pushed is lost.
         let mut lists = found.lock().unwrap_or_else(PoisonError::into_inner);
         match item {
             Ok(found) => lists.0.push(found),
             Err(e) => lists.1.push(e),
         }
     };
-    // The directories are read in order by one thread of `ignore`'s parallel walker, and the
-    // files found are visited on the pool, in batches. One thread: with more, a thread with no
-    // directory to take sleeps a millisecond at a time, at the start (one root) and at the end
-    // of every walk, a millisecond of a run that lasts ten; reading directories costs little
-    // beside visiting their files. The parallel walker, not the iterator: it reads each
-    // directory's listing first and looks for the ignore files it holds there, where the
-    // iterator asks the file system for each of four names in every directory (`.git`,
-    // `.ignore`, `.gitignore`, `.git/info/exclude`). The batches grow from one file (the pool
-    // starts at once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree). The
-    // calling thread, a thread of the pool, joins the pool's work once the walk is done.
+    let cannot = |err: ignore::Error| push(Err(walk_error(&err, root)));
+    // The directories are read in turn on the calling thread, and the files found are visited
+    // on the pool, in batches. One thread: reading directories costs little beside visiting
+    // their files, and a second reader would sleep whenever the other held the only directory
+    // left (at the start and at the end of every walk). Each directory's listing is read
+    // before anything else is done with it: its ignore files are found there, with their
+    // types, and none is looked up by name. The batches grow from one file (the pool starts at
+    // once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree). The calling
+    // thread, a thread of the pool, joins the pool's work once the walk is done.
     rayon::in_place_scope(|scope| {
-        // The batch being filled and the size it is flushed at.
-        let batch: Mutex<(Vec<PathBuf>, usize)> = Mutex::new((Vec::new(), 1));
         // A batch is a parallel iterator: a file that takes long (a candidate, analysed on
         // the thread that read it) leaves the rest of its batch to an idle thread, which
         // splits it off only then.
@@ -300,63 +276,144 @@ fn walk_dir<T: Send>(
                 });
             });
         };
-        walker.run(|| {
-            Box::new(|entry| {
-                match entry {
-                    Ok(e) => {
-                        if let Some(err) = e.error() {
-                            // The rules of this directory's ignore files failed to build.
-                            refuse(e.path(), ignore_files::explain(e.path(), err));
-                        }
-                        if e.file_type().is_some_and(|t| t.is_file()) && keep(e.path()) {
-                            // A poisoned lock still holds every file pushed: none is lost.
-                            let mut b = batch.lock().unwrap_or_else(PoisonError::into_inner);
-                            let (files, size) = &mut *b;
-                            files.push(e.into_path());
-                            let full = (files.len() == *size).then(|| {
-                                *size = (*size * 2).min(MAX_BATCH);
-                                std::mem::take(files)
-                            });
-                            drop(b);
-                            if let Some(full) = full {
-                                flush(full);
-                            }
-                        }
-                    }
-                    Err(err) if ignore_files::is_parents_error(&err) => {
-                        refuse(root, ignore_files::explain_above(root, &err));
-                    }
-                    Err(err) => push(Err(walk_error(&err, root))),
+        let (mut batch, mut size) = (Vec::new(), 1);
+        let mut pending: Vec<Pending> = vec![(root.to_path_buf(), 0, rules::Chain::default())];
+        while let Some((dir, depth, up)) = pending.pop() {
+            let listing = match std::fs::read_dir(&dir) {
+                Ok(listing) => listing,
+                Err(err) => {
+                    cannot(io_error(err, &dir));
+                    continue;
                 }
-                ignore::WalkState::Continue
-            })
-        });
-        let (last, _) = batch.into_inner().unwrap_or_else(|e| e.into_inner());
-        if !last.is_empty() {
-            flush(last);
+            };
+            let mut listed = rules::Listed::default();
+            let mut entries = Vec::new();
+            for entry in listing {
+                match entry {
+                    Ok(entry) => {
+                        let (path, kind) = (entry.path(), entry.file_type());
+                        if let (Ok(kind), Some(name)) = (&kind, path.file_name()) {
+                            listed.note(name, *kind);
+                        }
+                        entries.push((path, kind));
+                    }
+                    Err(err) => cannot(io_error(err, &dir)),
+                }
+            }
+            let chain = match &rules {
+                Some(_) => match rules::Rules::enter(&dir, &listed, &up) {
+                    Ok(chain) => chain,
+                    Err(errors) => {
+                        // Nothing below `dir` is walked: its rules cannot be applied.
+                        errors.into_iter().for_each(|e| push(Err(e)));
+                        continue;
+                    }
+                },
+                None => up,
+            };
+            for (path, kind) in entries {
+                let mut kind = match kind {
+                    Ok(kind) => kind,
+                    Err(err) => {
+                        cannot(io_error(err, &path));
+                        continue;
+                    }
+                };
+                if opts.follow && kind.is_symlink() {
+                    match std::fs::metadata(&path) {
+                        Ok(meta) => kind = meta.file_type(),
+                        Err(err) => {
+                            // A link that cannot be followed is reported unless the rules
+                            // ignore the link itself.
+                            if !rules
+                                .as_ref()
+                                .is_some_and(|r| r.ignores(&chain, &path, false))
+                            {
+                                cannot(io_error(err, &path));
+                            }
+                            continue;
+                        }
+                    }
+                    let looped = match kind.is_dir() {
+                        true => symlink_loop(&path, &dir, depth, &above_root).err(),
+                        false => None,
+                    };
+                    if let Some(err) = looped {
+                        cannot(err);
+                        continue;
+                    }
+                }
+                if rules
+                    .as_ref()
+                    .is_some_and(|r| r.ignores(&chain, &path, kind.is_dir()))
+                    || path.file_name() == Some(std::ffi::OsStr::new(".git"))
+                {
+                    continue;
+                }
+                if kind.is_dir() {
+                    pending.push((path, depth + 1, chain.clone()));
+                } else if kind.is_file() && keep(&path) {
+                    batch.push(path);
+                    if batch.len() == size {
+                        size = (size * 2).min(MAX_BATCH);
+                        flush(std::mem::take(&mut batch));
+                    }
+                }
+            }
+        }
+        if !batch.is_empty() {
+            flush(batch);
         }
     });
-    let (mut files, mut errors) = found
+    found
         .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let unapplied = std::mem::take(&mut *unapplied.lock().unwrap_or_else(|e| e.into_inner()));
-    files.retain(|(_, _, p, _)| !unapplied.iter().any(|(d, _)| p.starts_with(d)));
-    errors.extend(unapplied.into_iter().flat_map(|(_, e)| e));
-    (files, errors)
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// An I/O error of the walk at `path`, as the walker reports it.
+fn io_error(err: std::io::Error, path: &Path) -> ignore::Error {
+    ignore::Error::WithPath {
+        path: path.to_path_buf(),
+        err: Box::new(ignore::Error::Io(err)),
+    }
+}
+
+/// With links followed: an error when the directory `link` (found in `dir`, at `depth` below
+/// the root) is `dir` or a directory above it, up to the root and the root's own ancestors
+/// (`above_root`, canonical: one above the root contains it too): walking it would never end.
+fn symlink_loop(
+    link: &Path,
+    dir: &Path,
+    depth: usize,
+    above_root: &[PathBuf],
+) -> Result<(), ignore::Error> {
+    let target = same_file::Handle::from_path(link).map_err(|e| io_error(e, link))?;
+    let walked = dir.ancestors().take(depth + 1);
+    for ancestor in walked.chain(above_root.iter().map(PathBuf::as_path)) {
+        let handle = same_file::Handle::from_path(ancestor).map_err(|e| io_error(e, link))?;
+        if handle == target {
+            return Err(ignore::Error::Loop {
+                ancestor: ancestor.to_path_buf(),
+                child: link.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
+    /// The path the error is about: the entry's, a loop's link, else none.
+    fn about(err: &ignore::Error) -> Option<&Path> {
+        match err {
+            ignore::Error::WithPath { path, .. } => Some(path),
+            ignore::Error::WithDepth { err, .. } => about(err),
+            ignore::Error::Loop { child, .. } => Some(child),
+            _ => None,
+        }
+    }
     let text = err.to_string();
-    let path = match err {
-        ignore::Error::WithPath { path, .. } => display_path(path),
-        ignore::Error::WithDepth { err, .. } => match &**err {
-            ignore::Error::WithPath { path, .. } => display_path(path),
-            _ => display_path(root),
-        },
-        ignore::Error::Loop { child, .. } => display_path(child),
-        _ => display_path(root),
-    };
     FileError {
-        path,
+        path: display_path(about(err).unwrap_or(root)),
         line: None,
         message: format!("cannot walk: {text}"),
     }

@@ -7,48 +7,10 @@
 use crate::model::FileError;
 use crate::source::display_path;
 use ignore::gitignore::GitignoreBuilder;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The ignore files the walker reads in a directory (relative to it).
 const NAMES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
-
-/// The ignore files of `dir` that exist and are not regular files (a FIFO would block the
-/// walker's read for ever; a device never ends), each as an error.
-pub(super) fn not_regular(dir: &Path) -> Vec<FileError> {
-    // Asked on the walk's thread for every directory, before the pool has files to read:
-    // one buffer for the three paths rather than a copy of the directory's path for each.
-    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 20);
-    let mut broken = Vec::new();
-    for name in NAMES {
-        path.as_mut_os_string().clear();
-        path.push(dir);
-        path.push(name);
-        if std::fs::metadata(&path).is_ok_and(|m| !m.is_file()) {
-            broken.push(refused(
-                &path,
-                None,
-                "not a regular file (a FIFO, socket or device)",
-                dir,
-            ));
-        }
-    }
-    broken
-}
-
-/// [`not_regular`] for `root` and every directory above it, whose ignore files apply too.
-pub(super) fn unusable_above(root: &Path) -> Vec<FileError> {
-    let abs = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
-    abs.ancestors().flat_map(not_regular).collect()
-}
-
-/// Whether a walk error came from the ignore files above the walked root (the walker reports
-/// those bare, at no depth), not from reading a directory or an entry.
-pub(super) fn is_parents_error(err: &ignore::Error) -> bool {
-    !matches!(
-        err,
-        ignore::Error::WithDepth { .. } | ignore::Error::Loop { .. }
-    )
-}
 
 /// The ignore files of `dir` whose rules cannot be applied, each as an error naming it (and
 /// the line, for a bad pattern); `err` (what the walker reported) when none can be named.
@@ -123,7 +85,7 @@ fn bare(err: &ignore::Error) -> String {
     }
 }
 
-fn refused(path: &Path, line: Option<usize>, why: &str, covered: &Path) -> FileError {
+pub(super) fn refused(path: &Path, line: Option<usize>, why: &str, covered: &Path) -> FileError {
     FileError {
         path: display_path(path),
         line,
