@@ -4,7 +4,8 @@
 //! documents that changed are parsed again.
 //!
 //! Per file, by its exact text, the cache holds the first round of pass 1 (which depends on the
-//! text and the configuration alone) and pass 2: the file's findings before the run-level
+//! text and the configuration alone), the later rounds (which depend on the text and the
+//! declarations in view, compared whole) and pass 2: the file's findings before the run-level
 //! passes (which depend on the text, the configuration and the declarations of the whole run).
 //! A run that finds other declarations analyses every file again; another configuration empties
 //! the cache. The run-level passes always run on the full set of findings, so a cached run
@@ -27,12 +28,25 @@ pub struct Cache {
     symbols: Vec<Declaration>,
     /// By display path.
     files: HashMap<String, Entry>,
+    /// The sets of declarations later rounds of pass 1 ran with, each with its id, the newest
+    /// last (at most [`MAX_LATER_SETS`]).
+    later_sets: Vec<(u64, Vec<Declaration>)>,
+    /// The id the next new set gets: an id is never reused, so an entry's results for a set
+    /// that was dropped are never taken for another's.
+    next_set: u64,
     /// How many files the last run parsed for pass 2 (the others were reused).
     analyzed: usize,
     /// With [`Cache::track_changes`]: per display path, what the byte scans of every file
     /// found in its text, kept until the caller reports the text [`Cache::changed`].
     scans: Option<HashMap<String, Scanned>>,
 }
+
+/// How many sets of declarations in view the cache keeps later rounds of pass 1 for: a run
+/// has a set per round, rarely more than three.
+const MAX_LATER_SETS: usize = 16;
+
+/// How many later rounds of pass 1 the cache keeps per file.
+const MAX_LATER_PER_FILE: usize = 4;
 
 /// What the byte scans found in one file's text (see [`Cache::track_changes`]).
 #[derive(Debug)]
@@ -51,6 +65,9 @@ struct Entry {
     text: String,
     /// The first round of pass 1.
     declarations: Option<Declarations>,
+    /// Later rounds of pass 1, each with the id of the declarations in view (at most
+    /// [`MAX_LATER_PER_FILE`], the newest last).
+    later: Vec<(u64, Declarations)>,
     /// Pass 2: whether the file mentions a declared identifier (part of its context), its
     /// findings before the run-level passes, and how many its suppressions removed.
     analysis: Option<(bool, Vec<Finding>, usize)>,
@@ -70,6 +87,7 @@ impl Cache {
         if self.config.as_ref() != Some(&key) {
             self.files.clear();
             self.symbols.clear();
+            self.later_sets.clear();
             if let Some(scans) = &mut self.scans {
                 scans.clear();
             }
@@ -169,6 +187,7 @@ impl Cache {
             path: path.to_path_buf(),
             text: text.to_owned(),
             declarations: None,
+            later: Vec::new(),
             analysis: None,
             syntax_errors: None,
         };
@@ -198,6 +217,50 @@ impl Cache {
         d: Declarations,
     ) {
         self.entry_mut(display, path, text).declarations = Some(d);
+    }
+
+    /// The id of a later round's declarations in view, `symbols` (sorted): the same set has
+    /// the same id from run to run while the cache keeps it.
+    pub(crate) fn later_set(&mut self, symbols: Vec<Declaration>) -> u64 {
+        if let Some((id, _)) = self.later_sets.iter().find(|(_, s)| *s == symbols) {
+            return *id;
+        }
+        let id = self.next_set;
+        self.next_set += 1;
+        if self.later_sets.len() == MAX_LATER_SETS {
+            self.later_sets.remove(0);
+        }
+        self.later_sets.push((id, symbols));
+        id
+    }
+
+    /// A later round of pass 1 for this text with the declarations of set `set` in view, if
+    /// it was computed.
+    pub(crate) fn later_declarations(
+        &self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+        set: u64,
+    ) -> Option<&Declarations> {
+        let e = self.entry(display, path, text)?;
+        e.later.iter().find(|(s, _)| *s == set).map(|(_, d)| d)
+    }
+
+    /// Records a later round of pass 1 for this text with the declarations of set `set`.
+    pub(crate) fn store_later_declarations(
+        &mut self,
+        display: &str,
+        path: &std::path::Path,
+        text: &str,
+        set: u64,
+        d: Declarations,
+    ) {
+        let later = &mut self.entry_mut(display, path, text).later;
+        if later.len() == MAX_LATER_PER_FILE {
+            later.remove(0);
+        }
+        later.push((set, d));
     }
 
     /// Pass 2 is about to run with these declarations (sorted): analyses computed with others

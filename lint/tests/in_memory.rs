@@ -281,3 +281,55 @@ fn the_cached_syntax_count_is_the_front_ends() {
     }
     assert!(counted[0] > 20 && counted[1] > 20, "{counted:?}");
 }
+
+/// A later round of resolution (a file whose declaration is an alias of another file's) is
+/// kept by the cache with the declarations it saw: when the aliased declaration's event
+/// changes and the aliasing file's text does not, the cached run follows the new event, as an
+/// uncached one does; and back again, to the set the cache saw first.
+#[test]
+fn a_later_round_kept_by_the_cache_follows_the_declarations_it_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("a.ts", "export const A = 'agent/turn-end';\n"),
+        ("b.ts", "import { A } from './a';\nexport const X = A;\n"),
+        ("c.ts", "import { X } from './b';\nbus.on(X, h);\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let opts = Options {
+        paths: vec![dir.path().to_path_buf()],
+        config: Config::default(),
+        ..Options::default()
+    };
+    let (mut sources, _) = read_sources(&opts);
+    for tracked in [false, true] {
+        let mut cache = Cache::default();
+        if tracked {
+            cache.track_changes();
+        }
+        for event in [
+            "agent/turn-end",
+            "agent/step-end",
+            "agent/turn-end",
+            "agent/step-end",
+        ] {
+            set(&mut sources, &mut cache, "a.ts", |_| {
+                format!("export const A = '{event}';\n")
+            });
+            for run in ["changed", "unchanged"] {
+                let what = format!("{event}, {run}, tracked {tracked}");
+                assert_cached_equals_uncached(&opts, &sources, &mut cache, &what);
+                let report = lint_sources_cached(&opts, &sources, &[], None, &mut cache);
+                let subscribed: Vec<_> = (report.findings.iter())
+                    .filter(|f| f.path.ends_with("c.ts") && f.rule == "ML001")
+                    .collect();
+                assert_eq!(subscribed.len(), 1, "{what}: {:?}", report.findings);
+                assert!(
+                    subscribed[0].message.contains(event),
+                    "{what}: {subscribed:?}"
+                );
+            }
+        }
+    }
+}

@@ -840,7 +840,12 @@ fn resolve_declarations(
             calls,
             mentions_declared: !symbols.is_empty(),
         };
-        // The first round sees no declarations yet: its result depends on the text alone.
+        // The first round sees no declarations yet: its result depends on the text alone;
+        // a later one's on the text and the declarations in view, kept by the cache as a set.
+        let set = match cache.as_deref_mut() {
+            Some(c) if round > 0 => Some(c.later_set(symbols.sorted())),
+            _ => None,
+        };
         let cached = |i: usize| {
             if round == 0
                 && let Some(Some(e)) = early.get(i)
@@ -848,8 +853,11 @@ fn resolve_declarations(
                 return Some(e.declarations.clone());
             }
             let s = &sources[i];
-            let c = cache.as_deref().filter(|_| round == 0)?;
-            c.declarations(&s.display, &s.path, &s.text).cloned()
+            let c = cache.as_deref()?;
+            match set {
+                None => c.declarations(&s.display, &s.path, &s.text).cloned(),
+                Some(set) => (c.later_declarations(&s.display, &s.path, &s.text, set)).cloned(),
+            }
         };
         let declarations = |i: usize| match cached(i) {
             Some(d) => (i, d, true),
@@ -873,12 +881,14 @@ fn resolve_declarations(
         };
         let mut new_idents = Vec::new();
         for (i, d, hit) in results {
-            if round == 0
-                && !hit
-                && let Some(c) = cache.as_deref_mut()
-            {
+            if !hit && let Some(c) = cache.as_deref_mut() {
                 let s = &sources[i];
-                c.store_declarations(&s.display, &s.path, &s.text, d.clone());
+                match set {
+                    None => c.store_declarations(&s.display, &s.path, &s.text, d.clone()),
+                    Some(set) => {
+                        c.store_later_declarations(&s.display, &s.path, &s.text, set, d.clone());
+                    }
+                }
             }
             collected[i] = true;
             pending_later[i] = d.pending_later;

@@ -106,6 +106,11 @@ impl Symbols {
         }
     }
 
+    /// Every declaration, sorted (for the cache, which compares sets of them).
+    pub fn sorted(&self) -> Vec<Declaration> {
+        self.by_ident.values().flatten().cloned().collect()
+    }
+
     /// Every declaration of `ident`.
     pub fn all_of(&self, ident: &str) -> &[Declaration] {
         self.by_ident.get(ident).map_or(&[], Vec::as_slice)
