@@ -252,15 +252,21 @@ fn walk_dir<T: Send>(
             Err(e) => lists.1.push(e),
         }
     };
-    let cannot = |err: ignore::Error| push(Err(walk_error(&err, root)));
     // The directories are read in turn on the calling thread, and the files found are visited
     // on the pool, in batches. One thread: reading directories costs little beside visiting
-    // their files, and a second reader would sleep whenever the other held the only directory
-    // left (at the start and at the end of every walk). Each directory's listing is read
+    // their files, and reading them as tasks of the pool measured no faster (session 27,
+    // docs/benchmarks/lint.md). Each directory's listing is read
     // before anything else is done with it: its ignore files are found there, with their
     // types, and none is looked up by name. The batches grow from one file (the pool starts at
     // once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree). The calling
     // thread, a thread of the pool, joins the pool's work once the walk is done.
+    let reader = Reader {
+        follow: opts.follow,
+        rules: rules.as_ref(),
+        above_root: &above_root,
+        keep,
+        push: &push,
+    };
     rayon::in_place_scope(|scope| {
         // A batch is a parallel iterator: a file that takes long (a candidate, analysed on
         // the thread that read it) leaves the rest of its batch to an idle thread, which
@@ -278,86 +284,14 @@ fn walk_dir<T: Send>(
         };
         let (mut batch, mut size) = (Vec::new(), 1);
         let mut pending: Vec<Pending> = vec![(root.to_path_buf(), 0, rules::Chain::default())];
-        while let Some((dir, depth, up)) = pending.pop() {
-            let listing = match std::fs::read_dir(&dir) {
-                Ok(listing) => listing,
-                Err(err) => {
-                    cannot(io_error(err, &dir));
-                    continue;
-                }
-            };
-            let mut listed = rules::Listed::default();
-            let mut entries = Vec::new();
-            for entry in listing {
-                match entry {
-                    Ok(entry) => {
-                        let (path, kind) = (entry.path(), entry.file_type());
-                        if let (Ok(kind), Some(name)) = (&kind, path.file_name()) {
-                            listed.note(name, *kind);
-                        }
-                        entries.push((path, kind));
-                    }
-                    Err(err) => cannot(io_error(err, &dir)),
-                }
-            }
-            let chain = match &rules {
-                Some(_) => match rules::Rules::enter(&dir, &listed, &up) {
-                    Ok(chain) => chain,
-                    Err(errors) => {
-                        // Nothing below `dir` is walked: its rules cannot be applied.
-                        errors.into_iter().for_each(|e| push(Err(e)));
-                        continue;
-                    }
-                },
-                None => up,
-            };
-            for (path, kind) in entries {
-                let mut kind = match kind {
-                    Ok(kind) => kind,
-                    Err(err) => {
-                        cannot(io_error(err, &path));
-                        continue;
-                    }
-                };
-                if opts.follow && kind.is_symlink() {
-                    match std::fs::metadata(&path) {
-                        Ok(meta) => kind = meta.file_type(),
-                        Err(err) => {
-                            // A link that cannot be followed is reported unless the rules
-                            // ignore the link itself.
-                            if !rules
-                                .as_ref()
-                                .is_some_and(|r| r.ignores(&chain, &path, false))
-                            {
-                                cannot(io_error(err, &path));
-                            }
-                            continue;
-                        }
-                    }
-                    let looped = match kind.is_dir() {
-                        true => symlink_loop(&path, &dir, depth, &above_root).err(),
-                        false => None,
-                    };
-                    if let Some(err) = looped {
-                        cannot(err);
-                        continue;
-                    }
-                }
-                if rules
-                    .as_ref()
-                    .is_some_and(|r| r.ignores(&chain, &path, kind.is_dir()))
-                    || path.file_name() == Some(std::ffi::OsStr::new(".git"))
-                {
-                    continue;
-                }
-                if kind.is_dir() {
-                    pending.push((path, depth + 1, chain.clone()));
-                } else if kind.is_file() && keep(&path) {
-                    batch.push(path);
-                    if batch.len() == size {
-                        size = (size * 2).min(MAX_BATCH);
-                        flush(std::mem::take(&mut batch));
-                    }
+        while let Some(dir) = pending.pop() {
+            let (subdirs, files) = reader.read(dir);
+            pending.extend(subdirs);
+            for path in files {
+                batch.push(path);
+                if batch.len() == size {
+                    size = (size * 2).min(MAX_BATCH);
+                    flush(std::mem::take(&mut batch));
                 }
             }
         }
@@ -368,6 +302,103 @@ fn walk_dir<T: Send>(
     found
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// What reading one directory of a walk needs.
+struct Reader<'a, T> {
+    follow: bool,
+    rules: Option<&'a rules::Rules>,
+    /// With links followed: the root's canonical ancestors (see [`symlink_loop`]).
+    above_root: &'a [PathBuf],
+    keep: &'a (dyn Fn(&Path) -> bool + Sync),
+    push: &'a (dyn Fn(Result<Found<T>, FileError>) + Sync),
+}
+
+impl<T> Reader<'_, T> {
+    fn cannot(&self, err: ignore::Error, root: &Path) {
+        (self.push)(Err(walk_error(&err, root)));
+    }
+
+    /// Reads the directory `dir`: the directories below it to read next and the files in it
+    /// to keep; the errors met go to `push`.
+    fn read(&self, (dir, depth, up): Pending) -> (Vec<Pending>, Vec<PathBuf>) {
+        let (mut subdirs, mut files) = (Vec::new(), Vec::new());
+        let listing = match std::fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(err) => {
+                self.cannot(io_error(err, &dir), &dir);
+                return (subdirs, files);
+            }
+        };
+        let mut listed = rules::Listed::default();
+        let mut entries = Vec::new();
+        for entry in listing {
+            match entry {
+                Ok(entry) => {
+                    let (path, kind) = (entry.path(), entry.file_type());
+                    if let (Ok(kind), Some(name)) = (&kind, path.file_name()) {
+                        listed.note(name, *kind);
+                    }
+                    entries.push((path, kind));
+                }
+                Err(err) => self.cannot(io_error(err, &dir), &dir),
+            }
+        }
+        let chain = match self.rules {
+            Some(_) => match rules::Rules::enter(&dir, &listed, &up) {
+                Ok(chain) => chain,
+                Err(errors) => {
+                    // Nothing below `dir` is walked: its rules cannot be applied.
+                    errors.into_iter().for_each(|e| (self.push)(Err(e)));
+                    return (subdirs, files);
+                }
+            },
+            None => up,
+        };
+        for (path, kind) in entries {
+            let mut kind = match kind {
+                Ok(kind) => kind,
+                Err(err) => {
+                    self.cannot(io_error(err, &path), &path);
+                    continue;
+                }
+            };
+            if self.follow && kind.is_symlink() {
+                match std::fs::metadata(&path) {
+                    Ok(meta) => kind = meta.file_type(),
+                    Err(err) => {
+                        // A link that cannot be followed is reported unless the rules ignore
+                        // the link itself.
+                        if !self.rules.is_some_and(|r| r.ignores(&chain, &path, false)) {
+                            self.cannot(io_error(err, &path), &path);
+                        }
+                        continue;
+                    }
+                }
+                let looped = match kind.is_dir() {
+                    true => symlink_loop(&path, &dir, depth, self.above_root).err(),
+                    false => None,
+                };
+                if let Some(err) = looped {
+                    self.cannot(err, &path);
+                    continue;
+                }
+            }
+            if self
+                .rules
+                .is_some_and(|r| r.ignores(&chain, &path, kind.is_dir()))
+                || path.file_name() == Some(std::ffi::OsStr::new(".git"))
+            {
+                continue;
+            }
+            if kind.is_dir() {
+                subdirs.push((path, depth + 1, chain.clone()));
+            } else if kind.is_file() && (self.keep)(&path) {
+                files.push(path);
+            }
+        }
+        (subdirs, files)
+    }
 }
 
 /// An I/O error of the walk at `path`, as the walker reports it.
