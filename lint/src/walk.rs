@@ -585,6 +585,45 @@ mod tests {
         }
     }
 
+    /// Bad input never hangs the walk: a worktree's `.git` file naming a git directory whose
+    /// `commondir` is a FIFO (opening it would block until a writer came) is not opened; the
+    /// repository's exclude file is then unknown, as when `commondir` is missing, and the
+    /// tree is walked. (`ignore`'s walker blocks for ever on it.)
+    #[test]
+    fn a_fifo_where_a_worktree_names_its_common_directory_does_not_block_the_walk() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (root, git_dir) = (dir.path().join("r"), dir.path().join("gitdir"));
+        std::fs::create_dir_all(&root).expect("mkdir");
+        std::fs::create_dir_all(&git_dir).expect("mkdir");
+        std::fs::write(root.join("a.ts"), "x").expect("write");
+        let dot_git = format!("gitdir: {}\n", git_dir.display());
+        std::fs::write(root.join(".git"), dot_git).expect("write");
+        let made = std::process::Command::new("mkfifo")
+            .arg(git_dir.join("commondir"))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // No `mkfifo` here: nothing to check.
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let walked = root.clone();
+        std::thread::spawn(move || {
+            let config = crate::config::Config::default();
+            let opts = Walk {
+                paths: &[],
+                config: &config,
+                follow: false,
+            };
+            let (files, errors) = super::walk_dir(&walked, opts, true, &|_| true, &|_| ());
+            let files: Vec<PathBuf> = files.into_iter().map(|(_, _, p, _)| p).collect();
+            tx.send((files, errors)).ok();
+        });
+        let (files, errors) = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the walk blocked on the FIFO");
+        assert_eq!(files, vec![root.join("a.ts")]);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
     /// Issue 32 item 1: the walk's files are sorted by a byte key, not by comparing their
     /// components; the order must be `Path`'s own on any two paths (roots, `.`, `..`, names
     /// that are prefixes of others, bytes below and above `/` and `.`, repeated slashes).

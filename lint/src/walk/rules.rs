@@ -292,7 +292,8 @@ fn common_dir(dot_git: &Path) -> Result<Option<PathBuf>, ignore::Error> {
         return Ok(None);
     };
     let commondir = git_dir.join("commondir");
-    if std::fs::File::open(&commondir).is_err() {
+    // Only a regular file is opened: a FIFO named there would block the walk for ever.
+    if !std::fs::metadata(&commondir).is_ok_and(|m| m.is_file()) {
         return Ok(None);
     }
     match first_line(&commondir) {
