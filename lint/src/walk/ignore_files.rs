@@ -1,8 +1,8 @@
-//! Ignore files the walk cannot apply, named. The `ignore` crate treats an ignore file whose
-//! rules fail to build (too many patterns for its matcher, a bad line) as if it were empty and
-//! attaches the error, without the file's name, to the directory's entry; these helpers find
-//! which file it was and say so, so that the walk can refuse the directory instead of linting
-//! (and fixing) what the file excludes.
+//! Ignore files the walk cannot apply, named. When the rules of a directory's ignore files
+//! fail to build (too many patterns for the matcher, a bad line), the error `ignore`'s builder
+//! gives does not always name the file (a matcher too large names none); these helpers find
+//! which file it was and say so, so that the walk ([`super::rules`]) refuses the directory
+//! instead of linting (and fixing) what the file excludes.
 
 use crate::model::FileError;
 use crate::source::display_path;
