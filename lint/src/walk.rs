@@ -1,5 +1,5 @@
 //! The walk: which files a run reads. Paths named on the command line are taken as given;
-//! directories are walked (`.gitignore`-aware, with ripgrep's rules: see [`rules`]),
+//! directories are walked (`.gitignore`-aware, with ripgrep's rules: see `walk/rules.rs`),
 //! filtered by the configuration's `include`/`exclude`/`allow_paths` globs and by the front
 //! ends' extensions, and returned sorted. Each file is visited (read, for a run) on the rayon pool
 //! as soon as the walker finds it: no second pass over the list, and every core busy from
