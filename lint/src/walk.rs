@@ -261,6 +261,7 @@ fn walk_dir<T: Send>(
     // once) to [`MAX_BATCH`] (few jobs, and few wake-ups, on a large tree). The calling
     // thread, a thread of the pool, joins the pool's work once the walk is done.
     let reader = Reader {
+        root,
         follow: opts.follow,
         rules: rules.as_ref(),
         above_root: &above_root,
@@ -306,6 +307,8 @@ fn walk_dir<T: Send>(
 
 /// What reading one directory of a walk needs.
 struct Reader<'a, T> {
+    /// The walk's root: what an error that names no path is reported at.
+    root: &'a Path,
     follow: bool,
     rules: Option<&'a rules::Rules>,
     /// With links followed: the root's canonical ancestors (see [`symlink_loop`]).
@@ -315,8 +318,8 @@ struct Reader<'a, T> {
 }
 
 impl<T> Reader<'_, T> {
-    fn cannot(&self, err: ignore::Error, root: &Path) {
-        (self.push)(Err(walk_error(&err, root)));
+    fn cannot(&self, err: ignore::Error) {
+        (self.push)(Err(walk_error(&err, self.root)));
     }
 
     /// Reads the directory `dir`: the directories below it to read next and the files in it
@@ -326,7 +329,7 @@ impl<T> Reader<'_, T> {
         let listing = match std::fs::read_dir(&dir) {
             Ok(listing) => listing,
             Err(err) => {
-                self.cannot(io_error(err, &dir), &dir);
+                self.cannot(io_error(err, &dir));
                 return (subdirs, files);
             }
         };
@@ -341,7 +344,7 @@ impl<T> Reader<'_, T> {
                     }
                     entries.push((path, kind));
                 }
-                Err(err) => self.cannot(io_error(err, &dir), &dir),
+                Err(err) => self.cannot(io_error(err, &dir)),
             }
         }
         let chain = match self.rules {
@@ -359,7 +362,7 @@ impl<T> Reader<'_, T> {
             let mut kind = match kind {
                 Ok(kind) => kind,
                 Err(err) => {
-                    self.cannot(io_error(err, &path), &path);
+                    self.cannot(io_error(err, &path));
                     continue;
                 }
             };
@@ -370,7 +373,7 @@ impl<T> Reader<'_, T> {
                         // A link that cannot be followed is reported unless the rules ignore
                         // the link itself.
                         if !self.rules.is_some_and(|r| r.ignores(&chain, &path, false)) {
-                            self.cannot(io_error(err, &path), &path);
+                            self.cannot(io_error(err, &path));
                         }
                         continue;
                     }
@@ -380,7 +383,7 @@ impl<T> Reader<'_, T> {
                     false => None,
                 };
                 if let Some(err) = looped {
-                    self.cannot(err, &path);
+                    self.cannot(err);
                     continue;
                 }
             }

@@ -122,12 +122,7 @@ mod tests {
         assert!(has_live_member(pgid, &last), "and found again");
         // SAFETY: signals the group of the child this test just started.
         assert_eq!(unsafe { libc::kill(-pgid, libc::SIGTERM) }, 0);
-        let stat = format!("/proc/{pgid}/stat");
-        let until = Instant::now() + Duration::from_secs(30);
-        while !std::fs::read_to_string(&stat).is_ok_and(|s| s.contains(") Z ")) {
-            assert!(Instant::now() < until, "the child never became a zombie");
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        until_zombie(pgid);
         // SAFETY: as above; signal 0 only asks.
         assert_eq!(
             unsafe { libc::kill(-pgid, 0) },

@@ -79,7 +79,8 @@ impl Listed {
 /// global excludes file.
 #[derive(Debug)]
 pub(super) struct Rules {
-    /// The root as walked: paths below it are this joined with their names.
+    /// The root as walked, without a leading `./` (as the paths matched are): paths below it
+    /// are this joined with their names.
     root: PathBuf,
     /// The root, canonical: what the rules of the directories above it see a path as.
     canonical_root: Option<PathBuf>,
@@ -120,7 +121,7 @@ impl Rules {
             Gitignore::empty()
         };
         Ok(Rules {
-            root: root.to_path_buf(),
+            root: root.strip_prefix("./").unwrap_or(root).to_path_buf(),
             canonical_root,
             above,
             global,
@@ -162,9 +163,7 @@ impl Rules {
             decide(level, path);
         }
         if let (false, Some(canonical)) = (self.above.is_empty(), &self.canonical_root) {
-            let below = path
-                .strip_prefix(self.root.strip_prefix("./").unwrap_or(&self.root))
-                .unwrap_or(path);
+            let below = path.strip_prefix(&self.root).unwrap_or(path);
             let absolute = canonical.join(below);
             for level in &self.above {
                 decide(level, &absolute);
