@@ -588,43 +588,95 @@ mod tests {
         }
     }
 
-    /// Bad input never hangs the walk: a worktree's `.git` file naming a git directory whose
-    /// `commondir` is a FIFO (opening it would block until a writer came) is not opened; the
-    /// repository's exclude file is then unknown, as when `commondir` is missing, and the
-    /// tree is walked. (`ignore`'s walker blocks for ever on it.)
+    /// Bad input never hangs the walk: every file the walk may open to read rules (an ignore
+    /// file above the root, a directory's `.gitignore` and `.ignore`, a repository's exclude
+    /// file, a worktree's `commondir` and its common directory's exclude file) is made a FIFO,
+    /// in every combination (opening one would block until a writer came). Each walk ends; a
+    /// directory whose rules are a FIFO is refused with an error and nothing below it is
+    /// returned, every other file is; a FIFO `commondir` is not opened (the worktree's exclude
+    /// file is then unknown, as when `commondir` is missing). (`ignore`'s walker blocks for
+    /// ever on that one.)
     #[test]
-    fn a_fifo_where_a_worktree_names_its_common_directory_does_not_block_the_walk() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let (root, git_dir) = (dir.path().join("r"), dir.path().join("gitdir"));
-        std::fs::create_dir_all(&root).expect("mkdir");
-        std::fs::create_dir_all(&git_dir).expect("mkdir");
-        std::fs::write(root.join("a.ts"), "x").expect("write");
-        let dot_git = format!("gitdir: {}\n", git_dir.display());
-        std::fs::write(root.join(".git"), dot_git).expect("write");
-        let made = std::process::Command::new("mkfifo")
-            .arg(git_dir.join("commondir"))
-            .status();
-        if !made.is_ok_and(|s| s.success()) {
-            return; // No `mkfifo` here: nothing to check.
+    fn a_fifo_wherever_the_walk_reads_rules_does_not_block_it() {
+        const POSITIONS: [&str; 6] = [
+            ".gitignore",
+            "r/sub/.gitignore",
+            "r/sub/.ignore",
+            "r/repo/.git/info/exclude",
+            "gitdir/commondir",
+            "common/info/exclude",
+        ];
+        for combination in 1..1u32 << POSITIONS.len() {
+            let fifo = |i: usize| combination & (1 << i) != 0;
+            let dir = tempfile::tempdir().expect("tempdir");
+            let top = dir.path().canonicalize().expect("canonical");
+            let root = top.join("r");
+            for sub in ["r/sub", "r/repo/.git/info", "r/wt", "gitdir", "common/info"] {
+                std::fs::create_dir_all(top.join(sub)).expect("mkdir");
+            }
+            for file in ["r/a.ts", "r/sub/c.ts", "r/repo/b.ts", "r/wt/d.ts"] {
+                std::fs::write(top.join(file), "x").expect("write");
+            }
+            let dot_git = format!("gitdir: {}\n", top.join("gitdir").display());
+            std::fs::write(top.join("r/wt/.git"), dot_git).expect("write");
+            for (i, position) in POSITIONS.iter().enumerate() {
+                let path = top.join(position);
+                if !fifo(i) {
+                    let text = match *position {
+                        "gitdir/commondir" => format!("{}\n", top.join("common").display()),
+                        _ => "# nothing\n".to_owned(),
+                    };
+                    std::fs::write(&path, text).expect("write");
+                    continue;
+                }
+                let made = std::process::Command::new("mkfifo").arg(&path).status();
+                if !made.is_ok_and(|s| s.success()) {
+                    return; // No `mkfifo` here: nothing to check.
+                }
+            }
+            let (tx, rx) = std::sync::mpsc::channel();
+            let walked = root.clone();
+            std::thread::spawn(move || {
+                let config = crate::config::Config::default();
+                let opts = Walk {
+                    paths: &[],
+                    config: &config,
+                    follow: false,
+                };
+                let ts = |p: &Path| p.extension().is_some_and(|e| e == "ts");
+                let (files, errors) = super::walk_dir(&walked, opts, true, &ts, &|_| ());
+                let mut files: Vec<PathBuf> = files.into_iter().map(|(_, _, p, _)| p).collect();
+                files.sort();
+                tx.send((files, errors)).ok();
+            });
+            let (files, errors) = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("the walk blocked, FIFOs {combination:06b}"));
+            let refused_sub = fifo(1) || fifo(2);
+            let refused_repo = fifo(3);
+            // The common exclude file is reached only through a regular `commondir`.
+            let refused_wt = fifo(5) && !fifo(4);
+            let mut want: Vec<PathBuf> = Vec::new();
+            if !fifo(0) {
+                want.push(root.join("a.ts"));
+                if !refused_repo {
+                    want.push(root.join("repo/b.ts"));
+                }
+                if !refused_sub {
+                    want.push(root.join("sub/c.ts"));
+                }
+                if !refused_wt {
+                    want.push(root.join("wt/d.ts"));
+                }
+            }
+            assert_eq!(files, want, "FIFOs {combination:06b}: {errors:?}");
+            let refused = fifo(0) || refused_sub || refused_repo || refused_wt;
+            assert_eq!(
+                !errors.is_empty(),
+                refused,
+                "FIFOs {combination:06b}: {errors:?}"
+            );
         }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let walked = root.clone();
-        std::thread::spawn(move || {
-            let config = crate::config::Config::default();
-            let opts = Walk {
-                paths: &[],
-                config: &config,
-                follow: false,
-            };
-            let (files, errors) = super::walk_dir(&walked, opts, true, &|_| true, &|_| ());
-            let files: Vec<PathBuf> = files.into_iter().map(|(_, _, p, _)| p).collect();
-            tx.send((files, errors)).ok();
-        });
-        let (files, errors) = rx
-            .recv_timeout(std::time::Duration::from_secs(20))
-            .expect("the walk blocked on the FIFO");
-        assert_eq!(files, vec![root.join("a.ts")]);
-        assert!(errors.is_empty(), "{errors:?}");
     }
 
     /// Issue 32 item 1: the walk's files are sorted by a byte key, not by comparing their
